@@ -1,0 +1,106 @@
+import type { ClientStatus, ClientType } from './schemas/client-response.js';
+
+/**
+ * Every expected failure of the kit is a plain tagged object. Core never knows HTTP: the express
+ * package maps each `type` to a status and body exactly once, exhaustively.
+ */
+
+/** JSON path of a request field (`profile.email`, `bankAccounts[0].identifiers.iban`) → messages. */
+export type ParameterErrors = Record<string, string[]>;
+
+export type ValidationFailed = {
+  readonly type: 'ValidationFailed';
+  readonly reason: string;
+  readonly parameterErrors: ParameterErrors | null;
+};
+export type Unauthorized = { readonly type: 'Unauthorized'; readonly reason: string };
+export type Forbidden = { readonly type: 'Forbidden'; readonly reason: string };
+export type ClientNotFound = { readonly type: 'ClientNotFound'; readonly clientId: string };
+export type PresetFeeNotFound = { readonly type: 'PresetFeeNotFound'; readonly presetFeeId: string };
+export type DocumentNotFound = { readonly type: 'DocumentNotFound'; readonly keys: readonly string[] };
+export type InvalidStatus = {
+  readonly type: 'InvalidStatus';
+  readonly clientId: string;
+  readonly currentStatus: ClientStatus;
+  readonly trigger: string;
+};
+export type ClientTypeMismatch = {
+  readonly type: 'ClientTypeMismatch';
+  readonly clientId: string;
+  readonly clientType: ClientType;
+  readonly expected: ClientType;
+};
+export type IdempotencyRequestInProgress = { readonly type: 'IdempotencyRequestInProgress' };
+export type IdempotencyKeyReused = { readonly type: 'IdempotencyKeyReused' };
+/** A presigned link of the in-memory storage that is expired, tampered with or of the wrong kind. */
+export type SignedLinkRejected = {
+  readonly type: 'SignedLinkRejected';
+  readonly reason: 'expired' | 'invalid' | 'too-large';
+};
+export type StorageUnavailable = {
+  readonly type: 'StorageUnavailable';
+  readonly store: string;
+  readonly cause: unknown;
+};
+
+export type DomainError =
+  | ValidationFailed
+  | Unauthorized
+  | Forbidden
+  | ClientNotFound
+  | PresetFeeNotFound
+  | DocumentNotFound
+  | InvalidStatus
+  | ClientTypeMismatch
+  | IdempotencyRequestInProgress
+  | IdempotencyKeyReused
+  | SignedLinkRejected
+  | StorageUnavailable;
+
+export type DomainErrorType = DomainError['type'];
+
+export const validationFailed = (
+  reason: string,
+  parameterErrors: ParameterErrors | null = null,
+): ValidationFailed => ({ type: 'ValidationFailed', reason, parameterErrors });
+export const unauthorized = (reason = 'A valid SERVICE_API_KEY header is required'): Unauthorized => ({
+  type: 'Unauthorized',
+  reason,
+});
+export const forbidden = (reason: string): Forbidden => ({ type: 'Forbidden', reason });
+export const clientNotFound = (clientId: string): ClientNotFound => ({ type: 'ClientNotFound', clientId });
+export const presetFeeNotFound = (presetFeeId: string): PresetFeeNotFound => ({
+  type: 'PresetFeeNotFound',
+  presetFeeId,
+});
+export const documentNotFound = (keys: readonly string[]): DocumentNotFound => ({
+  type: 'DocumentNotFound',
+  keys,
+});
+export const invalidStatus = (
+  clientId: string,
+  currentStatus: ClientStatus,
+  trigger: string,
+): InvalidStatus => ({
+  type: 'InvalidStatus',
+  clientId,
+  currentStatus,
+  trigger,
+});
+export const clientTypeMismatch = (
+  clientId: string,
+  clientType: ClientType,
+  expected: ClientType,
+): ClientTypeMismatch => ({ type: 'ClientTypeMismatch', clientId, clientType, expected });
+export const idempotencyRequestInProgress = (): IdempotencyRequestInProgress => ({
+  type: 'IdempotencyRequestInProgress',
+});
+export const idempotencyKeyReused = (): IdempotencyKeyReused => ({ type: 'IdempotencyKeyReused' });
+export const signedLinkRejected = (reason: SignedLinkRejected['reason']): SignedLinkRejected => ({
+  type: 'SignedLinkRejected',
+  reason,
+});
+/** Adapters wrap every driver call with `ResultAsync.fromPromise(p, storageUnavailable('postgres'))`. */
+export const storageUnavailable =
+  (store: string) =>
+  (cause: unknown): StorageUnavailable => ({ type: 'StorageUnavailable', store, cause });

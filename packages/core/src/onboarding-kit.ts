@@ -1,0 +1,182 @@
+import type { Result, ResultAsync } from 'neverthrow';
+import type { DomainError, StorageUnavailable, Unauthorized } from './errors.js';
+import type { ApiKeyStore } from './ports/api-key-store.js';
+import type { ClientRepository } from './ports/client-repository.js';
+import type { Clock } from './ports/clock.js';
+import type { DocumentIndex } from './ports/document-index.js';
+import type { DocumentStorage } from './ports/document-storage.js';
+import type { IdGenerator } from './ports/id-generator.js';
+import type { IdempotencyClaimRef, IdempotencyStore, StoredResponse } from './ports/idempotency-store.js';
+import type { PresetFeeRepository } from './ports/preset-fee-repository.js';
+import type { UnitOfWork } from './ports/unit-of-work.js';
+import type { CompliancePrincipal, ManagerPrincipal, Principal, UploaderPrincipal } from './principal.js';
+import type { Client, ClientListResponse, StatusHistoryEntry } from './schemas/client-response.js';
+import type {
+  BatchDownloadResponse,
+  BatchUploadResponse,
+  TemporaryFilesResponse,
+} from './schemas/documents.js';
+import type { OnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
+import type { PresetFee, PresetFeeListItem, PresetFeeResponse } from './schemas/preset-fee.js';
+import type { ReferenceLists } from './validation/reference-lists.js';
+
+/** Every port the kit runs on. A host wires adapters here once (`createOnboardingKit`). */
+export type OnboardingKitPorts = {
+  readonly clients: ClientRepository;
+  readonly documentIndex: DocumentIndex;
+  readonly documentStorage: DocumentStorage;
+  readonly presetFees: PresetFeeRepository;
+  readonly idempotency: IdempotencyStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly unitOfWork: UnitOfWork;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+};
+
+export type OnboardingKitOptions = {
+  /** Replace any supported-value list (decisions §7). */
+  readonly referenceLists?: Partial<ReferenceLists>;
+  /** Largest document accepted at use, in bytes (default 25 MiB). */
+  readonly maxDocumentBytes?: number;
+  /** Lifetime of presigned upload addresses (default 15 minutes). */
+  readonly uploadUrlTtlMs?: number;
+  /** Lifetime of presigned download addresses (default 15 minutes). */
+  readonly downloadUrlTtlMs?: number;
+  /** How long an uploaded file stays usable in temporary storage (default 24 hours). */
+  readonly temporaryFileTtlMs?: number;
+  /** How long an idempotency record is replayed (default 24 hours). */
+  readonly idempotencyRecordTtlMs?: number;
+  /** After this an in-progress idempotency lock of a crashed process is taken over (default 60 s). */
+  readonly idempotencyLockTtlMs?: number;
+  /** How many files one promotion copies at once (default 8). */
+  readonly promotionConcurrency?: number;
+};
+
+export type ResolvedOnboardingKitOptions = Required<Omit<OnboardingKitOptions, 'referenceLists'>> & {
+  readonly referenceLists: ReferenceLists;
+};
+
+/**
+ * Lets a mutating command record its idempotency outcome inside its own transaction, so that the
+ * business write and the record commit together. `encode` turns the outcome into the response to
+ * replay, or null when that outcome is not stored (the caller then releases the key).
+ */
+export type IdempotentCommandContext = {
+  readonly idempotency?: {
+    readonly ref: IdempotencyClaimRef;
+    readonly encode: (outcome: Result<unknown, DomainError>) => StoredResponse | null;
+  };
+};
+
+/** What an incoming idempotent request may do. */
+export type IdempotencyDecision =
+  | { readonly type: 'Claimed'; readonly ref: IdempotencyClaimRef }
+  | { readonly type: 'Replay'; readonly response: StoredResponse };
+
+export type IdempotencyClaimInput = {
+  /** Principal + method + route with its path parameters. */
+  readonly scope: string;
+  /** The `Idempotency-Key` value, already parsed. */
+  readonly key: string;
+  /** The parsed request body; its canonical JSON is fingerprinted. */
+  readonly body: unknown;
+};
+
+export interface ClientService {
+  createIndividual(
+    principal: ManagerPrincipal,
+    payload: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  createEntity(
+    principal: ManagerPrincipal,
+    payload: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  resubmitIndividual(
+    principal: ManagerPrincipal,
+    clientId: string,
+    payload: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  resubmitEntity(
+    principal: ManagerPrincipal,
+    clientId: string,
+    payload: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  get(principal: ManagerPrincipal, clientId: string): ResultAsync<Client, DomainError>;
+  /** `query` is the raw query string object: status, clientType, limit, cursor. */
+  list(principal: ManagerPrincipal, query: unknown): ResultAsync<ClientListResponse, DomainError>;
+  delete(
+    principal: ManagerPrincipal,
+    clientId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  statusHistory(
+    principal: ManagerPrincipal,
+    clientId: string,
+  ): ResultAsync<StatusHistoryEntry[], DomainError>;
+}
+
+export interface ComplianceService {
+  approve(
+    principal: CompliancePrincipal,
+    clientId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  requestResubmission(
+    principal: CompliancePrincipal,
+    clientId: string,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  markTermsSigned(
+    principal: CompliancePrincipal,
+    clientId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+}
+
+export interface DocumentService {
+  requestUploadBatch(
+    principal: UploaderPrincipal,
+    body: unknown,
+  ): ResultAsync<BatchUploadResponse, DomainError>;
+  listUploads(principal: UploaderPrincipal): ResultAsync<TemporaryFilesResponse, DomainError>;
+  requestDownloadBatch(
+    principal: ManagerPrincipal,
+    body: unknown,
+  ): ResultAsync<BatchDownloadResponse, DomainError>;
+}
+
+export interface PresetFeeService {
+  list(principal: ManagerPrincipal): ResultAsync<PresetFeeListItem[], DomainError>;
+  get(principal: ManagerPrincipal, presetFeeId: string): ResultAsync<PresetFeeResponse, DomainError>;
+  /** The write side (seeding, admin): validates the configuration, then stores. */
+  add(managerId: string, fee: PresetFee): ResultAsync<PresetFee, DomainError>;
+}
+
+export interface IdempotencyService {
+  /** Claims the key, or answers with the replay, `IdempotencyRequestInProgress` or `IdempotencyKeyReused`. */
+  claim(input: IdempotencyClaimInput): ResultAsync<IdempotencyDecision, DomainError>;
+  /** Records a response outside any command transaction (routes without their own write). */
+  complete(ref: IdempotencyClaimRef, response: StoredResponse): ResultAsync<void, DomainError>;
+  release(ref: IdempotencyClaimRef): ResultAsync<void, DomainError>;
+  /** Deletes expired records in batches; resolves to how many were deleted. */
+  purgeExpired(batchSize?: number): ResultAsync<number, DomainError>;
+}
+
+export interface OnboardingKit {
+  readonly options: ResolvedOnboardingKitOptions;
+  readonly payloadSchemas: OnboardingPayloadSchemas;
+  /** Resolves a raw `SERVICE_API_KEY` value to its principal. */
+  authenticate(apiKey: string | undefined): ResultAsync<Principal, Unauthorized | StorageUnavailable>;
+  /** Registers an API key (stored as its SHA-256 digest only). */
+  registerApiKey(apiKey: string, principal: Principal): ResultAsync<void, StorageUnavailable>;
+  readonly clients: ClientService;
+  readonly compliance: ComplianceService;
+  readonly documents: DocumentService;
+  readonly presetFees: PresetFeeService;
+  readonly idempotency: IdempotencyService;
+}

@@ -1,0 +1,9 @@
+import type { ResultAsync } from 'neverthrow';
+import type { StorageUnavailable } from '../errors.js';
+import type { Principal } from '../principal.js';
+
+/** API keys, stored only as SHA-256 hex digests, each resolving to one principal. */
+export interface ApiKeyStore {
+  findPrincipal(keyHash: string): ResultAsync<Principal | null, StorageUnavailable>;
+  register(keyHash: string, principal: Principal): ResultAsync<void, StorageUnavailable>;
+}

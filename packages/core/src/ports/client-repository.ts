@@ -1,0 +1,51 @@
+import type { ResultAsync } from 'neverthrow';
+import type { StoredClient } from '../domain/stored-client.js';
+import type { StorageUnavailable } from '../errors.js';
+import type { ClientStatus, ClientType, StatusHistoryEntry } from '../schemas/client-response.js';
+
+/** Position after which a page of clients starts: newest first, ties by id descending. */
+export type ClientListCursor = { readonly createdAt: string; readonly id: string };
+
+export type ClientListQuery = {
+  readonly managerId: string;
+  readonly status?: ClientStatus;
+  readonly clientType?: ClientType;
+  /** How many clients to return at most. */
+  readonly limit: number;
+  readonly after?: ClientListCursor;
+};
+
+/** The stored client no longer has the status the command read: another writer got there first. */
+export type StaleClientState = {
+  readonly type: 'StaleClientState';
+  readonly clientId: string;
+  readonly expectedStatus: ClientStatus;
+};
+
+/**
+ * Clients and their status history. A create or an update writes the client and one history
+ * entry together. Methods never throw: every failure of the backend is `StorageUnavailable`.
+ */
+export interface ClientRepository {
+  /** Any manager's client by id (ownership is checked by the services), or null. */
+  findById(clientId: string): ResultAsync<StoredClient | null, StorageUnavailable>;
+  /**
+   * Like findById, and inside a transaction also locks the client until the transaction ends,
+   * so that two commands on one client run one after the other.
+   */
+  findForUpdate(clientId: string): ResultAsync<StoredClient | null, StorageUnavailable>;
+  /** A manager's clients, newest `createdAt` first, ties by id descending. */
+  list(query: ClientListQuery): ResultAsync<StoredClient[], StorageUnavailable>;
+  /** The client's history, oldest first (empty when the client does not exist). */
+  statusHistory(clientId: string): ResultAsync<StatusHistoryEntry[], StorageUnavailable>;
+  insert(client: StoredClient, entry: StatusHistoryEntry): ResultAsync<void, StorageUnavailable>;
+  /**
+   * Replaces the client (all of its onboarding information, bank accounts and wallets) if it still
+   * has `expectedStatus`, and appends `entry`; otherwise `StaleClientState` and nothing changes.
+   */
+  update(
+    client: StoredClient,
+    expectedStatus: ClientStatus,
+    entry: StatusHistoryEntry,
+  ): ResultAsync<void, StorageUnavailable | StaleClientState>;
+}

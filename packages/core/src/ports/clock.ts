@@ -1,0 +1,5 @@
+/** The time source of the kit: adapters and tests may control it. */
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,42 @@
+import type { ResultAsync } from 'neverthrow';
+import type { TemporaryFile } from '../domain/documents.js';
+import type { StorageUnavailable } from '../errors.js';
+
+/** Address and headers a caller uses to PUT one file. */
+export type PresignedUpload = {
+  readonly url: string;
+  readonly method: 'PUT';
+  readonly headers: Readonly<Record<string, string>>;
+};
+
+export type PromotionItem = {
+  /** Owner of the temporary file (`principalKey` of the uploader). */
+  readonly owner: string;
+  readonly filename: string;
+  /** Permanent document key, `<uuid>_<filename>`. */
+  readonly key: string;
+};
+
+/**
+ * Where files live: a temporary area per owner (filled through presigned uploads, emptied after
+ * 24 hours) and a permanent area keyed by document key. Promotion is split in steps so that a
+ * command can copy first, commit, then delete (and remove its copies when the commit fails).
+ */
+export interface DocumentStorage {
+  presignUpload(
+    owner: string,
+    filename: string,
+    expiresAt: Date,
+  ): ResultAsync<PresignedUpload, StorageUnavailable>;
+  /** Every file in the owner's temporary area (expiry is judged by core with its clock). */
+  listTemporary(owner: string): ResultAsync<TemporaryFile[], StorageUnavailable>;
+  /** One temporary file, or null when it is not there. */
+  statTemporary(owner: string, filename: string): ResultAsync<TemporaryFile | null, StorageUnavailable>;
+  /** Copies temporary files to their permanent keys (the temporary files stay). */
+  copyToPermanent(items: readonly PromotionItem[]): ResultAsync<void, StorageUnavailable>;
+  deleteTemporary(owner: string, filenames: readonly string[]): ResultAsync<void, StorageUnavailable>;
+  /** Removes permanent copies: the compensation of a command whose commit failed. */
+  deletePermanent(keys: readonly string[]): ResultAsync<void, StorageUnavailable>;
+  /** A GET address that downloads the document as an attachment named `filename`. */
+  presignDownload(key: string, filename: string, expiresAt: Date): ResultAsync<string, StorageUnavailable>;
+}

@@ -1,0 +1,46 @@
+import type { ResultAsync } from 'neverthrow';
+import type { StorageUnavailable } from '../errors.js';
+
+/** The response recorded for a key, replayed as is. Core treats it as opaque data. */
+export type StoredResponse = { readonly status: number; readonly body: unknown };
+
+/** Names one claimed key; `token` fences the claim so a holder whose lock was taken over cannot complete. */
+export type IdempotencyClaimRef = { readonly scope: string; readonly key: string; readonly token: string };
+
+export type IdempotencyClaimRequest = IdempotencyClaimRef & {
+  readonly fingerprint: string;
+  readonly now: Date;
+  /** An in-progress record older than this is a crashed holder's and may be taken over. */
+  readonly lockTtlMs: number;
+  /** A record older than this is expired: it is ignored and replaced by a new claim. */
+  readonly recordTtlMs: number;
+};
+
+export type IdempotencyClaim =
+  | { readonly type: 'Claimed' }
+  | { readonly type: 'Replay'; readonly response: StoredResponse }
+  | { readonly type: 'InProgress' }
+  | { readonly type: 'KeyReused' };
+
+/** The holder's token no longer matches: its lock expired and another request took the key over. */
+export type IdempotencyLockLost = {
+  readonly type: 'IdempotencyLockLost';
+  readonly scope: string;
+  readonly key: string;
+};
+
+/** Idempotency records (decisions §5), one per scope + key. */
+export interface IdempotencyStore {
+  /** Atomically: claim a free, expired or abandoned key, or report what holds it. */
+  claim(request: IdempotencyClaimRequest): ResultAsync<IdempotencyClaim, StorageUnavailable>;
+  /** Records the response of a claim this token holds. */
+  complete(
+    ref: IdempotencyClaimRef,
+    response: StoredResponse,
+    now: Date,
+  ): ResultAsync<void, StorageUnavailable | IdempotencyLockLost>;
+  /** Frees a claim this token holds (the outcome is not stored): a retry runs anew. */
+  release(ref: IdempotencyClaimRef): ResultAsync<void, StorageUnavailable>;
+  /** Deletes records created before `olderThan`, `batchSize` at a time; resolves to how many went. */
+  purgeExpired(olderThan: Date, batchSize: number): ResultAsync<number, StorageUnavailable>;
+}

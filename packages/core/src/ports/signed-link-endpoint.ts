@@ -1,0 +1,17 @@
+import type { ResultAsync } from 'neverthrow';
+import type { SignedLinkRejected, StorageUnavailable } from '../errors.js';
+
+/**
+ * A storage that serves its own presigned links (the in-memory storage: HMAC-signed, expiring
+ * tokens). The express package mounts a router over it, so uploads and downloads work with curl.
+ */
+export interface SignedLinkEndpoint {
+  /** Stores the body of a PUT to an upload link. */
+  acceptUpload(token: string, body: Uint8Array): ResultAsync<void, SignedLinkRejected | StorageUnavailable>;
+  /** The bytes and the attachment name behind a download link. */
+  openDownload(
+    token: string,
+  ): ResultAsync<{ body: Uint8Array; filename: string }, SignedLinkRejected | StorageUnavailable>;
+  /** Largest upload body the endpoint accepts, in bytes. */
+  readonly maxUploadBytes: number;
+}

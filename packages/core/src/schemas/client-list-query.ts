@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { clientStatusSchema, clientTypeSchema } from './client-response.js';
+
+/** Query of `GET /clients` (decisions §1): filters, a page size of 1..100 (default 20), an opaque cursor. */
+export const clientListQuerySchema = z.strictObject({
+  status: clientStatusSchema.optional(),
+  clientType: clientTypeSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(200).optional(),
+});
+export type ClientListQueryInput = z.input<typeof clientListQuerySchema>;

@@ -1,0 +1,208 @@
+import { z } from 'zod';
+
+/** Wire shapes of the Client response (spec 2.1–2.6). Document fields carry document keys. */
+
+export const clientStatuses = [
+  'ONBOARDING_IN_PROGRESS',
+  'ONBOARDING_UNDER_REVIEW',
+  'RESUBMISSION_REQUIRED',
+  'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
+  'VERIFIED',
+  'DELETED',
+] as const;
+export const clientStatusSchema = z.enum(clientStatuses);
+export type ClientStatus = z.infer<typeof clientStatusSchema>;
+
+export const clientTypes = ['INDIVIDUAL', 'ENTITY'] as const;
+export const clientTypeSchema = z.enum(clientTypes);
+export type ClientType = z.infer<typeof clientTypeSchema>;
+
+export const representativeRoles = ['AUTHORIZED_SIGNATORY', 'OPERATOR'] as const;
+export const representativeRoleSchema = z.enum(representativeRoles);
+export type RepresentativeRole = z.infer<typeof representativeRoleSchema>;
+
+export const dateTimeSchema = z.iso.datetime({ offset: true });
+const documentKeys = z.array(z.string());
+
+export const companySchema = z.object({
+  name: z.string(),
+  registrationNumber: z.string().nullable(),
+  registeredAddress: z.string().nullable(),
+  registeredAddressCity: z.string().nullable(),
+  registeredAddressPostalCode: z.string().nullable(),
+  registeredAddressCountryCode: z.string().nullable(),
+  placeOfEffectiveBusiness: z.string().nullable(),
+  businessSector: z.string().nullable(),
+  businessSectorDescription: z.string().nullable(),
+  turnover: z.string().nullable(),
+  turnoverDocuments: documentKeys,
+  lastTaxNoticeDocuments: documentKeys,
+  purposeOfOnboarding: z.string().nullable(),
+  proofOfIncorporationDocuments: documentKeys,
+  memorandumOfAssociationDocuments: documentKeys,
+  registryOfDirectorsAndShareholdersDocuments: documentKeys,
+  structureChartOfShareholdersDocuments: documentKeys,
+  proofOfAmlDocuments: documentKeys,
+});
+export type Company = z.infer<typeof companySchema>;
+
+export const companyRepresentativeSchema = z.object({
+  id: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  jobTitle: z.string().nullable(),
+  supportingDocuments: documentKeys,
+  role: representativeRoleSchema,
+  createdAt: dateTimeSchema,
+  updatedAt: dateTimeSchema,
+  deletedAt: dateTimeSchema.nullable(),
+});
+export type CompanyRepresentative = z.infer<typeof companyRepresentativeSchema>;
+
+export const directorSchema = z.object({
+  name: z.string(),
+  idDocuments: documentKeys,
+  proofOfAddressDocuments: documentKeys,
+  proofOfAmlDocuments: documentKeys,
+});
+export const naturalUboSchema = z.object({
+  name: z.string(),
+  typeOfPerson: z.literal('NATURAL'),
+  idDocuments: documentKeys,
+  proofOfAddressDocuments: documentKeys,
+  proofOfAmlDocuments: documentKeys,
+});
+export const legalUboSchema = z.object({
+  name: z.string(),
+  typeOfPerson: z.literal('LEGAL'),
+  proofOfIncorporationDocuments: documentKeys,
+  memorandumOfAssociationDocuments: documentKeys,
+  registryOfDirectorsAndShareholdersDocuments: documentKeys,
+  proofOfAmlDocuments: documentKeys,
+});
+export const companyDirectorsAndUbosSchema = z.object({
+  directors: z.array(directorSchema),
+  ubos: z.array(z.discriminatedUnion('typeOfPerson', [naturalUboSchema, legalUboSchema])),
+});
+export type CompanyDirectorsAndUbos = z.infer<typeof companyDirectorsAndUbosSchema>;
+
+export const individualProfileSchema = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  countryCode: z.string().nullable(),
+  occupation: z.string().nullable(),
+  occupationDescription: z.string().nullable(),
+  companyName: z.string().nullable(),
+  jobBusinessSector: z.string().nullable(),
+  jobBusinessSectorDescription: z.string().nullable(),
+  purposeOfOnboarding: z.string().nullable(),
+  idDocuments: documentKeys,
+  proofOfAddressDocuments: documentKeys,
+  proofOfAmlDocuments: documentKeys,
+});
+export type IndividualProfile = z.infer<typeof individualProfileSchema>;
+
+export const individualSourceOfFundsSchema = z.object({
+  sourceOfFunds: z.string().nullable(),
+  sourceOfFundsDescription: z.string().nullable(),
+  annualRevenueRange: z.string().nullable(),
+  globalWealthRange: z.string().nullable(),
+  sourceOfFundsDocuments: documentKeys,
+  proofOfTaxResidencyDocuments: documentKeys,
+  taxNoticeDocuments: documentKeys,
+  supportingOccupationDocuments: documentKeys,
+});
+export type IndividualSourceOfFunds = z.infer<typeof individualSourceOfFundsSchema>;
+
+export const bankAccountIdentifierFormats = [
+  'IBAN',
+  'SWIFT',
+  'SWIFT_MX',
+  'ROUTING_NUMBER',
+  'SORT_CODE',
+  'IN_INR',
+  'AU',
+] as const;
+export type BankAccountIdentifierFormat = (typeof bankAccountIdentifierFormats)[number];
+
+export const bankAccountIdentifiersResponseSchema = z.discriminatedUnion('format', [
+  z.object({ format: z.literal('IBAN'), iban: z.string(), bic: z.string() }),
+  z.object({ format: z.literal('SWIFT'), accountNumber: z.string(), swift: z.string() }),
+  z.object({ format: z.literal('SWIFT_MX'), clabe: z.string(), bic: z.string() }),
+  z.object({ format: z.literal('ROUTING_NUMBER'), accountNumber: z.string(), routingNumber: z.string() }),
+  z.object({ format: z.literal('SORT_CODE'), accountNumber: z.string(), sortCode: z.string() }),
+  z.object({ format: z.literal('IN_INR'), accountNumber: z.string(), ifsc: z.string() }),
+  z.object({ format: z.literal('AU'), accountNumber: z.string(), bsb: z.string() }),
+]);
+export type BankAccountIdentifiers = z.infer<typeof bankAccountIdentifiersResponseSchema>;
+
+export const bankAccountTypes = ['PERSONAL', 'THIRD_PARTY'] as const;
+
+/** A bank account as stored and returned: the payload's fields with an id and a creation date. */
+export const bankAccountResponseSchema = z.object({
+  id: z.uuid(),
+  label: z.string().nullable(),
+  fiatCurrency: z.string(),
+  countryCode: z.string(),
+  type: z.enum(bankAccountTypes),
+  identifiers: bankAccountIdentifiersResponseSchema,
+  thirdPartyBankAccountOwnerName: z.string().nullable(),
+  thirdPartyBankAccountOwnerAddress: z.string().nullable(),
+  thirdPartyBankAccountOwnerCity: z.string().nullable(),
+  thirdPartyBankAccountOwnerPostalCode: z.string().nullable(),
+  thirdPartyBankAccountOwnerCountryCode: z.string().nullable(),
+  thirdPartyBankAccountOwnerDocuments: documentKeys.nullable(),
+  createdAt: dateTimeSchema,
+});
+export type BankAccount = z.infer<typeof bankAccountResponseSchema>;
+
+export const blockchainWalletResponseSchema = z.object({
+  id: z.uuid(),
+  label: z.string().nullable(),
+  blockchainNetwork: z.string(),
+  address: z.string(),
+  createdAt: dateTimeSchema,
+});
+export type BlockchainWallet = z.infer<typeof blockchainWalletResponseSchema>;
+
+export const clientSchema = z
+  .object({
+    id: z.uuid(),
+    status: clientStatusSchema,
+    clientType: clientTypeSchema,
+    company: companySchema.nullable(),
+    companyRepresentatives: z.array(companyRepresentativeSchema).nullable(),
+    companyDirectorsAndUbos: companyDirectorsAndUbosSchema.nullable(),
+    individualProfile: individualProfileSchema.nullable(),
+    individualSourceOfFunds: individualSourceOfFundsSchema.nullable(),
+    onboardingResubmissionReason: z.string().nullable(),
+    bankAccounts: z.array(bankAccountResponseSchema),
+    blockchainWallets: z.array(blockchainWalletResponseSchema),
+    createdAt: dateTimeSchema,
+    updatedAt: dateTimeSchema,
+    deletedAt: dateTimeSchema.nullable(),
+  })
+  .meta({ id: 'Client' });
+export type Client = z.infer<typeof clientSchema>;
+
+export const clientListResponseSchema = z
+  .object({ data: z.array(clientSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'ClientList' });
+export type ClientListResponse = z.infer<typeof clientListResponseSchema>;
+
+export const statusHistoryEntrySchema = z.object({
+  from: clientStatusSchema.nullable(),
+  to: clientStatusSchema,
+  reason: z.string().nullable(),
+  actor: z.string(),
+  at: dateTimeSchema,
+});
+export type StatusHistoryEntry = z.infer<typeof statusHistoryEntrySchema>;
+export const statusHistoryResponseSchema = z.array(statusHistoryEntrySchema).meta({ id: 'StatusHistory' });

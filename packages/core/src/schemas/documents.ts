@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { dateTimeSchema } from './client-response.js';
+
+/** Wire shapes of the document routes (decisions §4). Filename rules live in validation/filename.ts. */
+
+export const MAX_FILENAMES_PER_BATCH = 50;
+
+export const batchUploadRequestSchema = z
+  .strictObject({ filenames: z.array(z.string()).min(1).max(MAX_FILENAMES_PER_BATCH) })
+  .meta({ id: 'BatchUploadRequest' });
+export type BatchUploadRequest = z.infer<typeof batchUploadRequestSchema>;
+
+export const batchUploadResponseSchema = z
+  .object({
+    uploads: z.array(
+      z.object({
+        filename: z.string(),
+        uploadUrl: z.string(),
+        method: z.literal('PUT'),
+        headers: z.record(z.string(), z.string()),
+        expiresAt: dateTimeSchema,
+      }),
+    ),
+  })
+  .meta({ id: 'BatchUploadResponse' });
+export type BatchUploadResponse = z.infer<typeof batchUploadResponseSchema>;
+
+export const temporaryFilesResponseSchema = z
+  .object({
+    files: z.array(
+      z.object({
+        filename: z.string(),
+        size: z.number().int(),
+        uploadedAt: dateTimeSchema,
+        expiresAt: dateTimeSchema,
+      }),
+    ),
+  })
+  .meta({ id: 'TemporaryFiles' });
+export type TemporaryFilesResponse = z.infer<typeof temporaryFilesResponseSchema>;
+
+export const batchDownloadRequestSchema = z
+  .strictObject({ filenames: z.array(z.string().min(1).max(1000)).min(1).max(MAX_FILENAMES_PER_BATCH) })
+  .meta({ id: 'BatchDownloadRequest' });
+export type BatchDownloadRequest = z.infer<typeof batchDownloadRequestSchema>;
+
+export const batchDownloadResponseSchema = z
+  .object({
+    downloads: z.array(
+      z.object({ filename: z.string(), downloadUrl: z.string(), expiresAt: dateTimeSchema }),
+    ),
+  })
+  .meta({ id: 'BatchDownloadResponse' });
+export type BatchDownloadResponse = z.infer<typeof batchDownloadResponseSchema>;

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** The one error body of every failure (decisions §2). */
+export const errorCodes = [
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CLIENT_NOT_FOUND',
+  'PRESET_FEE_NOT_FOUND',
+  'DOCUMENT_NOT_FOUND',
+  'INVALID_STATUS',
+  'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'STORAGE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const errorBodySchema = z
+  .object({
+    code: z.enum(errorCodes),
+    reason: z.string(),
+    parameterErrors: z.record(z.string(), z.array(z.string())).nullable(),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
