@@ -1,0 +1,3 @@
+import { packageProject } from '../../vitest.shared';
+
+export default packageProject('demo', { testTimeout: 60_000 });
