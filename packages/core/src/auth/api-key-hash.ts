@@ -1,0 +1,13 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+/** API keys are stored and looked up only as the hex SHA-256 digest of the raw key. */
+export const hashApiKey = (apiKey: string): string => bytesToHex(sha256(utf8ToBytes(apiKey)));
+
+/** Compares two equal-length hex digests without an early exit, so timing tells nothing. */
+export const digestsEqual = (a: string, b: string): boolean => {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i += 1) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+};
