@@ -22,6 +22,7 @@ export * from './schemas/client-response.js';
 export * from './schemas/compliance.js';
 export * from './schemas/documents.js';
 export * from './schemas/error-body.js';
+export * from './schemas/example-payloads.js';
 export * from './schemas/onboarding-payloads.js';
 export * from './schemas/preset-fee.js';
 export * from './validation/parse-request.js';
