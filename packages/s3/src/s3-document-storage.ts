@@ -1,0 +1,183 @@
+import {
+  CopyObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import {
+  type DocumentStorage,
+  type PromotionItem,
+  type StorageUnavailable,
+  storageUnavailable,
+  type TemporaryFile,
+} from '@onboarding-kit/core';
+import { ResultAsync } from 'neverthrow';
+import { attachmentContentDisposition } from './content-disposition.js';
+import { presignWindow } from './presign-window.js';
+import { copySourceOf, s3ObjectKeys } from './s3-object-keys.js';
+import { settleWithConcurrency } from './settle-with-concurrency.js';
+
+export type S3DocumentStorageOptions = {
+  /**
+   * The SDK client. For S3-compatible servers (MinIO, R2, moto) create it with `endpoint`,
+   * `forcePathStyle: true` and `requestChecksumCalculation: 'WHEN_REQUIRED'` (see the README).
+   */
+  readonly client: S3Client;
+  readonly bucket: string;
+  /** Folder of the uploads, emptied after a day by `ensureTemporaryExpiry` (default `tmp/`). */
+  readonly temporaryPrefix?: string;
+  /** Folder of the promoted documents (default `documents/`). */
+  readonly permanentPrefix?: string;
+  /** How many CopyObject calls one promotion runs at once (default 8). */
+  readonly promotionConcurrency?: number;
+  /** The time presigned links are computed from (default the system clock). */
+  readonly now?: () => Date;
+};
+
+/** S3 answers at most 1,000 keys per DeleteObjects call. */
+const DELETE_BATCH_SIZE = 1000;
+
+export const DEFAULT_TEMPORARY_PREFIX = 'tmp/';
+export const DEFAULT_PERMANENT_PREFIX = 'documents/';
+
+const isNotFound = (error: unknown): boolean => {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, $metadata } = error as { name?: unknown; $metadata?: { httpStatusCode?: unknown } };
+  return name === 'NotFound' || name === 'NoSuchKey' || $metadata?.httpStatusCode === 404;
+};
+
+export const createS3DocumentStorage = (options: S3DocumentStorageOptions): DocumentStorage => {
+  const { client, bucket } = options;
+  const keys = s3ObjectKeys(
+    options.temporaryPrefix ?? DEFAULT_TEMPORARY_PREFIX,
+    options.permanentPrefix ?? DEFAULT_PERMANENT_PREFIX,
+  );
+  const concurrency = options.promotionConcurrency ?? 8;
+  const now = options.now ?? (() => new Date());
+  const unavailable = storageUnavailable('s3');
+  const attempt = <T>(work: () => Promise<T>): ResultAsync<T, StorageUnavailable> =>
+    ResultAsync.fromPromise(
+      // A synchronous throw of the SDK (bad input) must not escape either.
+      Promise.resolve().then(work),
+      unavailable,
+    );
+
+  const deleteKeys = async (objectKeys: readonly string[]): Promise<void> => {
+    const unique = [...new Set(objectKeys)];
+    for (let start = 0; start < unique.length; start += DELETE_BATCH_SIZE) {
+      const batch = unique.slice(start, start + DELETE_BATCH_SIZE);
+      const output = await client.send(
+        new DeleteObjectsCommand({
+          Bucket: bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      // DeleteObjects answers 200 even when some keys failed: the failures are in the body.
+      const failure = output.Errors?.[0];
+      if (failure !== undefined) {
+        throw new Error(`DeleteObjects failed for ${failure.Key}: ${failure.Code} ${failure.Message}`);
+      }
+    }
+  };
+
+  const copyOne = async (item: PromotionItem): Promise<void> => {
+    const output = await client.send(
+      new CopyObjectCommand({
+        Bucket: bucket,
+        Key: keys.permanent(item.key),
+        CopySource: copySourceOf(bucket, keys.temporary(item.owner, item.filename)),
+      }),
+    );
+    // The SDK turns an error inside a 200 body into a thrown error; a result without an ETag is
+    // still not a copy we can trust, whatever the server or SDK version.
+    if (output.CopyObjectResult?.ETag === undefined) {
+      throw new Error(`CopyObject of ${item.key} answered without a CopyObjectResult`);
+    }
+  };
+
+  return {
+    presignUpload: (owner, filename, expiresAt) =>
+      attempt(async () => {
+        const window = presignWindow(now(), expiresAt);
+        const url = await getSignedUrl(
+          client,
+          new PutObjectCommand({ Bucket: bucket, Key: keys.temporary(owner, filename) }),
+          window,
+        );
+        return { url, method: 'PUT' as const, headers: {} };
+      }),
+
+    listTemporary: (owner) =>
+      attempt(async () => {
+        const files: TemporaryFile[] = [];
+        const Prefix = keys.temporaryFolder(owner);
+        let ContinuationToken: string | undefined;
+        do {
+          const page = await client.send(
+            new ListObjectsV2Command({
+              Bucket: bucket,
+              Prefix,
+              ...(ContinuationToken === undefined ? {} : { ContinuationToken }),
+            }),
+          );
+          for (const object of page.Contents ?? []) {
+            const filename = object.Key === undefined ? null : keys.filenameOf(owner, object.Key);
+            if (filename === null) continue;
+            files.push({ filename, size: object.Size ?? 0, uploadedAt: object.LastModified ?? now() });
+          }
+          ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+        } while (ContinuationToken !== undefined);
+        return files;
+      }),
+
+    statTemporary: (owner, filename) =>
+      attempt(async (): Promise<TemporaryFile | null> => {
+        try {
+          const head = await client.send(
+            new HeadObjectCommand({ Bucket: bucket, Key: keys.temporary(owner, filename) }),
+          );
+          return { filename, size: head.ContentLength ?? 0, uploadedAt: head.LastModified ?? now() };
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+          // A HEAD 404 has no body, so a missing bucket looks like a missing file: ask the bucket,
+          // so that a misconfigured bucket is an outage rather than "file not uploaded".
+          await client.send(new HeadBucketCommand({ Bucket: bucket }));
+          return null;
+        }
+      }),
+
+    copyToPermanent: (items) =>
+      attempt(async () => {
+        const settled = await settleWithConcurrency(items, concurrency, copyOne);
+        const failure = settled.find((outcome) => !outcome.ok);
+        if (failure === undefined || failure.ok) return;
+        // Leave no half-promotion behind: the caller sees a failure and owns no copy to clean.
+        const copied = settled.flatMap((outcome) => (outcome.ok ? [keys.permanent(outcome.item.key)] : []));
+        await deleteKeys(copied).catch(() => undefined);
+        throw failure.error;
+      }),
+
+    deleteTemporary: (owner, filenames) =>
+      attempt(() => deleteKeys(filenames.map((filename) => keys.temporary(owner, filename)))),
+
+    deletePermanent: (documentKeys) => attempt(() => deleteKeys(documentKeys.map(keys.permanent))),
+
+    presignDownload: (key, filename, expiresAt) =>
+      attempt(() =>
+        getSignedUrl(
+          client,
+          new GetObjectCommand({
+            Bucket: bucket,
+            Key: keys.permanent(key),
+            ResponseContentDisposition: attachmentContentDisposition(filename),
+          }),
+          presignWindow(now(), expiresAt),
+        ),
+      ),
+  };
+};

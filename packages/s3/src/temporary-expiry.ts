@@ -1,0 +1,65 @@
+import {
+  GetBucketLifecycleConfigurationCommand,
+  type LifecycleRule,
+  PutBucketLifecycleConfigurationCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core';
+import { ResultAsync } from 'neverthrow';
+import { DEFAULT_TEMPORARY_PREFIX } from './s3-document-storage.js';
+
+export type TemporaryExpiryOptions = {
+  readonly client: S3Client;
+  readonly bucket: string;
+  /** The same prefix given to `createS3DocumentStorage` (default `tmp/`). */
+  readonly temporaryPrefix?: string;
+};
+
+/** The rule's ID names its prefix, so two kits sharing a bucket keep one rule each. */
+export const temporaryExpiryRuleId = (temporaryPrefix: string): string =>
+  `onboarding-kit-temporary-expiry:${temporaryPrefix}`;
+
+const hasNoLifecycle = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { name?: unknown }).name === 'NoSuchLifecycleConfiguration';
+
+/**
+ * Puts the lifecycle rule that empties the temporary area: objects expire 1 day after upload (S3
+ * rounds to the next midnight UTC, so removal happens within 48 h; the kit itself hides files older
+ * than 24 h) and incomplete multipart uploads are aborted after 1 day. Other rules of the bucket are
+ * kept: S3 replaces the whole configuration on every put, so the current one is read and merged.
+ */
+export const ensureTemporaryExpiry = (
+  options: TemporaryExpiryOptions,
+): ResultAsync<LifecycleRule, StorageUnavailable> => {
+  const { client, bucket } = options;
+  const prefix = options.temporaryPrefix ?? DEFAULT_TEMPORARY_PREFIX;
+  const rule: LifecycleRule = {
+    ID: temporaryExpiryRuleId(prefix),
+    Filter: { Prefix: prefix },
+    Status: 'Enabled',
+    Expiration: { Days: 1 },
+    AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+  };
+  return ResultAsync.fromPromise(
+    (async () => {
+      const current = await client
+        .send(new GetBucketLifecycleConfigurationCommand({ Bucket: bucket }))
+        .then((output) => output.Rules ?? [])
+        .catch((error: unknown) => {
+          if (hasNoLifecycle(error)) return [];
+          throw error;
+        });
+      const others = current.filter((existing) => existing.ID !== rule.ID);
+      await client.send(
+        new PutBucketLifecycleConfigurationCommand({
+          Bucket: bucket,
+          LifecycleConfiguration: { Rules: [...others, rule] },
+        }),
+      );
+      return rule;
+    })(),
+    storageUnavailable('s3'),
+  );
+};
