@@ -1,12 +1,21 @@
 import { z } from 'zod';
+import { crossFieldCheck, distinctFilenamesRule } from '../validation/cross-field-rules.js';
+import { documentFilenameSchema } from '../validation/filename.js';
 import { dateTimeSchema } from './client-response.js';
 
 /** Wire shapes of the document routes (decisions §4). Filename rules live in validation/filename.ts. */
 
 export const MAX_FILENAMES_PER_BATCH = 50;
 
+/** Names are NFC-normalized, and must be distinct once normalized: a repeat is reported at its index. */
 export const batchUploadRequestSchema = z
-  .strictObject({ filenames: z.array(z.string()).min(1).max(MAX_FILENAMES_PER_BATCH) })
+  .strictObject({
+    filenames: z
+      .array(documentFilenameSchema)
+      .min(1, 'At least one filename is required')
+      .max(MAX_FILENAMES_PER_BATCH, `At most ${MAX_FILENAMES_PER_BATCH} filenames`)
+      .check(crossFieldCheck(distinctFilenamesRule, 'array')),
+  })
   .meta({ id: 'BatchUploadRequest' });
 export type BatchUploadRequest = z.infer<typeof batchUploadRequestSchema>;
 

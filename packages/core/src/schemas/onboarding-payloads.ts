@@ -1,5 +1,20 @@
 import { z } from 'zod';
+import { isValidAbaRoutingNumber } from '../validation/aba-routing-number.js';
+import { isValidBsb } from '../validation/australian-bsb.js';
+import { isValidClabe } from '../validation/clabe.js';
+import {
+  authorizedSignatoryRule,
+  bankAccountOwnerRule,
+  blockchainAddressRule,
+  crossFieldCheck,
+  otherNeedsDescriptionRule,
+} from '../validation/cross-field-rules.js';
+import { documentFilenameSchema } from '../validation/filename.js';
+import { isValidBic, isValidIban, toElectronicIban } from '../validation/iban.js';
+import { isValidIfsc } from '../validation/indian-ifsc.js';
+import { isPossibleInternationalPhoneNumber } from '../validation/phone-number.js';
 import { defaultReferenceLists, type ReferenceLists } from '../validation/reference-lists.js';
+import { isValidSortCode } from '../validation/uk-sort-code.js';
 import { bankAccountTypes, representativeRoles } from './client-response.js';
 
 /**
@@ -12,74 +27,183 @@ import { bankAccountTypes, representativeRoles } from './client-response.js';
 export const MAX_STRING_LENGTH = 1000;
 export const MAX_ARRAY_ITEMS = 50;
 
-const requiredString = () => z.string().min(1, 'Required, must not be empty').max(MAX_STRING_LENGTH);
-const nullableString = () => z.string().max(MAX_STRING_LENGTH).nullable().optional();
-const oneOf = (list: readonly string[], what: string) =>
-  requiredString().refine((value) => list.includes(value), {
-    message: `Must be one of the supported ${what}`,
-  });
-const filenames = () => z.array(z.string()).max(MAX_ARRAY_ITEMS);
+/** "Required" when the field is absent, else what the field must be (zod's default names types only). */
+const expected = (what: string) => ({
+  error: (issue: { readonly input?: unknown }) =>
+    issue.input === undefined ? 'Required' : `Must be ${what}`,
+});
+/** A union's own issues: the value is not an object, or (reported at the discriminator) no option matches. */
+const discriminatedBy = (options: readonly string[]) => ({
+  error: (issue: { readonly input?: unknown; readonly code?: string }) =>
+    issue.input === undefined
+      ? 'Required'
+      : issue.code === 'invalid_type'
+        ? 'Must be an object'
+        : `Must be one of ${options.join(', ')}`,
+});
+const tooLong = `Must be at most ${MAX_STRING_LENGTH} characters`;
+const isBlank = (value: string) => value.trim() === '';
+
+// No check here aborts (`abort: true`): an explicit abort would stop the cross-field checks of every
+// enclosing object, and all of a payload's problems are reported at once.
+const requiredString = () =>
+  z
+    .string(expected('a string'))
+    .min(1, 'Required, must not be empty')
+    .max(MAX_STRING_LENGTH, tooLong)
+    .refine((value) => value === '' || !isBlank(value), 'Must not be blank');
+const nullableString = () =>
+  z.string({ error: 'Must be a string or null' }).max(MAX_STRING_LENGTH, tooLong).nullable().optional();
+
+/** A required string that must also pass `isValid`; an empty one is only reported as empty. */
+const formattedString = (isValid: (value: string) => boolean, message: string) =>
+  requiredString().refine((value) => isBlank(value) || isValid(value), message);
+
+const listMessage = (list: readonly string[], what: string) =>
+  list.length <= 20 ? `Must be one of ${list.join(', ')}` : `Must be one of the supported ${what}`;
+const oneOf = (list: readonly string[], what: string) => {
+  const supported = new Set(list);
+  return formattedString((value) => supported.has(value), listMessage(list, what));
+};
+const nullableOneOf = (list: readonly string[], what: string) => {
+  const supported = new Set(list);
+  return nullableString().refine((value) => value == null || supported.has(value), listMessage(list, what));
+};
+
+const email = () =>
+  z
+    .email({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'Required'
+          : typeof issue.input === 'string'
+            ? 'Must be a valid email address'
+            : 'Must be a string',
+    })
+    .max(MAX_STRING_LENGTH, tooLong);
+const phone = () =>
+  formattedString(
+    isPossibleInternationalPhoneNumber,
+    'Must be an international phone number, such as +33612345678',
+  );
+
+const iban = () =>
+  requiredString()
+    .overwrite(toElectronicIban)
+    .refine(
+      (value) => value === '' || isValidIban(value),
+      'Must be a valid IBAN (country format and checksum)',
+    );
+const bic = () =>
+  requiredString()
+    .overwrite((value) => value.toUpperCase())
+    .refine(
+      (value) => value === '' || isValidBic(value),
+      'Must be a BIC of 8 or 11 characters, such as BNPAFRPP',
+    );
+
+const array = <T extends z.ZodType>(item: T) =>
+  z.array(item, expected('an array')).max(MAX_ARRAY_ITEMS, `Must have at most ${MAX_ARRAY_ITEMS} items`);
+const filenames = () => array(documentFilenameSchema);
+const object = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
+  z.strictObject(shape, expected('an object'));
 
 export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultReferenceLists) => {
-  const bankAccountIdentifiers = z.discriminatedUnion('format', [
-    z.strictObject({ format: z.literal('IBAN'), iban: requiredString(), bic: requiredString() }),
-    z.strictObject({ format: z.literal('SWIFT'), accountNumber: requiredString(), swift: requiredString() }),
-    z.strictObject({ format: z.literal('SWIFT_MX'), clabe: requiredString(), bic: requiredString() }),
-    z.strictObject({
-      format: z.literal('ROUTING_NUMBER'),
-      accountNumber: requiredString(),
-      routingNumber: requiredString(),
-    }),
-    z.strictObject({
-      format: z.literal('SORT_CODE'),
-      accountNumber: requiredString(),
-      sortCode: requiredString(),
-    }),
-    z.strictObject({ format: z.literal('IN_INR'), accountNumber: requiredString(), ifsc: requiredString() }),
-    z.strictObject({ format: z.literal('AU'), accountNumber: requiredString(), bsb: requiredString() }),
-  ]);
+  const countryCode = () => oneOf(lists.countryCodes, 'ISO 3166-1 alpha-2 country codes');
+  const accountNumber = requiredString;
 
-  const bankAccount = z.strictObject({
+  const bankAccountIdentifiers = z.discriminatedUnion(
+    'format',
+    [
+      object({ format: z.literal('IBAN'), iban: iban(), bic: bic() }),
+      object({ format: z.literal('SWIFT'), accountNumber: accountNumber(), swift: bic() }),
+      object({
+        format: z.literal('SWIFT_MX'),
+        clabe: formattedString(isValidClabe, 'Must be a CLABE of 18 digits with a valid check digit'),
+        bic: bic(),
+      }),
+      object({
+        format: z.literal('ROUTING_NUMBER'),
+        accountNumber: accountNumber(),
+        routingNumber: formattedString(
+          isValidAbaRoutingNumber,
+          'Must be an ABA routing number of 9 digits with a valid checksum',
+        ),
+      }),
+      object({
+        format: z.literal('SORT_CODE'),
+        accountNumber: accountNumber(),
+        sortCode: formattedString(isValidSortCode, 'Must be a sort code of 6 digits, without separators'),
+      }),
+      object({
+        format: z.literal('IN_INR'),
+        accountNumber: accountNumber(),
+        ifsc: formattedString(
+          isValidIfsc,
+          'Must be an IFSC: 4 capital letters, 0, then 6 capital letters or digits',
+        ),
+      }),
+      object({
+        format: z.literal('AU'),
+        accountNumber: accountNumber(),
+        bsb: formattedString(isValidBsb, 'Must be a BSB of 6 digits, without separators'),
+      }),
+    ],
+    discriminatedBy(['IBAN', 'SWIFT', 'SWIFT_MX', 'ROUTING_NUMBER', 'SORT_CODE', 'IN_INR', 'AU']),
+  );
+
+  const bankAccount = object({
     label: nullableString(),
-    fiatCurrency: oneOf(lists.fiatCurrencies, 'fiat currencies'),
-    countryCode: oneOf(lists.countryCodes, 'country codes'),
-    type: z.enum(bankAccountTypes),
+    fiatCurrency: oneOf(lists.fiatCurrencies, 'ISO 4217 fiat currency codes'),
+    countryCode: countryCode(),
+    type: z.enum(bankAccountTypes, expected(`one of ${bankAccountTypes.join(', ')}`)),
     identifiers: bankAccountIdentifiers,
     thirdPartyBankAccountOwnerName: nullableString(),
     thirdPartyBankAccountOwnerAddress: nullableString(),
     thirdPartyBankAccountOwnerCity: nullableString(),
     thirdPartyBankAccountOwnerPostalCode: nullableString(),
-    thirdPartyBankAccountOwnerCountryCode: nullableString(),
+    thirdPartyBankAccountOwnerCountryCode: nullableOneOf(
+      lists.countryCodes,
+      'ISO 3166-1 alpha-2 country codes',
+    ),
     thirdPartyBankAccountOwnerDocuments: filenames().nullable().optional(),
-  });
+  }).check(crossFieldCheck(bankAccountOwnerRule, 'object'));
 
-  const blockchainWallet = z.strictObject({
+  const blockchainWallet = object({
     label: nullableString(),
     blockchainNetwork: oneOf(lists.blockchainNetworks, 'blockchains'),
     address: requiredString(),
-  });
+  }).check(crossFieldCheck(blockchainAddressRule, 'object'));
 
-  const individualPayload = z.strictObject({
-    profile: z.strictObject({
+  const individualPayload = object({
+    profile: object({
       firstName: requiredString(),
       lastName: requiredString(),
-      email: requiredString(),
-      phone: requiredString(),
+      email: email(),
+      phone: phone(),
       address: requiredString(),
       city: requiredString(),
       postalCode: requiredString(),
-      countryCode: oneOf(lists.countryCodes, 'country codes'),
+      countryCode: countryCode(),
       occupation: oneOf(lists.occupations, 'occupations'),
       occupationDescription: nullableString(),
       companyName: requiredString(),
       jobBusinessSector: oneOf(lists.businessSectors, 'business sectors'),
       jobBusinessSectorDescription: nullableString(),
+      // The spec has no description field for the purpose: OTHER is accepted as it is.
       purposeOfOnboarding: oneOf(lists.purposesOfOnboarding, 'purposes of onboarding'),
-      idDocuments: filenames(),
+      idDocuments: filenames().min(1, 'At least one identity document is required'),
       proofOfAddressDocuments: filenames(),
       proofOfAmlDocuments: filenames(),
-    }),
-    sourceOfFunds: z.strictObject({
+    })
+      .check(crossFieldCheck(otherNeedsDescriptionRule('occupation', 'occupationDescription'), 'object'))
+      .check(
+        crossFieldCheck(
+          otherNeedsDescriptionRule('jobBusinessSector', 'jobBusinessSectorDescription'),
+          'object',
+        ),
+      ),
+    sourceOfFunds: object({
       sourceOfFunds: oneOf(lists.sourcesOfFunds, 'sources of funds'),
       sourceOfFundsDescription: nullableString(),
       annualRevenueRange: oneOf(lists.annualRevenueRanges, 'annual revenue ranges'),
@@ -88,47 +212,64 @@ export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultRe
       proofOfTaxResidencyDocuments: filenames(),
       taxNoticeDocuments: filenames(),
       supportingOccupationDocuments: filenames(),
-    }),
-    bankAccounts: z.array(bankAccount).max(MAX_ARRAY_ITEMS),
-    blockchainWallets: z.array(blockchainWallet).max(MAX_ARRAY_ITEMS),
+    }).check(
+      crossFieldCheck(otherNeedsDescriptionRule('sourceOfFunds', 'sourceOfFundsDescription'), 'object'),
+    ),
+    bankAccounts: array(bankAccount),
+    blockchainWallets: array(blockchainWallet),
   });
 
-  const director = z.strictObject({
+  const director = object({
     name: requiredString(),
     idDocuments: filenames(),
     proofOfAddressDocuments: filenames(),
     proofOfAmlDocuments: filenames(),
   });
-  const ubo = z.discriminatedUnion('typeOfPerson', [
-    z.strictObject({
-      name: requiredString(),
-      typeOfPerson: z.literal('NATURAL'),
-      idDocuments: filenames(),
-      proofOfAddressDocuments: filenames(),
-      proofOfAmlDocuments: filenames(),
-    }),
-    z.strictObject({
-      name: requiredString(),
-      typeOfPerson: z.literal('LEGAL'),
-      proofOfIncorporationDocuments: filenames(),
-      memorandumOfAssociationDocuments: filenames(),
-      registryOfDirectorsAndShareholdersDocuments: filenames(),
-      proofOfAmlDocuments: filenames(),
-    }),
-  ]);
+  const ubo = z.discriminatedUnion(
+    'typeOfPerson',
+    [
+      object({
+        name: requiredString(),
+        typeOfPerson: z.literal('NATURAL'),
+        idDocuments: filenames(),
+        proofOfAddressDocuments: filenames(),
+        proofOfAmlDocuments: filenames(),
+      }),
+      object({
+        name: requiredString(),
+        typeOfPerson: z.literal('LEGAL'),
+        proofOfIncorporationDocuments: filenames(),
+        memorandumOfAssociationDocuments: filenames(),
+        registryOfDirectorsAndShareholdersDocuments: filenames(),
+        proofOfAmlDocuments: filenames(),
+      }),
+    ],
+    discriminatedBy(['NATURAL', 'LEGAL']),
+  );
 
-  const entityPayload = z.strictObject({
-    company: z.strictObject({
+  const representative = object({
+    firstName: requiredString(),
+    lastName: requiredString(),
+    email: email(),
+    phone: phone(),
+    jobTitle: requiredString(),
+    supportingDocuments: filenames(),
+    role: z.enum(representativeRoles, expected(`one of ${representativeRoles.join(', ')}`)),
+  });
+
+  const entityPayload = object({
+    company: object({
       name: requiredString(),
       registrationNumber: requiredString(),
       registeredAddress: requiredString(),
       registeredAddressCity: requiredString(),
       registeredAddressPostalCode: requiredString(),
-      registeredAddressCountryCode: oneOf(lists.countryCodes, 'country codes'),
+      registeredAddressCountryCode: countryCode(),
       placeOfEffectiveBusiness: nullableString(),
       businessSector: oneOf(lists.businessSectors, 'business sectors'),
       businessSectorDescription: nullableString(),
       turnover: requiredString(),
+      // The spec has no description field for the purpose: OTHER is accepted as it is.
       purposeOfOnboarding: oneOf(lists.purposesOfOnboarding, 'purposes of onboarding'),
       turnoverDocuments: filenames(),
       lastTaxNoticeDocuments: filenames(),
@@ -137,26 +278,16 @@ export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultRe
       registryOfDirectorsAndShareholdersDocuments: filenames(),
       structureChartOfShareholdersDocuments: filenames(),
       proofOfAmlDocuments: filenames(),
+    }).check(
+      crossFieldCheck(otherNeedsDescriptionRule('businessSector', 'businessSectorDescription'), 'object'),
+    ),
+    representatives: array(representative).check(crossFieldCheck(authorizedSignatoryRule, 'array')),
+    companyDirectorsAndUbos: object({
+      directors: array(director).min(1, 'At least one director is required'),
+      ubos: array(ubo),
     }),
-    representatives: z
-      .array(
-        z.strictObject({
-          firstName: requiredString(),
-          lastName: requiredString(),
-          email: requiredString(),
-          phone: requiredString(),
-          jobTitle: requiredString(),
-          supportingDocuments: filenames(),
-          role: z.enum(representativeRoles),
-        }),
-      )
-      .max(MAX_ARRAY_ITEMS),
-    companyDirectorsAndUbos: z.strictObject({
-      directors: z.array(director).max(MAX_ARRAY_ITEMS),
-      ubos: z.array(ubo).max(MAX_ARRAY_ITEMS),
-    }),
-    bankAccounts: z.array(bankAccount).max(MAX_ARRAY_ITEMS).optional(),
-    blockchainWallets: z.array(blockchainWallet).max(MAX_ARRAY_ITEMS).optional(),
+    bankAccounts: array(bankAccount).optional(),
+    blockchainWallets: array(blockchainWallet).optional(),
   });
 
   return { individualPayload, entityPayload, bankAccount, blockchainWallet, bankAccountIdentifiers };

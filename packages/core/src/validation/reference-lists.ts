@@ -1,3 +1,6 @@
+import { iso3166CountryCodes } from './iso-3166-country-codes.js';
+import { iso4217FiatCurrencyCodes } from './iso-4217-currency-codes.js';
+
 /**
  * The supported-value lists the spec leaves "not shown" (decisions §7). A host may replace any of
  * them; these are the defaults. `OTHER` in a list means "described in the matching *Description field".
@@ -54,7 +57,12 @@ export const defaultReferenceLists: ReferenceLists = {
   annualRevenueRanges: wealthRanges,
   globalWealthRanges: wealthRanges,
   blockchainNetworks: ['ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE', 'SOLANA', 'TRON'],
-  // TODO(validation): full ISO 3166-1 alpha-2 and ISO 4217 lists live in their own modules.
-  countryCodes: ['FR', 'DE', 'GB', 'US', 'MX', 'IN', 'AU', 'ES', 'IT', 'NL', 'BE', 'CH'],
-  fiatCurrencies: ['EUR', 'USD', 'GBP', 'MXN', 'INR', 'AUD', 'CHF'],
+  countryCodes: iso3166CountryCodes,
+  fiatCurrencies: iso4217FiatCurrencyCodes,
 };
+
+/** A host's lists over the defaults: each list given replaces the default one whole. */
+export const withReferenceLists = (overrides: Partial<ReferenceLists> = {}): ReferenceLists => ({
+  ...defaultReferenceLists,
+  ...overrides,
+});
