@@ -48,8 +48,6 @@ export type OnboardingKitOptions = {
   readonly idempotencyRecordTtlMs?: number;
   /** After this an in-progress idempotency lock of a crashed process is taken over (default 60 s). */
   readonly idempotencyLockTtlMs?: number;
-  /** How many files one promotion copies at once (default 8). */
-  readonly promotionConcurrency?: number;
 };
 
 export type ResolvedOnboardingKitOptions = Required<Omit<OnboardingKitOptions, 'referenceLists'>> & {

@@ -1,0 +1,229 @@
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import type { z } from 'zod';
+import {
+  entityOnboardingInformation,
+  historyEntry,
+  individualOnboardingInformation,
+  type OnboardingInformation,
+} from '../domain/onboarding-information.js';
+import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
+import { clientNotFound, type DomainError, validationFailed } from '../errors.js';
+import type { ClientService, IdempotentCommandContext } from '../onboarding-kit.js';
+import { type ManagerPrincipal, principalKey } from '../principal.js';
+import { clientListQuerySchema } from '../schemas/client-list-query.js';
+import type { Client, ClientType } from '../schemas/client-response.js';
+import { parseRequest } from '../validation/parse-request.js';
+import { decodeClientListCursor, encodeClientListCursor } from './client-list-cursor.js';
+import { checkTransition, runClientTransition } from './client-transition.js';
+import { promoteDocumentsAround } from './document-promotion.js';
+import { recordRefusal, recordSuccessInTransaction } from './idempotency-recording.js';
+import { isUuid, type KitContext } from './kit-context.js';
+
+type ToOnboardingInformation<P> = (
+  payload: P,
+  stamp: { newId: () => string; at: string },
+) => OnboardingInformation;
+
+/** Client fields in the order of the spec's Client (2.1), so responses read like the spec. */
+const storedClient = (
+  base: Pick<StoredClient, 'id' | 'managerId' | 'status' | 'createdAt' | 'updatedAt' | 'deletedAt'>,
+  info: OnboardingInformation,
+  onboardingResubmissionReason: string | null,
+): StoredClient => ({
+  id: base.id,
+  status: base.status,
+  clientType: info.clientType,
+  company: info.company,
+  companyRepresentatives: info.companyRepresentatives,
+  companyDirectorsAndUbos: info.companyDirectorsAndUbos,
+  individualProfile: info.individualProfile,
+  individualSourceOfFunds: info.individualSourceOfFunds,
+  onboardingResubmissionReason,
+  bankAccounts: info.bankAccounts,
+  blockchainWallets: info.blockchainWallets,
+  createdAt: base.createdAt,
+  updatedAt: base.updatedAt,
+  deletedAt: base.deletedAt,
+  managerId: base.managerId,
+});
+
+export const createClientService = (ctx: KitContext): ClientService => {
+  const { ports } = ctx;
+  const ownedBy = (principal: ManagerPrincipal) => (client: StoredClient) =>
+    client.managerId === principal.managerId;
+
+  const create = <S extends z.ZodType>(
+    principal: ManagerPrincipal,
+    schema: S,
+    toInformation: ToOnboardingInformation<z.infer<S>>,
+    payload: unknown,
+    command: IdempotentCommandContext | undefined,
+  ): ResultAsync<Client, DomainError> => {
+    const owner = principalKey(principal);
+    const parsed = parseRequest(schema, payload);
+    if (parsed.isErr()) return recordRefusal(ctx, command, parsed.error);
+    return promoteDocumentsAround(ctx, owner, parsed.value, ({ payload: withKeys, documentRecords }) => {
+      const at = ports.clock.now().toISOString();
+      const stamp = { newId: () => ports.ids.uuid(), at };
+      const client = storedClient(
+        {
+          id: ports.ids.uuid(),
+          managerId: principal.managerId,
+          status: 'ONBOARDING_UNDER_REVIEW',
+          createdAt: at,
+          updatedAt: at,
+          deletedAt: null,
+        },
+        toInformation(withKeys, stamp),
+        null,
+      );
+      const response = toClientResponse(client);
+      const documents = documentRecords(client.id, client.managerId);
+      return ports.unitOfWork.transaction((tx) =>
+        tx.clients
+          .insert(client, historyEntry(null, client.status, owner, at))
+          .andThen(() => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)))
+          .andThen(() => recordSuccessInTransaction(ctx, tx.idempotency, command, response))
+          .map(() => response),
+      );
+    }).orElse((error) => recordRefusal(ctx, command, error));
+  };
+
+  const resubmit = <S extends z.ZodType>(
+    principal: ManagerPrincipal,
+    clientId: string,
+    clientType: ClientType,
+    schema: S,
+    toInformation: ToOnboardingInformation<z.infer<S>>,
+    payload: unknown,
+    command: IdempotentCommandContext | undefined,
+  ): ResultAsync<Client, DomainError> => {
+    const owner = principalKey(principal);
+    const transition = {
+      clientId,
+      trigger: 'RESUBMIT',
+      actor: owner,
+      visibleTo: ownedBy(principal),
+      expectedType: clientType,
+      command,
+    } as const;
+    const parsed = parseRequest(schema, payload);
+    if (parsed.isErr()) return recordRefusal(ctx, command, parsed.error);
+    // Checked once before any file is copied, and again under the lock inside the transaction.
+    return (isUuid(clientId) ? ports.clients.findById(clientId) : okAsync(null))
+      .andThen((client) => {
+        const checked = checkTransition(transition, client);
+        return checked.isErr() ? errAsync(checked.error) : okAsync(undefined);
+      })
+      .andThen(() =>
+        promoteDocumentsAround(ctx, owner, parsed.value, ({ payload: withKeys, documentRecords }) =>
+          runClientTransition(ctx, {
+            ...transition,
+            documents: documentRecords(clientId, principal.managerId),
+            apply: (client, to, at) =>
+              storedClient(
+                { ...client, status: to, updatedAt: at },
+                toInformation(withKeys, { newId: () => ports.ids.uuid(), at }),
+                null,
+              ),
+          }),
+        ),
+      )
+      .orElse((error) => recordRefusal(ctx, command, error));
+  };
+
+  const findVisible = (
+    principal: ManagerPrincipal,
+    clientId: string,
+  ): ResultAsync<StoredClient, DomainError> =>
+    isUuid(clientId)
+      ? ports.clients
+          .findById(clientId)
+          .andThen((client) =>
+            client !== null && ownedBy(principal)(client)
+              ? okAsync(client)
+              : errAsync(clientNotFound(clientId)),
+          )
+      : errAsync(clientNotFound(clientId));
+
+  return {
+    createIndividual: (principal, payload, command) =>
+      create(principal, ctx.schemas.individualPayload, individualOnboardingInformation, payload, command),
+    createEntity: (principal, payload, command) =>
+      create(principal, ctx.schemas.entityPayload, entityOnboardingInformation, payload, command),
+    resubmitIndividual: (principal, clientId, payload, command) =>
+      resubmit(
+        principal,
+        clientId,
+        'INDIVIDUAL',
+        ctx.schemas.individualPayload,
+        individualOnboardingInformation,
+        payload,
+        command,
+      ),
+    resubmitEntity: (principal, clientId, payload, command) =>
+      resubmit(
+        principal,
+        clientId,
+        'ENTITY',
+        ctx.schemas.entityPayload,
+        entityOnboardingInformation,
+        payload,
+        command,
+      ),
+
+    get: (principal, clientId) => findVisible(principal, clientId).map(toClientResponse),
+
+    list: (principal, query) => {
+      const parsed = parseRequest(clientListQuerySchema, query, 'The query parameters are invalid');
+      if (parsed.isErr()) return errAsync(parsed.error);
+      const { status, clientType, limit, cursor } = parsed.value;
+      const after = cursor === undefined ? undefined : decodeClientListCursor(cursor);
+      if (after?.isErr()) {
+        return errAsync(validationFailed('The query parameters are invalid', { cursor: [after.error] }));
+      }
+      const afterCursor = after?.isOk() ? after.value : undefined;
+      return ports.clients
+        .list({
+          managerId: principal.managerId,
+          limit: limit + 1,
+          ...(status === undefined ? {} : { status }),
+          ...(clientType === undefined ? {} : { clientType }),
+          ...(afterCursor === undefined ? {} : { after: afterCursor }),
+        })
+        .map((clients) => {
+          const page = clients.slice(0, limit);
+          const last = page.at(-1);
+          return {
+            data: page.map(toClientResponse),
+            nextCursor:
+              clients.length > limit && last
+                ? encodeClientListCursor({ createdAt: last.createdAt, id: last.id })
+                : null,
+          };
+        });
+    },
+
+    delete: (principal, clientId, command) =>
+      (isUuid(clientId)
+        ? runClientTransition(ctx, {
+            clientId,
+            trigger: 'DELETE',
+            actor: principalKey(principal),
+            visibleTo: ownedBy(principal),
+            command,
+            apply: (client, to, at) => ({
+              ...client,
+              status: to,
+              onboardingResubmissionReason: null,
+              updatedAt: at,
+              deletedAt: at,
+            }),
+          })
+        : errAsync(clientNotFound(clientId))
+      ).orElse((error) => recordRefusal(ctx, command, error)),
+
+    statusHistory: (principal, clientId) =>
+      findVisible(principal, clientId).andThen((client) => ports.clients.statusHistory(client.id)),
+  };
+};

@@ -1,0 +1,74 @@
+import { err, errAsync, okAsync, type Result, type ResultAsync } from 'neverthrow';
+import type { DocumentRecord } from '../domain/documents.js';
+import { historyEntry } from '../domain/onboarding-information.js';
+import { type ClientStatusTrigger, transitionClientStatus } from '../domain/status-machine.js';
+import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
+import { clientNotFound, clientTypeMismatch, type DomainError, invalidStatus } from '../errors.js';
+import type { IdempotentCommandContext } from '../onboarding-kit.js';
+import type { Client, ClientStatus, ClientType } from '../schemas/client-response.js';
+import { recordSuccessInTransaction } from './idempotency-recording.js';
+import type { KitContext } from './kit-context.js';
+
+/** One move of the status machine on an existing client, as a command. */
+export type ClientTransition = {
+  readonly clientId: string;
+  readonly trigger: Exclude<ClientStatusTrigger, 'CREATE'>;
+  /** `principalKey` of who moves it, written to the status history. */
+  readonly actor: string;
+  /** Whether the caller may see this client (another manager's client is "not found"). */
+  readonly visibleTo: (client: StoredClient) => boolean;
+  /** Resubmissions must match the client's type. */
+  readonly expectedType?: ClientType;
+  readonly reason?: string | null;
+  /** The client after the move (status, timestamps and any new onboarding information). */
+  readonly apply: (client: StoredClient, to: ClientStatus, at: string) => StoredClient;
+  /** Index rows of documents promoted by this command, written in the same transaction. */
+  readonly documents?: readonly DocumentRecord[];
+  readonly command?: IdempotentCommandContext | undefined;
+};
+
+/** The target status if the move is allowed for this caller on this client, else the refusal. */
+export const checkTransition = (
+  transition: Pick<ClientTransition, 'clientId' | 'trigger' | 'visibleTo' | 'expectedType'>,
+  client: StoredClient | null,
+): Result<{ client: StoredClient; to: ClientStatus }, DomainError> => {
+  const { clientId, trigger, expectedType } = transition;
+  if (client === null || !transition.visibleTo(client)) return err(clientNotFound(clientId));
+  if (expectedType !== undefined && client.clientType !== expectedType) {
+    return err(clientTypeMismatch(clientId, client.clientType, expectedType));
+  }
+  return transitionClientStatus(clientId, client.status, trigger).map((to) => ({ client, to }));
+};
+
+/**
+ * Runs the move in one transaction: lock the client, check the move, write the client, its history
+ * entry, the document index rows and the idempotency record together.
+ */
+export const runClientTransition = (
+  ctx: KitContext,
+  transition: ClientTransition,
+): ResultAsync<Client, DomainError> =>
+  ctx.ports.unitOfWork.transaction((tx) =>
+    tx.clients.findForUpdate(transition.clientId).andThen((current) => {
+      const checked = checkTransition(transition, current);
+      if (checked.isErr()) return errAsync(checked.error);
+      const { client, to } = checked.value;
+      const at = ctx.ports.clock.now().toISOString();
+      const next = transition.apply(client, to, at);
+      const entry = historyEntry(client.status, to, transition.actor, at, transition.reason ?? null);
+      const documents = transition.documents ?? [];
+      return tx.clients
+        .update(next, client.status, entry)
+        .mapErr(
+          (error): DomainError =>
+            error.type === 'StaleClientState'
+              ? invalidStatus(transition.clientId, error.expectedStatus, transition.trigger)
+              : error,
+        )
+        .andThen(() => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)))
+        .andThen(() =>
+          recordSuccessInTransaction(ctx, tx.idempotency, transition.command, toClientResponse(next)),
+        )
+        .map(() => toClientResponse(next));
+    }),
+  );

@@ -1,0 +1,51 @@
+import { errAsync, type ResultAsync } from 'neverthrow';
+import { clientNotFound, type DomainError } from '../errors.js';
+import type { ComplianceService, IdempotentCommandContext } from '../onboarding-kit.js';
+import { type CompliancePrincipal, principalKey } from '../principal.js';
+import type { Client } from '../schemas/client-response.js';
+import { requestResubmissionBodySchema } from '../schemas/compliance.js';
+import { parseRequest } from '../validation/parse-request.js';
+import { runClientTransition } from './client-transition.js';
+import { recordRefusal } from './idempotency-recording.js';
+import { isUuid, type KitContext } from './kit-context.js';
+
+type ReviewTrigger = 'APPROVE' | 'REQUEST_RESUBMISSION' | 'SIGN_TERMS';
+
+/** The compliance team's review moves (decisions §3). Compliance sees every manager's clients. */
+export const createComplianceReviewService = (ctx: KitContext): ComplianceService => {
+  const review = (
+    principal: CompliancePrincipal,
+    clientId: string,
+    trigger: ReviewTrigger,
+    command: IdempotentCommandContext | undefined,
+    resubmissionReason: string | null = null,
+  ): ResultAsync<Client, DomainError> =>
+    (isUuid(clientId)
+      ? runClientTransition(ctx, {
+          clientId,
+          trigger,
+          actor: principalKey(principal),
+          visibleTo: () => true,
+          reason: resubmissionReason,
+          command,
+          // The reason is shown only while the client is in RESUBMISSION_REQUIRED.
+          apply: (client, to, at) => ({
+            ...client,
+            status: to,
+            onboardingResubmissionReason: resubmissionReason,
+            updatedAt: at,
+          }),
+        })
+      : errAsync(clientNotFound(clientId))
+    ).orElse((error) => recordRefusal(ctx, command, error));
+
+  return {
+    approve: (principal, clientId, command) => review(principal, clientId, 'APPROVE', command),
+    requestResubmission: (principal, clientId, body, command) => {
+      const parsed = parseRequest(requestResubmissionBodySchema, body);
+      if (parsed.isErr()) return recordRefusal(ctx, command, parsed.error);
+      return review(principal, clientId, 'REQUEST_RESUBMISSION', command, parsed.value.reason);
+    },
+    markTermsSigned: (principal, clientId, command) => review(principal, clientId, 'SIGN_TERMS', command),
+  };
+};

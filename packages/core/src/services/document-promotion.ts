@@ -1,0 +1,118 @@
+import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
+import { collectDocumentReferences, replaceDocumentReferences } from '../domain/document-references.js';
+import { type DocumentRecord, documentKeyFor, type TemporaryFile } from '../domain/documents.js';
+import { type DomainError, type ParameterErrors, validationFailed } from '../errors.js';
+import type { PromotionItem } from '../ports/document-storage.js';
+import type { KitContext } from './kit-context.js';
+
+/**
+ * Decisions §4: every filename a payload names must be in the caller's temporary storage, not
+ * expired, not empty and not over the size limit; then each distinct file is copied once to
+ * `<uuid>_<filename>`, the command commits, and only then do the temporary files go. When the
+ * commit fails the copies are removed and the temporary files stay, so nothing is lost.
+ */
+
+const MIB = 1024 * 1024;
+
+/** The problem with one named file, or null when it can be used. */
+const problemWith = (ctx: KitContext, filename: string, file: TemporaryFile | null): string | null => {
+  const { temporaryFileTtlMs, maxDocumentBytes } = ctx.options;
+  if (file === null || file.uploadedAt.getTime() + temporaryFileTtlMs <= ctx.ports.clock.now().getTime()) {
+    return `File "${filename}" is not in your temporary storage: upload it first`;
+  }
+  if (file.size === 0) return `File "${filename}" is empty (0 bytes)`;
+  if (file.size > maxDocumentBytes) {
+    return `File "${filename}" is ${file.size} bytes, over the limit of ${maxDocumentBytes} bytes (${(maxDocumentBytes / MIB).toFixed(0)} MiB)`;
+  }
+  return null;
+};
+
+/** Checks every referenced file; resolves to each distinct usable file by name. */
+const checkReferencedFiles = (
+  ctx: KitContext,
+  owner: string,
+  payload: unknown,
+): ResultAsync<ReadonlyMap<string, TemporaryFile>, DomainError> => {
+  const references = collectDocumentReferences(payload);
+  const filenames = [...new Set(references.map((reference) => reference.filename))];
+  return ResultAsync.combine(
+    filenames.map((filename) =>
+      ctx.ports.documentStorage.statTemporary(owner, filename).map((file) => ({ filename, file })),
+    ),
+  ).andThen((checks) => {
+    const problems = new Map<string, string>();
+    const usable = new Map<string, TemporaryFile>();
+    for (const { filename, file } of checks) {
+      const problem = problemWith(ctx, filename, file);
+      if (problem !== null) problems.set(filename, problem);
+      else if (file !== null) usable.set(filename, file);
+    }
+    if (problems.size === 0) return ok(usable);
+    const parameterErrors: ParameterErrors = {};
+    for (const { path, filename } of references) {
+      const problem = problems.get(filename);
+      if (problem) parameterErrors[path] = [problem];
+    }
+    return err(validationFailed('Some documents cannot be used', parameterErrors));
+  });
+};
+
+/** What a command commits along with its client: the payload with keys, and the index rows. */
+export type PromotedDocuments<P> = {
+  readonly payload: P;
+  readonly documentRecords: (clientId: string, managerId: string) => DocumentRecord[];
+};
+
+/**
+ * Runs `commit` between the copy and the delete of the payload's documents. `commit` receives the
+ * payload with filenames replaced by document keys, and the index rows to write with the client.
+ */
+export const promoteDocumentsAround = <P, T>(
+  ctx: KitContext,
+  owner: string,
+  payload: P,
+  commit: (promoted: PromotedDocuments<P>) => ResultAsync<T, DomainError>,
+): ResultAsync<T, DomainError> =>
+  checkReferencedFiles(ctx, owner, payload).andThen((files) => {
+    const storage = ctx.ports.documentStorage;
+    const items: PromotionItem[] = [...files.keys()].map((filename) => ({
+      owner,
+      filename,
+      key: documentKeyFor(ctx.ports.ids.uuid(), filename),
+    }));
+    const keyByFilename = new Map(items.map((item) => [item.filename, item.key]));
+    const storedAt = ctx.ports.clock.now().toISOString();
+    const removeCopiesThenFail = (error: DomainError) =>
+      storage
+        .deletePermanent(items.map((item) => item.key))
+        .orElse(() => okAsync(undefined))
+        .andThen(() => errAsync(error));
+
+    if (items.length === 0) {
+      return commit({ payload, documentRecords: () => [] });
+    }
+    return storage
+      .copyToPermanent(items)
+      .orElse(removeCopiesThenFail)
+      .andThen(() =>
+        commit({
+          payload: replaceDocumentReferences(payload, (filename) => keyByFilename.get(filename) ?? filename),
+          documentRecords: (clientId, managerId) =>
+            items.map((item) => ({
+              key: item.key,
+              clientId,
+              managerId,
+              filename: item.filename,
+              size: files.get(item.filename)?.size ?? 0,
+              storedAt,
+            })),
+        }).orElse(removeCopiesThenFail),
+      )
+      .andThen((value) =>
+        // The client is committed: a failed delete only leaves temporary files to expire in 24 h.
+        storage
+          .deleteTemporary(owner, [...files.keys()])
+          .map(() => value)
+          .orElse(() => okAsync(value)),
+      );
+  });

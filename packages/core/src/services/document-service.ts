@@ -1,0 +1,72 @@
+import { errAsync, ResultAsync } from 'neverthrow';
+import { documentNotFound } from '../errors.js';
+import type { DocumentService } from '../onboarding-kit.js';
+import { principalKey } from '../principal.js';
+import { batchDownloadRequestSchema, batchUploadRequestSchema } from '../schemas/documents.js';
+import { parseRequest } from '../validation/parse-request.js';
+import type { KitContext } from './kit-context.js';
+
+/** Presigned uploads into the caller's temporary storage, its listing, and presigned downloads (decisions §4). */
+export const createDocumentService = (ctx: KitContext): DocumentService => {
+  const { ports, options } = ctx;
+  const later = (ms: number) => new Date(ports.clock.now().getTime() + ms);
+
+  return {
+    requestUploadBatch: (principal, body) => {
+      const parsed = parseRequest(batchUploadRequestSchema, body);
+      if (parsed.isErr()) return errAsync(parsed.error);
+      const owner = principalKey(principal);
+      const expiresAt = later(options.uploadUrlTtlMs);
+      return ResultAsync.combine(
+        parsed.value.filenames.map((filename) =>
+          ports.documentStorage.presignUpload(owner, filename, expiresAt).map((upload) => ({
+            filename,
+            uploadUrl: upload.url,
+            method: upload.method,
+            headers: { ...upload.headers },
+            expiresAt: expiresAt.toISOString(),
+          })),
+        ),
+      ).map((uploads) => ({ uploads }));
+    },
+
+    listUploads: (principal) => {
+      const now = ports.clock.now().getTime();
+      return ports.documentStorage.listTemporary(principalKey(principal)).map((files) => ({
+        files: files
+          // A file past its 24 hours is gone for the caller, even if the storage has not swept it yet.
+          .filter((file) => file.uploadedAt.getTime() + options.temporaryFileTtlMs > now)
+          .sort(
+            (a, b) => b.uploadedAt.getTime() - a.uploadedAt.getTime() || a.filename.localeCompare(b.filename),
+          )
+          .map((file) => ({
+            filename: file.filename,
+            size: file.size,
+            uploadedAt: file.uploadedAt.toISOString(),
+            expiresAt: new Date(file.uploadedAt.getTime() + options.temporaryFileTtlMs).toISOString(),
+          })),
+      }));
+    },
+
+    requestDownloadBatch: (principal, body) => {
+      const parsed = parseRequest(batchDownloadRequestSchema, body);
+      if (parsed.isErr()) return errAsync(parsed.error);
+      const keys = [...new Set(parsed.value.filenames)];
+      const expiresAt = later(options.downloadUrlTtlMs);
+      return ports.documentIndex.findByKeys(principal.managerId, keys).andThen((documents) => {
+        const byKey = new Map(documents.map((document) => [document.key, document]));
+        const missing = keys.filter((key) => !byKey.has(key));
+        // Nothing is presigned unless every key is one of the caller's documents.
+        if (missing.length > 0) return errAsync(documentNotFound(missing));
+        return ResultAsync.combine(
+          parsed.value.filenames.map((key) => {
+            const document = byKey.get(key);
+            return ports.documentStorage
+              .presignDownload(key, document?.filename ?? key, expiresAt)
+              .map((downloadUrl) => ({ filename: key, downloadUrl, expiresAt: expiresAt.toISOString() }));
+          }),
+        ).map((downloads) => ({ downloads }));
+      });
+    },
+  };
+};

@@ -1,0 +1,43 @@
+import { errAsync, okAsync } from 'neverthrow';
+import { match } from 'ts-pattern';
+import { idempotencyKeyReused, idempotencyRequestInProgress } from '../errors.js';
+import { fingerprintRequestBody } from '../idempotency/request-fingerprint.js';
+import type { IdempotencyDecision, IdempotencyService } from '../onboarding-kit.js';
+import type { KitContext } from './kit-context.js';
+
+const DEFAULT_PURGE_BATCH_SIZE = 500;
+
+/** Decisions §5 on top of the IdempotencyStore port. */
+export const createIdempotencyService = ({ ports, options }: KitContext): IdempotencyService => ({
+  claim: ({ scope, key, body }) => {
+    const ref = { scope, key, token: ports.ids.uuid() };
+    return ports.idempotency
+      .claim({
+        ...ref,
+        fingerprint: fingerprintRequestBody(body),
+        now: ports.clock.now(),
+        lockTtlMs: options.idempotencyLockTtlMs,
+        recordTtlMs: options.idempotencyRecordTtlMs,
+      })
+      .andThen((claim) =>
+        match(claim)
+          .with({ type: 'Claimed' }, () => okAsync<IdempotencyDecision>({ type: 'Claimed', ref }))
+          .with({ type: 'Replay' }, ({ response }) =>
+            okAsync<IdempotencyDecision>({ type: 'Replay', response }),
+          )
+          .with({ type: 'InProgress' }, () => errAsync(idempotencyRequestInProgress()))
+          .with({ type: 'KeyReused' }, () => errAsync(idempotencyKeyReused()))
+          .exhaustive(),
+      );
+  },
+  complete: (ref, response) =>
+    ports.idempotency
+      .complete(ref, response, ports.clock.now())
+      .mapErr((error) => (error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error)),
+  release: (ref) => ports.idempotency.release(ref),
+  purgeExpired: (batchSize = DEFAULT_PURGE_BATCH_SIZE) =>
+    ports.idempotency.purgeExpired(
+      new Date(ports.clock.now().getTime() - options.idempotencyRecordTtlMs),
+      batchSize,
+    ),
+});

@@ -1,0 +1,23 @@
+import { errAsync, okAsync } from 'neverthrow';
+import { validateFeeConfiguration } from '../domain/fee-models.js';
+import { presetFeeNotFound } from '../errors.js';
+import type { PresetFeeService } from '../onboarding-kit.js';
+import { toPresetFeeListItem, toPresetFeeResponse } from '../schemas/preset-fee.js';
+import { isUuid, type KitContext } from './kit-context.js';
+
+/** A manager's preset fees (decisions §6): the list names the direction `feeDirection`, one fee `transactionType`. */
+export const createPresetFeeService = ({ ports }: KitContext): PresetFeeService => ({
+  list: (principal) =>
+    ports.presetFees.listByManager(principal.managerId).map((fees) => fees.map(toPresetFeeListItem)),
+  get: (principal, presetFeeId) =>
+    (isUuid(presetFeeId)
+      ? ports.presetFees.findById(principal.managerId, presetFeeId)
+      : okAsync(null)
+    ).andThen((fee) =>
+      fee === null ? errAsync(presetFeeNotFound(presetFeeId)) : okAsync(toPresetFeeResponse(fee)),
+    ),
+  add: (managerId, fee) =>
+    validateFeeConfiguration(fee.configuration)
+      .asyncAndThen(() => ports.presetFees.insert(managerId, fee))
+      .map(() => fee),
+});
