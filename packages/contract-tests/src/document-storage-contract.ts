@@ -1,0 +1,261 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type DocumentStorage, documentKeyFor, type TemporaryFile } from '@onboarding-kit/core';
+import { describe, expect, it } from 'vitest';
+import { expectOk } from './result-assertions.js';
+import { openFixture, type Teardown } from './test-fixture.js';
+
+export type DocumentStorageInspector = {
+  /** The bytes under a permanent key, read directly from the backend, or null. */
+  readPermanent(key: string): Promise<Uint8Array | null>;
+  /** The bytes of an owner's temporary file, read directly from the backend, or null. */
+  readTemporary(owner: string, filename: string): Promise<Uint8Array | null>;
+};
+
+export type DocumentStorageContractFixture = Teardown & {
+  readonly storage: DocumentStorage;
+  /**
+   * Uploads through a presigned upload the storage itself issued (`storage.presignUpload`), the way
+   * a browser would: an HTTP PUT to the URL with its headers, or the endpoint behind the URL.
+   */
+  putTemporaryFile(owner: string, filename: string, bytes: Uint8Array): Promise<void>;
+  /** Fetches a presigned download URL: the body and the attachment filename it is served under. */
+  download(url: string): Promise<{ body: Uint8Array; filename: string }>;
+  readonly inspect: DocumentStorageInspector;
+};
+
+export type DocumentStorageContractOptions = {
+  readonly name: string;
+  /** Called once per test; owners and keys are random, so a shared bucket works. */
+  readonly setup: () => Promise<DocumentStorageContractFixture>;
+  /**
+   * How many files the listing test uploads to one owner (default 1,200: above the 1,000 a
+   * single S3 listing page returns, so paging is exercised).
+   */
+  readonly manyFiles?: number;
+  /**
+   * How far `uploadedAt` may be from the test's own clock, in ms (default 5 minutes). The setup's
+   * storage must stamp uploads with real time.
+   */
+  readonly uploadedAtToleranceMs?: number;
+};
+
+/** Names that break naive URL, header or key handling: they must come back byte for byte. */
+export const awkwardFilenames = [
+  'résumé final.pdf',
+  '履歴書 2024.pdf',
+  'a+b=c.pdf',
+  '100% sure.pdf',
+  'tag #1.pdf',
+  'say "hi" & it\'s fine.pdf',
+  'semi;colon,comma.pdf',
+  'emoji 📄.png',
+  '  inner  spaces.txt',
+  'percent%20encoded-looking.pdf',
+  'question?mark.pdf',
+] as const;
+
+const newOwner = () => `manager:${randomUUID()}`;
+const bytesOf = (size: number) => new Uint8Array(randomBytes(size));
+const everyByteValue = () => Uint8Array.from({ length: 512 }, (_, i) => i % 256);
+
+/** Runs `task` over `items`, at most `concurrency` at a time. */
+const forEachLimited = async <T>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T) => Promise<void>,
+) => {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+};
+
+/** DocumentStorage (core/src/ports/document-storage.ts, decisions §4). */
+export const runDocumentStorageContract = ({
+  name,
+  setup,
+  manyFiles = 1_200,
+  uploadedAtToleranceMs = 5 * 60_000,
+}: DocumentStorageContractOptions): void => {
+  const expectRecentUpload = (file: TemporaryFile | undefined | null, filename: string, size: number) => {
+    expect(file).toMatchObject({ filename, size });
+    expect(file?.uploadedAt).toBeInstanceOf(Date);
+    const uploadedAt = file?.uploadedAt.getTime() ?? Number.NaN;
+    expect(Math.abs(uploadedAt - Date.now())).toBeLessThan(uploadedAtToleranceMs);
+  };
+  const inFifteenMinutes = () => new Date(Date.now() + 15 * 60_000);
+
+  describe(`DocumentStorage contract: ${name}`, () => {
+    it('presigns a PUT upload per owner and filename', async () => {
+      const { storage } = await openFixture(setup);
+      const owner = newOwner();
+      const upload = await expectOk(storage.presignUpload(owner, 'passport.pdf', inFifteenMinutes()));
+      expect(upload.method).toBe('PUT');
+      expect(() => new URL(upload.url)).not.toThrow();
+      expect(typeof upload.headers).toBe('object');
+      const other = await expectOk(storage.presignUpload(owner, 'other.pdf', inFifteenMinutes()));
+      expect(other.url).not.toBe(upload.url);
+    });
+
+    it('lists an uploaded file with its size and upload time, and stats it', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      const bytes = everyByteValue();
+      await fixture.putTemporaryFile(owner, 'passport.pdf', bytes);
+
+      const listed = await expectOk(fixture.storage.listTemporary(owner));
+      expect(listed).toHaveLength(1);
+      expectRecentUpload(listed[0], 'passport.pdf', bytes.length);
+      const stat = await expectOk(fixture.storage.statTemporary(owner, 'passport.pdf'));
+      expectRecentUpload(stat, 'passport.pdf', bytes.length);
+      expect(await fixture.inspect.readTemporary(owner, 'passport.pdf')).toEqual(bytes);
+    });
+
+    it('answers null for a missing file and an empty list for an owner without uploads', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      expect(await expectOk(fixture.storage.statTemporary(owner, 'missing.pdf'))).toBeNull();
+      expect(await expectOk(fixture.storage.listTemporary(owner))).toEqual([]);
+      await fixture.putTemporaryFile(owner, 'present.pdf', bytesOf(10));
+      expect(await expectOk(fixture.storage.statTemporary(owner, 'missing.pdf'))).toBeNull();
+      expect(await expectOk(fixture.storage.statTemporary(owner, 'present.pd'))).toBeNull();
+    });
+
+    it('keeps an empty file, with size 0', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      await fixture.putTemporaryFile(owner, 'empty.pdf', new Uint8Array(0));
+      expectRecentUpload(await expectOk(fixture.storage.statTemporary(owner, 'empty.pdf')), 'empty.pdf', 0);
+    });
+
+    it('replaces a file uploaded again under the same name', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      await fixture.putTemporaryFile(owner, 'statement.pdf', bytesOf(300));
+      const second = bytesOf(120);
+      await fixture.putTemporaryFile(owner, 'statement.pdf', second);
+
+      const listed = await expectOk(fixture.storage.listTemporary(owner));
+      expect(listed.map((f) => [f.filename, f.size])).toEqual([['statement.pdf', 120]]);
+      expect(await fixture.inspect.readTemporary(owner, 'statement.pdf')).toEqual(second);
+    });
+
+    it("keeps owners apart: nobody sees or stats another owner's files", async () => {
+      const fixture = await openFixture(setup);
+      const managerOwner = newOwner();
+      const clientOwner = `client:${randomUUID()}`;
+      const ofManager = bytesOf(40);
+      const ofClient = bytesOf(50);
+      await fixture.putTemporaryFile(managerOwner, 'shared name.pdf', ofManager);
+      await fixture.putTemporaryFile(managerOwner, 'manager only.pdf', bytesOf(5));
+      await fixture.putTemporaryFile(clientOwner, 'shared name.pdf', ofClient);
+
+      const names = async (owner: string) =>
+        (await expectOk(fixture.storage.listTemporary(owner))).map((f) => f.filename).sort();
+      expect(await names(managerOwner)).toEqual(['manager only.pdf', 'shared name.pdf']);
+      expect(await names(clientOwner)).toEqual(['shared name.pdf']);
+      expect(await expectOk(fixture.storage.statTemporary(clientOwner, 'manager only.pdf'))).toBeNull();
+      expect(await fixture.inspect.readTemporary(managerOwner, 'shared name.pdf')).toEqual(ofManager);
+      expect(await fixture.inspect.readTemporary(clientOwner, 'shared name.pdf')).toEqual(ofClient);
+      // Owner strings that prefix one another stay apart too.
+      expect(await names(managerOwner.slice(0, -1))).toEqual([]);
+    });
+
+    it('copies to permanent byte for byte, keeping the temporary file until it is deleted', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      const passport = bytesOf(2_048);
+      const proof = everyByteValue();
+      await fixture.putTemporaryFile(owner, 'passport.pdf', passport);
+      await fixture.putTemporaryFile(owner, 'proof.pdf', proof);
+      const passportKey = documentKeyFor(randomUUID(), 'passport.pdf');
+      const proofKey = documentKeyFor(randomUUID(), 'proof.pdf');
+
+      await expectOk(
+        fixture.storage.copyToPermanent([
+          { owner, filename: 'passport.pdf', key: passportKey },
+          { owner, filename: 'proof.pdf', key: proofKey },
+        ]),
+      );
+      expect(await fixture.inspect.readPermanent(passportKey)).toEqual(passport);
+      expect(await fixture.inspect.readPermanent(proofKey)).toEqual(proof);
+      expect(await expectOk(fixture.storage.statTemporary(owner, 'passport.pdf'))).not.toBeNull();
+
+      await expectOk(
+        fixture.storage.deleteTemporary(owner, ['passport.pdf', 'proof.pdf', 'never uploaded.pdf']),
+      );
+      expect(await expectOk(fixture.storage.statTemporary(owner, 'passport.pdf'))).toBeNull();
+      expect(await expectOk(fixture.storage.listTemporary(owner))).toEqual([]);
+      expect(await fixture.inspect.readTemporary(owner, 'proof.pdf')).toBeNull();
+      expect(await fixture.inspect.readPermanent(passportKey)).toEqual(passport);
+    });
+
+    it('removes permanent copies with deletePermanent, ignoring unknown keys', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      await fixture.putTemporaryFile(owner, 'a.pdf', bytesOf(10));
+      await fixture.putTemporaryFile(owner, 'b.pdf', bytesOf(11));
+      const keyA = documentKeyFor(randomUUID(), 'a.pdf');
+      const keyB = documentKeyFor(randomUUID(), 'b.pdf');
+      await expectOk(
+        fixture.storage.copyToPermanent([
+          { owner, filename: 'a.pdf', key: keyA },
+          { owner, filename: 'b.pdf', key: keyB },
+        ]),
+      );
+      await expectOk(fixture.storage.deletePermanent([keyA, documentKeyFor(randomUUID(), 'unknown.pdf')]));
+      expect(await fixture.inspect.readPermanent(keyA)).toBeNull();
+      expect(await fixture.inspect.readPermanent(keyB)).not.toBeNull();
+      await expectOk(fixture.storage.deletePermanent([]));
+    });
+
+    it('presigns a download that serves the original bytes under the original filename', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      const bytes = bytesOf(4_096);
+      await fixture.putTemporaryFile(owner, 'contract.pdf', bytes);
+      const key = documentKeyFor(randomUUID(), 'contract.pdf');
+      await expectOk(fixture.storage.copyToPermanent([{ owner, filename: 'contract.pdf', key }]));
+
+      const url = await expectOk(fixture.storage.presignDownload(key, 'contract.pdf', inFifteenMinutes()));
+      expect(() => new URL(url)).not.toThrow();
+      expect(await fixture.download(url)).toEqual({ body: bytes, filename: 'contract.pdf' });
+    });
+
+    it('keeps awkward filenames byte for byte through upload, listing, copy and download', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      const contents = new Map(awkwardFilenames.map((filename) => [filename, bytesOf(64)]));
+      for (const [filename, bytes] of contents) await fixture.putTemporaryFile(owner, filename, bytes);
+
+      const listed = await expectOk(fixture.storage.listTemporary(owner));
+      expect(listed.map((f) => f.filename).sort()).toEqual([...awkwardFilenames].sort());
+      for (const [filename, bytes] of contents) {
+        expectRecentUpload(await expectOk(fixture.storage.statTemporary(owner, filename)), filename, 64);
+        const key = documentKeyFor(randomUUID(), filename);
+        await expectOk(fixture.storage.copyToPermanent([{ owner, filename, key }]));
+        expect(await fixture.inspect.readPermanent(key)).toEqual(bytes);
+        const url = await expectOk(fixture.storage.presignDownload(key, filename, inFifteenMinutes()));
+        expect(await fixture.download(url)).toEqual({ body: bytes, filename });
+      }
+    });
+
+    it(`lists every one of many files (${manyFiles}) of one owner`, async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      const filenames = Array.from({ length: manyFiles }, (_, i) => `scan ${String(i).padStart(5, '0')}.pdf`);
+      await forEachLimited(filenames, 16, (filename) =>
+        fixture.putTemporaryFile(owner, filename, bytesOf(8)),
+      );
+
+      const listed = await expectOk(fixture.storage.listTemporary(owner));
+      expect(listed).toHaveLength(manyFiles);
+      expect(new Set(listed.map((f) => f.filename))).toEqual(new Set(filenames));
+    });
+  });
+};

@@ -1,0 +1,267 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  IdempotencyClaimRequest,
+  IdempotencyLockLost,
+  IdempotencyStore,
+  StoredResponse,
+} from '@onboarding-kit/core';
+import { describe, expect, it } from 'vitest';
+import { expectErr, expectOk } from './result-assertions.js';
+import { openFixture, type Teardown } from './test-fixture.js';
+
+export type IdempotencyRecordSnapshot = {
+  readonly fingerprint: string;
+  /** Null while the request is in progress. */
+  readonly response: StoredResponse | null;
+};
+
+export type IdempotencyStoreInspector = {
+  /** The record of scope + key as the backend holds it, read directly, or null. */
+  readRecord(scope: string, key: string): Promise<IdempotencyRecordSnapshot | null>;
+};
+
+export type IdempotencyStoreContractFixture = Teardown & {
+  readonly idempotency: IdempotencyStore;
+  readonly inspect: IdempotencyStoreInspector;
+};
+
+export type IdempotencyStoreContractOptions = {
+  readonly name: string;
+  /**
+   * Called once per test; scopes are random, so a shared backend works. The purge test writes
+   * records dated 1975 and purges everything older than mid-1975: nothing else may write such dates.
+   */
+  readonly setup: () => Promise<IdempotencyStoreContractFixture>;
+};
+
+const lockTtlMs = 60_000;
+const recordTtlMs = 86_400_000;
+const fingerprintA = 'a'.repeat(64);
+const fingerprintB = 'b'.repeat(64);
+
+const response: StoredResponse = {
+  status: 201,
+  body: {
+    id: randomUUID(),
+    name: 'Zoé “quoted” ✓',
+    amount: 12.5,
+    flags: [true, false],
+    nothing: null,
+    list: [],
+  },
+};
+
+/** IdempotencyStore (core/src/ports/idempotency-store.ts, decisions §5). */
+export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreContractOptions): void => {
+  const t0 = new Date('2031-05-06T07:08:09.123Z');
+  const at = (ms: number) => new Date(t0.getTime() + ms);
+  const claimRequest = (
+    scope: string,
+    overrides: Partial<Omit<IdempotencyClaimRequest, 'scope'>> = {},
+  ): IdempotencyClaimRequest => ({
+    scope,
+    key: 'key-1',
+    token: randomUUID(),
+    fingerprint: fingerprintA,
+    now: t0,
+    lockTtlMs,
+    recordTtlMs,
+    ...overrides,
+  });
+  const newScope = () => `manager:${randomUUID()} POST /manager/v1/clients/individuals`;
+
+  describe(`IdempotencyStore contract: ${name}`, () => {
+    it('claims a free key and records it as in progress', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const scope = newScope();
+      expect(await expectOk(idempotency.claim(claimRequest(scope)))).toEqual({ type: 'Claimed' });
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, response: null });
+    });
+
+    it('answers InProgress to the same key and fingerprint while the first holds it', async () => {
+      const { idempotency } = await openFixture(setup);
+      const scope = newScope();
+      await expectOk(idempotency.claim(claimRequest(scope)));
+      expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(1_000) })))).toEqual({
+        type: 'InProgress',
+      });
+    });
+
+    it('replays the exact stored response once completed', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const scope = newScope();
+      const first = claimRequest(scope);
+      await expectOk(idempotency.claim(first));
+      await expectOk(idempotency.complete(first, response, at(500)));
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, response });
+      expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(1_000) })))).toEqual({
+        type: 'Replay',
+        response,
+      });
+    });
+
+    it('answers KeyReused to another fingerprint and leaves the record unchanged', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const completedScope = newScope();
+      const first = claimRequest(completedScope);
+      await expectOk(idempotency.claim(first));
+      await expectOk(idempotency.complete(first, response, at(500)));
+      expect(
+        await expectOk(
+          idempotency.claim(claimRequest(completedScope, { fingerprint: fingerprintB, now: at(1_000) })),
+        ),
+      ).toEqual({ type: 'KeyReused' });
+      expect(await inspect.readRecord(completedScope, 'key-1')).toEqual({
+        fingerprint: fingerprintA,
+        response,
+      });
+
+      // Also while the first request still runs: the fingerprint is checked before the lock.
+      const runningScope = newScope();
+      const running = claimRequest(runningScope);
+      await expectOk(idempotency.claim(running));
+      expect(
+        await expectOk(
+          idempotency.claim(claimRequest(runningScope, { fingerprint: fingerprintB, now: at(1_000) })),
+        ),
+      ).toEqual({ type: 'KeyReused' });
+      expect(await inspect.readRecord(runningScope, 'key-1')).toEqual({
+        fingerprint: fingerprintA,
+        response: null,
+      });
+      await expectOk(idempotency.complete(running, response, at(2_000)));
+    });
+
+    it('frees a released key for a new claim, and ignores a release by another token', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const scope = newScope();
+      const first = claimRequest(scope);
+      await expectOk(idempotency.claim(first));
+      await expectOk(idempotency.release({ scope, key: 'key-1', token: randomUUID() }));
+      expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(100) })))).toEqual({
+        type: 'InProgress',
+      });
+
+      await expectOk(idempotency.release(first));
+      expect(await inspect.readRecord(scope, 'key-1')).toBeNull();
+      const retry = claimRequest(scope, { fingerprint: fingerprintB, now: at(200) });
+      expect(await expectOk(idempotency.claim(retry))).toEqual({ type: 'Claimed' });
+      await expectOk(idempotency.complete(retry, response, at(300)));
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintB, response });
+    });
+
+    it('lets a claim take over a lock older than lockTtlMs; the old holder then loses it', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const scope = newScope();
+      const crashed = claimRequest(scope);
+      await expectOk(idempotency.claim(crashed));
+      expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(lockTtlMs - 1_000) })))).toEqual({
+        type: 'InProgress',
+      });
+
+      const takeover = claimRequest(scope, { now: at(lockTtlMs + 1_000) });
+      expect(await expectOk(idempotency.claim(takeover))).toEqual({ type: 'Claimed' });
+      // The new lock is fresh: it is not taken over again right away.
+      expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(lockTtlMs + 2_000) })))).toEqual({
+        type: 'InProgress',
+      });
+
+      const lost = await expectErr(
+        idempotency.complete(crashed, { status: 500, body: null }, at(lockTtlMs + 3_000)),
+      );
+      expect(lost).toEqual({
+        type: 'IdempotencyLockLost',
+        scope,
+        key: 'key-1',
+      } satisfies IdempotencyLockLost);
+      await expectOk(idempotency.release(crashed));
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, response: null });
+
+      await expectOk(idempotency.complete(takeover, response, at(lockTtlMs + 4_000)));
+      expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(lockTtlMs + 5_000) })))).toEqual({
+        type: 'Replay',
+        response,
+      });
+    });
+
+    it('refuses to complete a claim that was released', async () => {
+      const { idempotency } = await openFixture(setup);
+      const scope = newScope();
+      const first = claimRequest(scope);
+      await expectOk(idempotency.claim(first));
+      await expectOk(idempotency.release(first));
+      const lost = await expectErr(idempotency.complete(first, response, at(100)));
+      expect(lost).toEqual({ type: 'IdempotencyLockLost', scope, key: 'key-1' });
+    });
+
+    it('treats a record older than recordTtlMs as absent', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const scope = newScope();
+      const first = claimRequest(scope);
+      await expectOk(idempotency.claim(first));
+      await expectOk(idempotency.complete(first, response, at(1_000)));
+      expect(
+        await expectOk(idempotency.claim(claimRequest(scope, { now: at(recordTtlMs - 1_000) }))),
+      ).toEqual({
+        type: 'Replay',
+        response,
+      });
+
+      const later = claimRequest(scope, { fingerprint: fingerprintB, now: at(recordTtlMs + 1_000) });
+      expect(await expectOk(idempotency.claim(later))).toEqual({ type: 'Claimed' });
+      const second: StoredResponse = { status: 404, body: { code: 'CLIENT_NOT_FOUND' } };
+      await expectOk(idempotency.complete(later, second, at(recordTtlMs + 2_000)));
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({
+        fingerprint: fingerprintB,
+        response: second,
+      });
+    });
+
+    it('keeps the same key in different scopes independent', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const scopeA = newScope();
+      const scopeB = newScope();
+      const inA = claimRequest(scopeA);
+      expect(await expectOk(idempotency.claim(inA))).toEqual({ type: 'Claimed' });
+      await expectOk(idempotency.complete(inA, response, at(10)));
+      const inB = claimRequest(scopeB, { fingerprint: fingerprintB });
+      expect(await expectOk(idempotency.claim(inB))).toEqual({ type: 'Claimed' });
+      expect(await inspect.readRecord(scopeA, 'key-1')).toEqual({ fingerprint: fingerprintA, response });
+      expect(await inspect.readRecord(scopeB, 'key-1')).toEqual({
+        fingerprint: fingerprintB,
+        response: null,
+      });
+    });
+
+    it('purges exactly the records created before the cutoff, in batches, and counts them', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const scope = newScope();
+      const old = Array.from({ length: 7 }, (_, i) => ({
+        ...claimRequest(scope, { key: `old-${i}`, now: new Date(Date.UTC(1975, 0, 1 + i)) }),
+      }));
+      const fresh = Array.from({ length: 3 }, (_, i) => ({
+        ...claimRequest(scope, { key: `fresh-${i}`, now: new Date(Date.UTC(1975, 11, 1 + i)) }),
+      }));
+      for (const [i, request] of [...old, ...fresh].entries()) {
+        await expectOk(idempotency.claim(request));
+        // Completed and in-progress records alike are purged by age.
+        if (i % 2 === 0) await expectOk(idempotency.complete(request, response, request.now));
+      }
+
+      expect(await expectOk(idempotency.purgeExpired(new Date(Date.UTC(1975, 6, 1)), 3))).toBe(7);
+      for (const request of old) expect(await inspect.readRecord(scope, request.key)).toBeNull();
+      for (const request of fresh) expect(await inspect.readRecord(scope, request.key)).not.toBeNull();
+      expect(await expectOk(idempotency.purgeExpired(new Date(Date.UTC(1975, 6, 1)), 3))).toBe(0);
+    });
+
+    it('gives exactly one of 50 concurrent claims of one key the claim', async () => {
+      const { idempotency } = await openFixture(setup);
+      const scope = newScope();
+      const outcomes = await Promise.all(
+        Array.from({ length: 50 }, () => expectOk(idempotency.claim(claimRequest(scope)))),
+      );
+      expect(outcomes.filter((o) => o.type === 'Claimed')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.type === 'InProgress')).toHaveLength(49);
+    });
+  });
+};
