@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared';
 
-export default packageProject('postgres');
+export default packageProject('postgres', { globalSetup: ['./test/global-setup.ts'] });

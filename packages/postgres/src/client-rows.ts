@@ -1,0 +1,228 @@
+import type {
+  BankAccount,
+  BlockchainWallet,
+  ClientStatus,
+  ClientType,
+  Company,
+  CompanyDirectorsAndUbos,
+  CompanyRepresentative,
+  IndividualProfile,
+  IndividualSourceOfFunds,
+  StatusHistoryEntry,
+  StoredClient,
+} from '@onboarding-kit/core';
+import type { KitTables } from './kit-tables.js';
+
+/** A `clients` row with its child rows folded in as json arrays (already in wire shape). */
+export type ClientRow = {
+  id: string;
+  manager_id: string;
+  client_type: ClientType;
+  status: ClientStatus;
+  company: Company | null;
+  company_directors_and_ubos: CompanyDirectorsAndUbos | null;
+  individual_profile: IndividualProfile | null;
+  individual_source_of_funds: IndividualSourceOfFunds | null;
+  onboarding_resubmission_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+  representatives: CompanyRepresentative[];
+  bank_accounts: BankAccount[];
+  blockchain_wallets: BlockchainWallet[];
+};
+
+export type StatusHistoryRow = {
+  from_status: ClientStatus | null;
+  to_status: ClientStatus;
+  reason: string | null;
+  actor: string;
+  at: Date;
+};
+
+/** ISO 8601 in UTC with milliseconds, the shape the kit's clock writes (`Date#toISOString`). */
+const isoTimestamp = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoOrNull = (column: string) =>
+  `CASE WHEN ${column} IS NULL THEN NULL ELSE ${isoTimestamp(column)} END`;
+
+/**
+ * The SELECT list reading a client and its children in one round trip: each child table is folded
+ * into a json array in its stored order, with wire names, by a correlated subquery on its index.
+ */
+export const clientSelectList = (tables: KitTables, alias: string): string => `
+  ${alias}.id, ${alias}.manager_id, ${alias}.client_type, ${alias}.status, ${alias}.company,
+  ${alias}.company_directors_and_ubos, ${alias}.individual_profile, ${alias}.individual_source_of_funds,
+  ${alias}.onboarding_resubmission_reason, ${alias}.created_at, ${alias}.updated_at, ${alias}.deleted_at,
+  (SELECT coalesce(json_agg(json_build_object(
+      'id', r.id, 'firstName', r.first_name, 'lastName', r.last_name, 'email', r.email,
+      'phone', r.phone, 'jobTitle', r.job_title, 'supportingDocuments', r.supporting_documents,
+      'role', r.role, 'createdAt', ${isoTimestamp('r.created_at')},
+      'updatedAt', ${isoTimestamp('r.updated_at')}, 'deletedAt', ${isoOrNull('r.deleted_at')}
+    ) ORDER BY r.position), '[]')
+   FROM ${tables.representatives} r WHERE r.client_id = ${alias}.id) AS representatives,
+  (SELECT coalesce(json_agg(json_build_object(
+      'id', b.id, 'label', b.label, 'fiatCurrency', b.fiat_currency, 'countryCode', b.country_code,
+      'type', b.type, 'identifiers', b.identifiers,
+      'thirdPartyBankAccountOwnerName', b.third_party_owner_name,
+      'thirdPartyBankAccountOwnerAddress', b.third_party_owner_address,
+      'thirdPartyBankAccountOwnerCity', b.third_party_owner_city,
+      'thirdPartyBankAccountOwnerPostalCode', b.third_party_owner_postal_code,
+      'thirdPartyBankAccountOwnerCountryCode', b.third_party_owner_country_code,
+      'thirdPartyBankAccountOwnerDocuments', b.third_party_owner_documents,
+      'createdAt', ${isoTimestamp('b.created_at')}
+    ) ORDER BY b.position), '[]')
+   FROM ${tables.bankAccounts} b WHERE b.client_id = ${alias}.id) AS bank_accounts,
+  (SELECT coalesce(json_agg(json_build_object(
+      'id', w.id, 'label', w.label, 'blockchainNetwork', w.blockchain_network, 'address', w.address,
+      'createdAt', ${isoTimestamp('w.created_at')}
+    ) ORDER BY w.position), '[]')
+   FROM ${tables.wallets} w WHERE w.client_id = ${alias}.id) AS blockchain_wallets`;
+
+export const toStoredClient = (row: ClientRow): StoredClient => ({
+  id: row.id,
+  managerId: row.manager_id,
+  status: row.status,
+  clientType: row.client_type,
+  company: row.company,
+  // Representatives are rows of their own; only entities have the list at all.
+  companyRepresentatives: row.client_type === 'ENTITY' ? row.representatives : null,
+  companyDirectorsAndUbos: row.company_directors_and_ubos,
+  individualProfile: row.individual_profile,
+  individualSourceOfFunds: row.individual_source_of_funds,
+  onboardingResubmissionReason: row.onboarding_resubmission_reason,
+  bankAccounts: row.bank_accounts,
+  blockchainWallets: row.blockchain_wallets,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+  deletedAt: row.deleted_at === null ? null : row.deleted_at.toISOString(),
+});
+
+export const toStatusHistoryEntry = (row: StatusHistoryRow): StatusHistoryEntry => ({
+  from: row.from_status,
+  to: row.to_status,
+  reason: row.reason,
+  actor: row.actor,
+  at: row.at.toISOString(),
+});
+
+/** The client's own columns as bind values $1..$12, in the order of `clientColumns`. */
+export const clientColumns =
+  'id, manager_id, client_type, status, company, company_directors_and_ubos, individual_profile, ' +
+  'individual_source_of_funds, onboarding_resubmission_reason, created_at, updated_at, deleted_at';
+
+const jsonOrNull = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
+
+export const clientValues = (client: StoredClient): unknown[] => [
+  client.id,
+  client.managerId,
+  client.clientType,
+  client.status,
+  jsonOrNull(client.company),
+  jsonOrNull(client.companyDirectorsAndUbos),
+  jsonOrNull(client.individualProfile),
+  jsonOrNull(client.individualSourceOfFunds),
+  client.onboardingResubmissionReason,
+  client.createdAt,
+  client.updatedAt,
+  client.deletedAt,
+];
+
+/** The child rows of a client as three json arrays, unpacked in SQL by `jsonb_to_recordset`. */
+export const childRowsJson = (client: StoredClient): [string, string, string] => [
+  JSON.stringify(
+    (client.companyRepresentatives ?? []).map((r) => ({
+      id: r.id,
+      first_name: r.firstName,
+      last_name: r.lastName,
+      email: r.email,
+      phone: r.phone,
+      job_title: r.jobTitle,
+      supporting_documents: r.supportingDocuments,
+      role: r.role,
+      created_at: r.createdAt,
+      updated_at: r.updatedAt,
+      deleted_at: r.deletedAt,
+    })),
+  ),
+  JSON.stringify(
+    client.bankAccounts.map((b) => ({
+      id: b.id,
+      label: b.label,
+      fiat_currency: b.fiatCurrency,
+      country_code: b.countryCode,
+      type: b.type,
+      identifiers: b.identifiers,
+      third_party_owner_name: b.thirdPartyBankAccountOwnerName,
+      third_party_owner_address: b.thirdPartyBankAccountOwnerAddress,
+      third_party_owner_city: b.thirdPartyBankAccountOwnerCity,
+      third_party_owner_postal_code: b.thirdPartyBankAccountOwnerPostalCode,
+      third_party_owner_country_code: b.thirdPartyBankAccountOwnerCountryCode,
+      third_party_owner_documents: b.thirdPartyBankAccountOwnerDocuments,
+      created_at: b.createdAt,
+    })),
+  ),
+  JSON.stringify(
+    client.blockchainWallets.map((w) => ({
+      id: w.id,
+      label: w.label,
+      blockchain_network: w.blockchainNetwork,
+      address: w.address,
+      created_at: w.createdAt,
+    })),
+  ),
+];
+
+/**
+ * Data-modifying CTEs that insert every child row of client `$1` from the json arrays in
+ * `$repsParam`, `$banksParam`, `$walletsParam` (one multi-row INSERT per table, in one statement)
+ * plus one status history row from the next five parameters. Foreign keys to `clients` are checked
+ * at the end of the statement, so the client row may be inserted by the same statement.
+ */
+export const childInsertCtes = (tables: KitTables, firstParam: number): string => {
+  const p = (offset: number) => `$${firstParam + offset}`;
+  return `
+  representatives AS (
+    INSERT INTO ${tables.representatives} (id, client_id, position, first_name, last_name, email, phone,
+      job_title, supporting_documents, role, created_at, updated_at, deleted_at)
+    SELECT r.id, $1, r.position, r.first_name, r.last_name, r.email, r.phone, r.job_title,
+      r.supporting_documents, r.role, r.created_at, r.updated_at, r.deleted_at
+    FROM ROWS FROM (jsonb_to_recordset(${p(0)}::jsonb) AS (id uuid, first_name text, last_name text,
+      email text, phone text, job_title text, supporting_documents jsonb, role text, created_at timestamptz,
+      updated_at timestamptz, deleted_at timestamptz)) WITH ORDINALITY AS r(id, first_name, last_name, email,
+      phone, job_title, supporting_documents, role, created_at, updated_at, deleted_at, position)
+  ),
+  bank_accounts AS (
+    INSERT INTO ${tables.bankAccounts} (id, client_id, position, label, fiat_currency, country_code, type,
+      identifiers, third_party_owner_name, third_party_owner_address, third_party_owner_city,
+      third_party_owner_postal_code, third_party_owner_country_code, third_party_owner_documents, created_at)
+    SELECT b.id, $1, b.position, b.label, b.fiat_currency, b.country_code, b.type, b.identifiers,
+      b.third_party_owner_name, b.third_party_owner_address, b.third_party_owner_city,
+      b.third_party_owner_postal_code, b.third_party_owner_country_code, b.third_party_owner_documents,
+      b.created_at
+    FROM ROWS FROM (jsonb_to_recordset(${p(1)}::jsonb) AS (id uuid, label text, fiat_currency text,
+      country_code text, type text, identifiers jsonb, third_party_owner_name text,
+      third_party_owner_address text, third_party_owner_city text, third_party_owner_postal_code text,
+      third_party_owner_country_code text, third_party_owner_documents jsonb, created_at timestamptz))
+      WITH ORDINALITY AS b(id, label, fiat_currency, country_code, type, identifiers, third_party_owner_name,
+      third_party_owner_address, third_party_owner_city, third_party_owner_postal_code,
+      third_party_owner_country_code, third_party_owner_documents, created_at, position)
+  ),
+  wallets AS (
+    INSERT INTO ${tables.wallets} (id, client_id, position, label, blockchain_network, address, created_at)
+    SELECT w.id, $1, w.position, w.label, w.blockchain_network, w.address, w.created_at
+    FROM ROWS FROM (jsonb_to_recordset(${p(2)}::jsonb) AS (id uuid, label text, blockchain_network text,
+      address text, created_at timestamptz)) WITH ORDINALITY AS w(id, label, blockchain_network, address,
+      created_at, position)
+  )
+  INSERT INTO ${tables.statusHistory} (client_id, from_status, to_status, reason, actor, at)
+  VALUES ($1, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)})`;
+};
+
+export const historyValues = (entry: StatusHistoryEntry): unknown[] => [
+  entry.from,
+  entry.to,
+  entry.reason,
+  entry.actor,
+  entry.at,
+];

@@ -1,0 +1,7 @@
+export { defaultSchema } from './kit-tables.js';
+export { type MigrateOptions, type MigrateOutcome, type MigrationFailed, migrate } from './migrate.js';
+export {
+  createPostgresAdapters,
+  type PostgresAdapters,
+  type PostgresAdaptersOptions,
+} from './postgres-adapters.js';

@@ -1,0 +1,46 @@
+/** The schema every table of the kit lives in unless the host names another. */
+export const defaultSchema = 'onboarding_kit';
+
+const identifierShape = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Schema-qualified, quoted names of the kit's tables, ready to paste into SQL text. */
+export type KitTables = {
+  readonly schema: string;
+  readonly quotedSchema: string;
+  readonly clients: string;
+  readonly representatives: string;
+  readonly bankAccounts: string;
+  readonly wallets: string;
+  readonly statusHistory: string;
+  readonly documents: string;
+  readonly presetFees: string;
+  readonly idempotency: string;
+  readonly apiKeys: string;
+  readonly migrations: string;
+};
+
+/**
+ * Table names are pasted into SQL (identifiers cannot be bind parameters), so the schema name is
+ * restricted to a plain lower-case identifier and quoted; anything else is a programming error.
+ */
+export const kitTables = (schema: string = defaultSchema): KitTables => {
+  if (!identifierShape.test(schema)) {
+    throw new TypeError(`Invalid schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*`);
+  }
+  const quotedSchema = `"${schema}"`;
+  const table = (name: string) => `${quotedSchema}.${name}`;
+  return {
+    schema,
+    quotedSchema,
+    clients: table('clients'),
+    representatives: table('company_representatives'),
+    bankAccounts: table('bank_accounts'),
+    wallets: table('blockchain_wallets'),
+    statusHistory: table('client_status_history'),
+    documents: table('documents'),
+    presetFees: table('preset_fees'),
+    idempotency: table('idempotency_records'),
+    apiKeys: table('api_keys'),
+    migrations: table('schema_migrations'),
+  };
+};

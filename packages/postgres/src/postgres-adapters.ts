@@ -1,0 +1,59 @@
+import type {
+  ApiKeyStore,
+  ClientRepository,
+  DocumentIndex,
+  IdempotencyStore,
+  PresetFeeRepository,
+  UnitOfWork,
+} from '@onboarding-kit/core';
+import type { Pool } from 'pg';
+import { defaultSchema, kitTables } from './kit-tables.js';
+import { createPostgresApiKeyStore } from './postgres-api-key-store.js';
+import { createPostgresClientRepository } from './postgres-client-repository.js';
+import { createPostgresDocumentIndex } from './postgres-document-index.js';
+import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
+import { createPostgresPresetFeeRepository } from './postgres-preset-fee-repository.js';
+import { createPostgresUnitOfWork } from './postgres-unit-of-work.js';
+import { poolSession } from './sql-session.js';
+
+export type PostgresAdaptersOptions = {
+  /** A node-postgres pool on the database that `migrate` prepared. */
+  readonly pool: Pool;
+  /** Schema holding the kit's tables; the same one given to `migrate`. Default `onboarding_kit`. */
+  readonly schema?: string;
+};
+
+/** Every persistence port of the kit (all but document storage, clock and ids) on one pool. */
+export type PostgresAdapters = {
+  readonly clients: ClientRepository;
+  readonly documentIndex: DocumentIndex;
+  readonly presetFees: PresetFeeRepository;
+  readonly idempotency: IdempotencyStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly unitOfWork: UnitOfWork;
+};
+
+const poolsWithErrorListener = new WeakSet<Pool>();
+
+export const createPostgresAdapters = ({
+  pool,
+  schema = defaultSchema,
+}: PostgresAdaptersOptions): PostgresAdapters => {
+  // node-postgres re-emits the error of an idle pooled connection (a database restart, a
+  // terminated backend) on the pool, and an unheard 'error' event would end the process. The
+  // pool has already dropped that connection; the next query opens a new one.
+  if (!poolsWithErrorListener.has(pool)) {
+    poolsWithErrorListener.add(pool);
+    pool.on('error', () => undefined);
+  }
+  const tables = kitTables(schema);
+  const session = poolSession(pool);
+  return {
+    clients: createPostgresClientRepository(session, tables),
+    documentIndex: createPostgresDocumentIndex(session, tables),
+    presetFees: createPostgresPresetFeeRepository(session, tables),
+    idempotency: createPostgresIdempotencyStore(session, tables),
+    apiKeys: createPostgresApiKeyStore(session, tables),
+    unitOfWork: createPostgresUnitOfWork(pool, tables),
+  };
+};

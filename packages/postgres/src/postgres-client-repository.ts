@@ -1,0 +1,147 @@
+import {
+  type ClientListQuery,
+  type ClientRepository,
+  type ClientStatus,
+  type StaleClientState,
+  type StatusHistoryEntry,
+  type StorageUnavailable,
+  type StoredClient,
+  storageUnavailable,
+} from '@onboarding-kit/core';
+import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
+import {
+  type ClientRow,
+  childInsertCtes,
+  childRowsJson,
+  clientColumns,
+  clientSelectList,
+  clientValues,
+  historyValues,
+  type StatusHistoryRow,
+  toStatusHistoryEntry,
+  toStoredClient,
+} from './client-rows.js';
+import type { KitTables } from './kit-tables.js';
+import type { SqlSession } from './sql-session.js';
+import { isUuid } from './uuid-shape.js';
+
+const unavailable = storageUnavailable('postgres');
+
+/**
+ * Clients on PostgreSQL. Each method is one SQL statement, except `update` (two): a create writes
+ * the client, its representatives, bank accounts, wallets and first history entry in one
+ * statement of data-modifying CTEs, with one multi-row INSERT per child table.
+ */
+export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
+  const selectById = (lock: boolean) =>
+    `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c WHERE c.id = $1${lock ? ' FOR UPDATE OF c' : ''}`;
+  const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
+    isUuid(clientId)
+      ? ResultAsync.fromPromise(db.query<ClientRow>(selectById(lock), [clientId]), unavailable).map(
+          (result) => {
+            const row = result.rows[0];
+            return row === undefined ? null : toStoredClient(row);
+          },
+        )
+      : okAsync(null);
+
+  const insertStatement = `WITH client AS (
+      INSERT INTO ${tables.clients} (${clientColumns})
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    ), ${childInsertCtes(tables, 13)}`;
+
+  // Replaces the client only if it still has the expected status, and drops its child rows in the
+  // same statement; the new child rows go in by a second statement (a delete and an insert of the
+  // same primary key in one statement would race).
+  const updateStatement = `WITH client AS (
+      UPDATE ${tables.clients} SET manager_id = $2, client_type = $3, status = $4, company = $5, company_directors_and_ubos = $6,
+        individual_profile = $7, individual_source_of_funds = $8, onboarding_resubmission_reason = $9,
+        created_at = $10, updated_at = $11, deleted_at = $12
+      WHERE id = $1 AND status = $13
+      RETURNING id
+    ), old_representatives AS (
+      DELETE FROM ${tables.representatives} WHERE client_id IN (SELECT id FROM client)
+    ), old_bank_accounts AS (
+      DELETE FROM ${tables.bankAccounts} WHERE client_id IN (SELECT id FROM client)
+    ), old_wallets AS (
+      DELETE FROM ${tables.wallets} WHERE client_id IN (SELECT id FROM client)
+    )
+    SELECT count(*)::int AS updated FROM client`;
+  const insertChildrenStatement = `WITH ${childInsertCtes(tables, 2)}`;
+
+  return {
+    findById: (clientId) => findOne(clientId, false),
+    findForUpdate: (clientId) => findOne(clientId, true),
+
+    list: (query: ClientListQuery) => {
+      const values: unknown[] = [query.managerId];
+      const conditions = ['c.manager_id = $1'];
+      if (query.status !== undefined) {
+        values.push(query.status);
+        conditions.push(`c.status = $${values.length}`);
+      }
+      if (query.clientType !== undefined) {
+        values.push(query.clientType);
+        conditions.push(`c.client_type = $${values.length}`);
+      }
+      if (query.after !== undefined) {
+        if (!isUuid(query.after.id)) return okAsync([]);
+        values.push(query.after.createdAt, query.after.id);
+        conditions.push(
+          `(c.created_at, c.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`,
+        );
+      }
+      values.push(query.limit);
+      const text = `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
+        WHERE ${conditions.join(' AND ')}
+        ORDER BY c.created_at DESC, c.id DESC LIMIT $${values.length}`;
+      return ResultAsync.fromPromise(db.query<ClientRow>(text, values), unavailable).map((result) =>
+        result.rows.map(toStoredClient),
+      );
+    },
+
+    statusHistory: (clientId) =>
+      isUuid(clientId)
+        ? ResultAsync.fromPromise(
+            db.query<StatusHistoryRow>(
+              `SELECT from_status, to_status, reason, actor, at FROM ${tables.statusHistory}
+               WHERE client_id = $1 ORDER BY id`,
+              [clientId],
+            ),
+            unavailable,
+          ).map((result) => result.rows.map(toStatusHistoryEntry))
+        : okAsync([]),
+
+    insert: (client: StoredClient, entry: StatusHistoryEntry) =>
+      ResultAsync.fromPromise(
+        db.query(insertStatement, [
+          ...clientValues(client),
+          ...childRowsJson(client),
+          ...historyValues(entry),
+        ]),
+        unavailable,
+      ).map(() => undefined),
+
+    update: (client: StoredClient, expectedStatus: ClientStatus, entry: StatusHistoryEntry) => {
+      const stale: StaleClientState = { type: 'StaleClientState', clientId: client.id, expectedStatus };
+      if (!isUuid(client.id)) return errAsync(stale);
+      // Outside a unit of work the two statements still commit together (`atomically`).
+      const replaced = db.atomically(async (tx) => {
+        const updated = await tx.query<{ updated: number }>(updateStatement, [
+          ...clientValues(client),
+          expectedStatus,
+        ]);
+        if ((updated.rows[0]?.updated ?? 0) !== 1) return false;
+        await tx.query(insertChildrenStatement, [
+          client.id,
+          ...childRowsJson(client),
+          ...historyValues(entry),
+        ]);
+        return true;
+      });
+      return ResultAsync.fromPromise(replaced, unavailable).andThen((wasReplaced) =>
+        wasReplaced ? ok(undefined) : err(stale),
+      );
+    },
+  };
+};

@@ -1,0 +1,140 @@
+import {
+  type IdempotencyClaim,
+  type IdempotencyClaimRef,
+  type IdempotencyClaimRequest,
+  type IdempotencyLockLost,
+  type IdempotencyStore,
+  type StorageUnavailable,
+  type StoredResponse,
+  storageUnavailable,
+} from '@onboarding-kit/core';
+import { err, ok, ResultAsync } from 'neverthrow';
+import type { KitTables } from './kit-tables.js';
+import type { SqlSession } from './sql-session.js';
+
+const unavailable = storageUnavailable('postgres');
+
+type ClaimRow = {
+  claimed: boolean;
+  fingerprint: string;
+  state: 'IN_PROGRESS' | 'COMPLETED';
+  response_status: number | null;
+  response_body: unknown;
+};
+
+/**
+ * The claim can only miss the row it conflicted with when that row was committed after this
+ * statement's snapshot (or purged meanwhile): running the statement again then sees it.
+ */
+const maxClaimAttempts = 5;
+
+/**
+ * Idempotency records on PostgreSQL (decisions §5). A claim is one atomic statement: insert the
+ * record, or take over an expired or abandoned one, or else report the record that holds the key.
+ * Every write after the claim names the claim's token, so a holder whose lock was taken over can
+ * neither complete nor release the new holder's record.
+ */
+export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables): IdempotencyStore => {
+  const claimStatement = `WITH claimed AS (
+      INSERT INTO ${tables.idempotency} AS record
+        (scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
+      VALUES ($1, $2, $3, $4, 'IN_PROGRESS', $5, $5)
+      ON CONFLICT (scope, idempotency_key) DO UPDATE SET
+        fingerprint = excluded.fingerprint, token = excluded.token, state = 'IN_PROGRESS',
+        response_status = NULL, response_body = NULL, created_at = excluded.created_at,
+        locked_at = excluded.locked_at, completed_at = NULL
+      WHERE record.created_at <= $6 OR (record.state = 'IN_PROGRESS' AND record.locked_at <= $7)
+      RETURNING fingerprint, state
+    )
+    SELECT true AS claimed, fingerprint, state, NULL::integer AS response_status, NULL::json AS response_body
+    FROM claimed
+    UNION ALL
+    SELECT false, fingerprint, state, response_status, response_body FROM ${tables.idempotency}
+    WHERE scope = $1 AND idempotency_key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`;
+
+  const claimOnce = (request: IdempotencyClaimRequest) => {
+    const now = request.now.getTime();
+    return db.query<ClaimRow>(claimStatement, [
+      request.scope,
+      request.key,
+      request.fingerprint,
+      request.token,
+      request.now,
+      new Date(now - request.recordTtlMs),
+      new Date(now - request.lockTtlMs),
+    ]);
+  };
+
+  const claim = async (request: IdempotencyClaimRequest): Promise<IdempotencyClaim> => {
+    for (let attempt = 1; ; attempt += 1) {
+      const row = (await claimOnce(request)).rows[0];
+      if (row !== undefined) return toClaim(row, request.fingerprint);
+      if (attempt >= maxClaimAttempts) throw new Error('idempotency claim found no record after retries');
+    }
+  };
+
+  return {
+    claim: (request) => ResultAsync.fromPromise(claim(request), unavailable),
+
+    complete: (ref: IdempotencyClaimRef, response: StoredResponse, now: Date) =>
+      ResultAsync.fromPromise(
+        db.query(
+          `UPDATE ${tables.idempotency}
+           SET state = 'COMPLETED', response_status = $4, response_body = $5::json, completed_at = $6
+           WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
+          [ref.scope, ref.key, ref.token, response.status, JSON.stringify(response.body ?? null), now],
+        ),
+        unavailable,
+      ).andThen((result) =>
+        result.rowCount === 1
+          ? ok(undefined)
+          : err<void, StorageUnavailable | IdempotencyLockLost>({
+              type: 'IdempotencyLockLost',
+              scope: ref.scope,
+              key: ref.key,
+            }),
+      ),
+
+    release: (ref: IdempotencyClaimRef) =>
+      ResultAsync.fromPromise(
+        db.query(
+          `DELETE FROM ${tables.idempotency}
+           WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
+          [ref.scope, ref.key, ref.token],
+        ),
+        unavailable,
+      ).map(() => undefined),
+
+    purgeExpired: (olderThan: Date, batchSize: number) => {
+      // Short batches keep each delete's locks and WAL small; SKIP LOCKED leaves a record that a
+      // running command is completing to the next purge.
+      const limit = Math.max(1, Math.floor(batchSize));
+      const purge = async (): Promise<number> => {
+        let total = 0;
+        for (;;) {
+          const result = await db.query(
+            `DELETE FROM ${tables.idempotency} WHERE (scope, idempotency_key) IN (
+               SELECT scope, idempotency_key FROM ${tables.idempotency}
+               WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+            [olderThan, limit],
+          );
+          const deleted = result.rowCount ?? 0;
+          total += deleted;
+          if (deleted < limit) return total;
+        }
+      };
+      return ResultAsync.fromPromise(purge(), unavailable);
+    },
+  };
+};
+
+const toClaim = (row: ClaimRow, fingerprint: string): IdempotencyClaim => {
+  if (row.claimed) return { type: 'Claimed' };
+  if (row.fingerprint !== fingerprint) return { type: 'KeyReused' };
+  switch (row.state) {
+    case 'IN_PROGRESS':
+      return { type: 'InProgress' };
+    case 'COMPLETED':
+      return { type: 'Replay', response: { status: row.response_status ?? 500, body: row.response_body } };
+  }
+};

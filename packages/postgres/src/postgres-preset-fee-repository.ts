@@ -1,0 +1,82 @@
+import {
+  type FeeConfiguration,
+  type FeeDirection,
+  type PresetFee,
+  type PresetFeeRepository,
+  storageUnavailable,
+} from '@onboarding-kit/core';
+import { okAsync, ResultAsync } from 'neverthrow';
+import type { KitTables } from './kit-tables.js';
+import type { SqlSession } from './sql-session.js';
+import { isUuid } from './uuid-shape.js';
+
+const unavailable = storageUnavailable('postgres');
+
+type PresetFeeRow = {
+  id: string;
+  fee_direction: FeeDirection;
+  fiat_fee_group: string;
+  blockchain_fee_group: string;
+  configuration: FeeConfiguration;
+  created_at: Date;
+};
+
+const toPresetFee = (row: PresetFeeRow): PresetFee => ({
+  id: row.id,
+  feeDirection: row.fee_direction,
+  fiatFeeGroup: row.fiat_fee_group,
+  blockchainFeeGroup: row.blockchain_fee_group,
+  configuration: row.configuration,
+  createdAt: row.created_at.toISOString(),
+});
+
+/** Preset fees on PostgreSQL; a manager's list is read in index order (`preset_fees_by_manager`). */
+export const createPostgresPresetFeeRepository = (db: SqlSession, tables: KitTables): PresetFeeRepository => {
+  const columns = 'id, fee_direction, fiat_fee_group, blockchain_fee_group, configuration, created_at';
+  return {
+    listByManager: (managerId) =>
+      ResultAsync.fromPromise(
+        db.query<PresetFeeRow>(
+          `SELECT ${columns} FROM ${tables.presetFees} WHERE manager_id = $1 ORDER BY created_at DESC, id DESC`,
+          [managerId],
+        ),
+        unavailable,
+      ).map((result) => result.rows.map(toPresetFee)),
+
+    findById: (managerId, presetFeeId) =>
+      isUuid(presetFeeId)
+        ? ResultAsync.fromPromise(
+            db.query<PresetFeeRow>(
+              `SELECT ${columns} FROM ${tables.presetFees} WHERE id = $1 AND manager_id = $2`,
+              [presetFeeId, managerId],
+            ),
+            unavailable,
+          ).map((result) => {
+            const row = result.rows[0];
+            return row === undefined ? null : toPresetFee(row);
+          })
+        : okAsync(null),
+
+    // An upsert, so that seeding fixed fees again at every start of a host duplicates nothing.
+    insert: (managerId, fee) =>
+      ResultAsync.fromPromise(
+        db.query(
+          `INSERT INTO ${tables.presetFees} (id, manager_id, ${columns.slice(4)})
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (id) DO UPDATE SET manager_id = excluded.manager_id, fee_direction = excluded.fee_direction,
+             fiat_fee_group = excluded.fiat_fee_group, blockchain_fee_group = excluded.blockchain_fee_group,
+             configuration = excluded.configuration, created_at = excluded.created_at`,
+          [
+            fee.id,
+            managerId,
+            fee.feeDirection,
+            fee.fiatFeeGroup,
+            fee.blockchainFeeGroup,
+            JSON.stringify(fee.configuration),
+            fee.createdAt,
+          ],
+        ),
+        unavailable,
+      ).map(() => undefined),
+  };
+};

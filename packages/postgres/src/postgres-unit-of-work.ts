@@ -1,0 +1,70 @@
+import {
+  type StorageUnavailable,
+  storageUnavailable,
+  type TransactionalStores,
+  type UnitOfWork,
+} from '@onboarding-kit/core';
+import { err, type Result, ResultAsync } from 'neverthrow';
+import type { Pool, PoolClient } from 'pg';
+import type { KitTables } from './kit-tables.js';
+import { createPostgresClientRepository } from './postgres-client-repository.js';
+import { createPostgresDocumentIndex } from './postgres-document-index.js';
+import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
+import { releaseClient, rollbackAndRelease, transactionSession } from './sql-session.js';
+
+const unavailable = storageUnavailable('postgres');
+
+/**
+ * One command is one transaction on one pooled client: BEGIN, the command's statements, then
+ * COMMIT when it resolves Ok or ROLLBACK when it resolves Err. A client whose connection failed is
+ * destroyed rather than returned to the pool.
+ */
+export const createPostgresUnitOfWork = (pool: Pool, tables: KitTables): UnitOfWork => ({
+  transaction: <T, E>(work: (stores: TransactionalStores) => ResultAsync<T, E>) =>
+    new ResultAsync(runTransaction(pool, tables, work)),
+});
+
+const runTransaction = async <T, E>(
+  pool: Pool,
+  tables: KitTables,
+  work: (stores: TransactionalStores) => ResultAsync<T, E>,
+): Promise<Result<T, E | StorageUnavailable>> => {
+  let client: PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (failure) {
+    return err(unavailable(failure));
+  }
+  try {
+    await client.query('BEGIN');
+  } catch (failure) {
+    releaseClient(client, failure);
+    return err(unavailable(failure));
+  }
+  const session = transactionSession(client);
+  let outcome: Result<T, E>;
+  try {
+    outcome = await work({
+      clients: createPostgresClientRepository(session, tables),
+      documents: createPostgresDocumentIndex(session, tables),
+      idempotency: createPostgresIdempotencyStore(session, tables),
+    });
+  } catch (failure) {
+    // A command that throws broke its own contract; nothing of it is kept.
+    await rollbackAndRelease(client);
+    return err(unavailable(failure));
+  }
+  if (outcome.isErr()) {
+    await rollbackAndRelease(client);
+    return outcome;
+  }
+  try {
+    await client.query('COMMIT');
+    releaseClient(client);
+    return outcome;
+  } catch (failure) {
+    // The commit's fate is unknown to us, but it is atomic: all of the command or none of it.
+    await rollbackAndRelease(client);
+    return err(unavailable(failure));
+  }
+};

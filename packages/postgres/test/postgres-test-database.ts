@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type KitTables, kitTables } from '../src/kit-tables.js';
+import { migrate } from '../src/migrate.js';
+import { createPostgresAdapters, type PostgresAdapters } from '../src/postgres-adapters.js';
+
+export type MigratedDatabase = {
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  readonly tables: KitTables;
+  readonly adapters: PostgresAdapters;
+  /** SQL statements sent through `pool` so far (every client.query, BEGIN and COMMIT included). */
+  queryCount(): number;
+  close(): Promise<void>;
+};
+
+export const newSchemaName = (): string => `kit_${randomBytes(5).toString('hex')}`;
+
+/**
+ * A pool on the run's database whose clients count every statement they send, so round trips are
+ * measured on the wire side of node-postgres, not guessed.
+ */
+export const countingPool = (config: pg.PoolConfig = {}): { pool: pg.Pool; queryCount: () => number } => {
+  let queries = 0;
+  class CountingClient extends pg.Client {}
+  const send = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+  (CountingClient.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+    queries += 1;
+    return send.apply(this, args);
+  };
+  const pool = new pg.Pool({
+    connectionString: inject('postgresUrl'),
+    max: 8,
+    ...config,
+    Client: CountingClient,
+  });
+  return { pool, queryCount: () => queries };
+};
+
+/** A pool on the run's database with the kit migrated into a schema of its own. */
+export const openMigratedDatabase = async (
+  options: { schema?: string; pool?: pg.PoolConfig } = {},
+): Promise<MigratedDatabase> => {
+  const schema = options.schema ?? newSchemaName();
+  const { pool, queryCount } = countingPool(options.pool);
+  const migrated = await migrate(pool, { schema });
+  if (migrated.isErr()) {
+    await pool.end();
+    throw new Error(`migrate failed: ${JSON.stringify(migrated.error)}`, { cause: migrated.error });
+  }
+  return {
+    pool,
+    schema,
+    tables: kitTables(schema),
+    adapters: createPostgresAdapters({ pool, schema }),
+    queryCount,
+    close: () => pool.end(),
+  };
+};
