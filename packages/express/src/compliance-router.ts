@@ -1,0 +1,21 @@
+import type { OnboardingKit } from '@onboarding-kit/core';
+import type { Router } from 'express';
+import { complianceOperations } from './interface-operations.js';
+import { createInterfaceRouter, type RouterOptions } from './interface-router.js';
+
+/** The compliance team's review transitions (decisions §3), mounted by the demo at `/compliance/v1`. */
+export const createComplianceRouter = (kit: OnboardingKit, options: RouterOptions = {}): Router =>
+  createInterfaceRouter(
+    kit,
+    'compliance',
+    complianceOperations,
+    {
+      approve: ({ principal, params, context }) =>
+        kit.compliance.approve(principal, params.clientId, context),
+      requestResubmission: ({ principal, params, body, context }) =>
+        kit.compliance.requestResubmission(principal, params.clientId, body, context),
+      markTermsSigned: ({ principal, params, context }) =>
+        kit.compliance.markTermsSigned(principal, params.clientId, context),
+    },
+    options,
+  );

@@ -1,0 +1,138 @@
+import type { DomainError, ErrorBody, ErrorCode } from '@onboarding-kit/core';
+import { match } from 'ts-pattern';
+
+/** Failures only the HTTP binding can see: the request never reached core, or something threw. */
+export type MalformedJson = { readonly type: 'MalformedJson'; readonly detail: string };
+export type PayloadTooLarge = { readonly type: 'PayloadTooLarge'; readonly limitBytes: number };
+export type UnsupportedMediaType = { readonly type: 'UnsupportedMediaType'; readonly reason: string };
+export type RouteNotFound = {
+  readonly type: 'RouteNotFound';
+  readonly method: string;
+  readonly path: string;
+};
+/** Anything unexpected. `cause` goes to the host's logger, never into a response body. */
+export type Internal = { readonly type: 'Internal'; readonly cause: unknown };
+
+export type BindingError = MalformedJson | PayloadTooLarge | UnsupportedMediaType | RouteNotFound | Internal;
+export type HttpFailure = DomainError | BindingError;
+
+export const malformedJson = (detail: string): MalformedJson => ({ type: 'MalformedJson', detail });
+export const payloadTooLarge = (limitBytes: number): PayloadTooLarge => ({
+  type: 'PayloadTooLarge',
+  limitBytes,
+});
+export const unsupportedMediaType = (reason: string): UnsupportedMediaType => ({
+  type: 'UnsupportedMediaType',
+  reason,
+});
+export const routeNotFound = (method: string, path: string): RouteNotFound => ({
+  type: 'RouteNotFound',
+  method,
+  path,
+});
+export const internal = (cause: unknown): Internal => ({ type: 'Internal', cause });
+
+/** The status of every code of decisions §2: the one table both the routers and the OpenAPI document read. */
+export const errorStatusByCode = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CLIENT_NOT_FOUND: 404,
+  PRESET_FEE_NOT_FOUND: 404,
+  DOCUMENT_NOT_FOUND: 404,
+  INVALID_STATUS: 409,
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  STORAGE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+} as const satisfies Record<ErrorCode, number>;
+
+/** What a failure answers: status, the error body of decisions §2, and any extra header. */
+export type HttpError = {
+  readonly status: number;
+  readonly body: ErrorBody;
+  readonly headers: Readonly<Record<string, string>>;
+};
+
+const httpError = (
+  code: ErrorCode,
+  reason: string,
+  parameterErrors: ErrorBody['parameterErrors'] = null,
+  headers: Readonly<Record<string, string>> = {},
+): HttpError => ({ status: errorStatusByCode[code], body: { code, reason, parameterErrors }, headers });
+
+const bytesLabel = (bytes: number): string =>
+  bytes % 1_048_576 === 0 ? `${bytes / 1_048_576} MiB` : `${bytes} bytes`;
+
+/**
+ * The one mapping from a failure to its HTTP answer. Exhaustive: a new error type in core that is
+ * not mapped here fails to compile. A resource of another manager reaches this as the same
+ * `ClientNotFound` / `PresetFeeNotFound` / `DocumentNotFound` as an unknown one, so it answers alike.
+ */
+export const toHttpError = (error: HttpFailure): HttpError =>
+  match(error)
+    .returnType<HttpError>()
+    .with({ type: 'ValidationFailed' }, (e) => httpError('VALIDATION_FAILED', e.reason, e.parameterErrors))
+    .with({ type: 'MalformedJson' }, (e) =>
+      httpError('MALFORMED_JSON', `The request body is not valid JSON: ${e.detail}`),
+    )
+    .with({ type: 'Unauthorized' }, (e) => httpError('UNAUTHORIZED', e.reason))
+    .with({ type: 'Forbidden' }, (e) => httpError('FORBIDDEN', e.reason))
+    .with({ type: 'RouteNotFound' }, (e) => httpError('NOT_FOUND', `No route ${e.method} ${e.path}`))
+    .with({ type: 'ClientNotFound' }, (e) =>
+      httpError('CLIENT_NOT_FOUND', `Client ${e.clientId} was not found`),
+    )
+    .with({ type: 'PresetFeeNotFound' }, (e) =>
+      httpError('PRESET_FEE_NOT_FOUND', `Preset fee ${e.presetFeeId} was not found`),
+    )
+    .with({ type: 'DocumentNotFound' }, (e) =>
+      httpError('DOCUMENT_NOT_FOUND', `Documents not found: ${e.keys.join(', ')}`),
+    )
+    .with({ type: 'InvalidStatus' }, (e) =>
+      httpError(
+        'INVALID_STATUS',
+        `Client ${e.clientId} is in status ${e.currentStatus}: ${e.trigger} is not allowed from it`,
+      ),
+    )
+    .with({ type: 'ClientTypeMismatch' }, (e) =>
+      httpError(
+        'INVALID_STATUS',
+        `Client ${e.clientId} is an ${e.clientType} client: this route takes ${e.expected} onboarding`,
+      ),
+    )
+    .with({ type: 'IdempotencyRequestInProgress' }, () =>
+      httpError(
+        'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+        'A request with this Idempotency-Key is still running: retry shortly',
+        null,
+        { 'Retry-After': '1' },
+      ),
+    )
+    .with({ type: 'IdempotencyKeyReused' }, () =>
+      httpError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was already used with a different request body',
+      ),
+    )
+    .with({ type: 'SignedLinkRejected', reason: 'too-large' }, () =>
+      httpError('PAYLOAD_TOO_LARGE', 'The uploaded file is larger than this link accepts'),
+    )
+    .with({ type: 'SignedLinkRejected', reason: 'expired' }, () =>
+      httpError('FORBIDDEN', 'This link has expired: request a new one'),
+    )
+    .with({ type: 'SignedLinkRejected', reason: 'invalid' }, () =>
+      httpError('FORBIDDEN', 'This link is not valid'),
+    )
+    .with({ type: 'PayloadTooLarge' }, (e) =>
+      httpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bytesLabel(e.limitBytes)}`),
+    )
+    .with({ type: 'UnsupportedMediaType' }, (e) => httpError('UNSUPPORTED_MEDIA_TYPE', e.reason))
+    .with({ type: 'StorageUnavailable' }, () =>
+      httpError('STORAGE_UNAVAILABLE', 'A storage the service depends on is unavailable: retry later'),
+    )
+    .with({ type: 'Internal' }, () => httpError('INTERNAL', 'An unexpected error occurred'))
+    .exhaustive();

@@ -1,0 +1,32 @@
+import type { OnboardingKit } from '@onboarding-kit/core';
+import type { Router } from 'express';
+import { managerOperations } from './interface-operations.js';
+import { createInterfaceRouter, type RouterOptions } from './interface-router.js';
+
+/** The manager interface (spec section 4 and decisions §1), mounted by the demo at `/manager/v1`. */
+export const createManagerRouter = (kit: OnboardingKit, options: RouterOptions = {}): Router =>
+  createInterfaceRouter(
+    kit,
+    'manager',
+    managerOperations,
+    {
+      createIndividual: ({ principal, body, context }) =>
+        kit.clients.createIndividual(principal, body, context),
+      resubmitIndividual: ({ principal, params, body, context }) =>
+        kit.clients.resubmitIndividual(principal, params.clientId, body, context),
+      createEntity: ({ principal, body, context }) => kit.clients.createEntity(principal, body, context),
+      resubmitEntity: ({ principal, params, body, context }) =>
+        kit.clients.resubmitEntity(principal, params.clientId, body, context),
+      listClients: ({ principal, query }) => kit.clients.list(principal, query),
+      getClient: ({ principal, params }) => kit.clients.get(principal, params.clientId),
+      deleteClient: ({ principal, params, context }) =>
+        kit.clients.delete(principal, params.clientId, context),
+      statusHistory: ({ principal, params }) => kit.clients.statusHistory(principal, params.clientId),
+      requestBatchUpload: ({ principal, body }) => kit.documents.requestUploadBatch(principal, body),
+      listUploads: ({ principal }) => kit.documents.listUploads(principal),
+      requestBatchDownload: ({ principal, body }) => kit.documents.requestDownloadBatch(principal, body),
+      listPresetFees: ({ principal }) => kit.presetFees.list(principal),
+      getPresetFee: ({ principal, params }) => kit.presetFees.get(principal, params.presetFeeId),
+    },
+    options,
+  );

@@ -1,0 +1,331 @@
+import {
+  batchDownloadRequestSchema,
+  batchDownloadResponseSchema,
+  batchUploadRequestSchema,
+  batchUploadResponseSchema,
+  clientListResponseSchema,
+  clientSchema,
+  defaultOnboardingPayloadSchemas,
+  type ErrorCode,
+  errorBodySchema,
+  errorCodes,
+  presetFeeListResponseSchema,
+  presetFeeSchema,
+  requestResubmissionBodySchema,
+  statusHistoryResponseSchema,
+  temporaryFilesResponseSchema,
+} from '@onboarding-kit/core';
+import { z } from 'zod';
+import { API_KEY_HEADER, type PrincipalKind } from './authentication.js';
+import { errorStatusByCode } from './http-error.js';
+import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key-header.js';
+import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
+import { clientOperations, complianceOperations, managerOperations } from './interface-operations.js';
+import { isWriteOperation, type OperationSpec } from './operation.js';
+
+type JsonObject = { [key: string]: unknown };
+
+/** An OpenAPI 3.1 document, as plain JSON. */
+export type OpenApiDocument = {
+  readonly openapi: '3.1.0';
+  readonly info: JsonObject;
+  readonly servers: readonly JsonObject[];
+  readonly tags: readonly JsonObject[];
+  readonly security: readonly JsonObject[];
+  readonly paths: Readonly<Record<string, Record<string, JsonObject>>>;
+  readonly components: JsonObject;
+};
+
+export type InterfaceBasePaths = {
+  readonly manager: string;
+  readonly client: string;
+  readonly compliance: string;
+};
+
+/** Where the demo mounts the three interfaces (decisions §1). */
+export const defaultInterfaceBasePaths: InterfaceBasePaths = {
+  manager: '/manager/v1',
+  client: '/client/v1',
+  compliance: '/compliance/v1',
+};
+
+export type OpenApiDocumentOptions = {
+  /** Where the host mounts each router (default: the demo's paths). */
+  readonly basePaths?: Partial<InterfaceBasePaths>;
+  /** The server URL the paths are relative to (default `/`: the origin serving the document). */
+  readonly serverUrl?: string;
+};
+
+/** Request bodies are described as accepted (zod input), responses as sent (zod output). */
+const requestSchemas = {
+  IndividualOnboardingPayload: defaultOnboardingPayloadSchemas.individualPayload,
+  EntityOnboardingPayload: defaultOnboardingPayloadSchemas.entityPayload,
+  BatchUploadRequest: batchUploadRequestSchema,
+  BatchDownloadRequest: batchDownloadRequestSchema,
+  RequestResubmission: requestResubmissionBodySchema,
+} satisfies Record<string, z.ZodType>;
+
+const responseSchemas = {
+  Client: clientSchema,
+  ClientList: clientListResponseSchema,
+  StatusHistory: statusHistoryResponseSchema,
+  BatchUploadResponse: batchUploadResponseSchema,
+  TemporaryFiles: temporaryFilesResponseSchema,
+  BatchDownloadResponse: batchDownloadResponseSchema,
+  PresetFeeList: presetFeeListResponseSchema,
+  PresetFee: presetFeeSchema,
+  Error: errorBodySchema,
+} satisfies Record<string, z.ZodType>;
+
+const COMPONENT_SCHEMAS = '#/components/schemas/';
+/** Where zod puts schemas that carry an `id` but were not named in the registry. */
+const SHARED_DEFINITIONS = `${COMPONENT_SCHEMAS}__shared#/$defs/`;
+
+/** Component schemas of one registry, with zod's shared definitions hoisted beside them. */
+const componentSchemas = (
+  schemas: Record<string, z.ZodType>,
+  io: 'input' | 'output',
+): Record<string, JsonObject> => {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const generated = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    uri: (id) => `${COMPONENT_SCHEMAS}${id}`,
+  });
+  const { __shared, ...named } = JSON.parse(
+    JSON.stringify(generated.schemas).replaceAll(SHARED_DEFINITIONS, COMPONENT_SCHEMAS),
+  ) as Record<string, JsonObject>;
+  const hoisted = { ...named, ...((__shared?.$defs ?? {}) as Record<string, JsonObject>) };
+  return Object.fromEntries(
+    Object.entries(hoisted).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema]),
+  );
+};
+
+const mergeComponents = (...groups: readonly Record<string, JsonObject>[]): Record<string, JsonObject> => {
+  const merged: Record<string, JsonObject> = {};
+  for (const group of groups) {
+    for (const [id, schema] of Object.entries(group)) {
+      const existing = merged[id];
+      if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(schema)) {
+        throw new Error(`OpenAPI: two different schemas are named ${id}`);
+      }
+      merged[id] = schema;
+    }
+  }
+  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
+};
+
+const schemaReference = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
+  const named = Object.entries(io === 'input' ? requestSchemas : responseSchemas).find(
+    ([, candidate]) => candidate === schema,
+  );
+  if (named) return { $ref: `${COMPONENT_SCHEMAS}${named[0]}` };
+  const { $schema: _schema, ...inline } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+  }) as JsonObject;
+  return inline;
+};
+
+/** The refusals every route of this shape can answer, besides its own. */
+const sharedRefusals = (operation: OperationSpec): ErrorCode[] => [
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'INTERNAL',
+  'STORAGE_UNAVAILABLE',
+  ...(operation.requestBody
+    ? (['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const)
+    : []),
+  ...(operation.query ? (['VALIDATION_FAILED'] as const) : []),
+  ...(isWriteOperation(operation)
+    ? (['VALIDATION_FAILED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as const)
+    : []),
+];
+
+const errorResponses = (operation: OperationSpec): Record<string, JsonObject> => {
+  const codes = new Set<ErrorCode>([...sharedRefusals(operation), ...operation.refusals]);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodes) {
+    if (!codes.has(code)) continue;
+    const status = errorStatusByCode[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()].map(([status, statusCodes]) => [
+      String(status),
+      {
+        description: statusCodes.join(', '),
+        ...(statusCodes.includes('IDEMPOTENCY_REQUEST_IN_PROGRESS')
+          ? {
+              headers: {
+                'Retry-After': {
+                  description: 'Seconds to wait before retrying',
+                  schema: { type: 'integer' },
+                },
+              },
+            }
+          : {}),
+        content: {
+          'application/json': {
+            schema: {
+              allOf: [
+                { $ref: `${COMPONENT_SCHEMAS}Error` },
+                { type: 'object', properties: { code: { enum: statusCodes } } },
+              ],
+            },
+          },
+        },
+      },
+    ]),
+  );
+};
+
+const openApiPath = (expressPath: string): string => expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+const parametersOf = (operation: OperationSpec): JsonObject[] => {
+  const pathParameters = [...operation.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const query = operation.query
+    ? (z.toJSONSchema(operation.query, { target: 'draft-2020-12', io: 'input' }) as {
+        properties?: Record<string, JsonObject>;
+        required?: string[];
+      })
+    : {};
+  const queryParameters = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: query.required?.includes(name) ?? false,
+    schema,
+  }));
+  const headers = isWriteOperation(operation) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
+  return [...pathParameters, ...queryParameters, ...headers];
+};
+
+const operationObject = (kind: PrincipalKind, id: string, operation: OperationSpec): JsonObject => ({
+  operationId: `${kind}${id.charAt(0).toUpperCase()}${id.slice(1)}`,
+  tags: [kind],
+  summary: operation.summary,
+  ...(operation.description ? { description: operation.description } : {}),
+  parameters: parametersOf(operation),
+  ...(operation.requestBody
+    ? {
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: schemaReference(operation.requestBody, 'input') } },
+        },
+      }
+    : {}),
+  responses: {
+    [String(operation.success.status)]: {
+      description: operation.success.description,
+      ...(isWriteOperation(operation)
+        ? { headers: { [IDEMPOTENT_REPLAYED_HEADER]: { $ref: '#/components/headers/IdempotentReplayed' } } }
+        : {}),
+      content: { 'application/json': { schema: schemaReference(operation.success.schema, 'output') } },
+    },
+    ...errorResponses(operation),
+  },
+});
+
+const interfacePaths = (
+  kind: PrincipalKind,
+  basePath: string,
+  operations: Record<string, OperationSpec>,
+): [string, string, JsonObject][] =>
+  Object.entries(operations).map(([id, operation]) => [
+    `${basePath}${openApiPath(operation.path)}`,
+    operation.method,
+    operationObject(kind, id, operation),
+  ]);
+
+const API_KEY_DESCRIPTION = [
+  'The API key of a manager, a client or the compliance team, in the `SERVICE_API_KEY` header',
+  '(header names are case-insensitive). A missing or unknown key is 401; a key of another',
+  'interface (a client key on the manager interface) is 403.',
+  '',
+  'The header name contains underscores: nginx drops such headers unless `underscores_in_headers on;`',
+  'is set, and some other proxies and load balancers drop them too. Check every hop in front of the service.',
+].join('\n');
+
+const IDEMPOTENCY_KEY_DESCRIPTION = [
+  'Makes a POST, PUT or DELETE safe to retry: 1..255 visible ASCII characters (a quoted',
+  'structured-field string is accepted and unquoted), one value only. The first request runs; a',
+  'repeat with the same body replays its status and body with `Idempotent-Replayed: true`; a',
+  'repeat with another body is 422; a repeat while the first runs is 409 with `Retry-After: 1`.',
+  'Recorded: 2xx, 404 and 409 INVALID_STATUS, for 24 hours. Other answers (400, 401, 403, 413,',
+  '415, 5xx) release the key, so a corrected retry runs anew. Scoped to the caller, the method and',
+  'the path.',
+].join('\n');
+
+/**
+ * The OpenAPI 3.1 document of the three interfaces, generated from the core zod schemas and the
+ * same route table the routers mount. `docs/openapi.json` is this document with the defaults.
+ */
+export const createOpenApiDocument = (options: OpenApiDocumentOptions = {}): OpenApiDocument => {
+  const basePaths = { ...defaultInterfaceBasePaths, ...options.basePaths };
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  for (const [path, method, operation] of [
+    ...interfacePaths('manager', basePaths.manager, managerOperations),
+    ...interfacePaths('client', basePaths.client, clientOperations),
+    ...interfacePaths('compliance', basePaths.compliance, complianceOperations),
+  ]) {
+    paths[path] = { ...paths[path], [method]: operation };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'onboarding-kit',
+      version: '1.0.0',
+      description:
+        'Client onboarding (KYC/KYB), presigned document upload and download, idempotent critical calls ' +
+        'and preset fees. Every failure answers `{ code, reason, parameterErrors }`.',
+    },
+    servers: [{ url: options.serverUrl ?? '/' }],
+    tags: [
+      { name: 'manager', description: `Manager interface, at ${basePaths.manager}, with a manager API key` },
+      { name: 'client', description: `Client interface, at ${basePaths.client}, with a client API key` },
+      {
+        name: 'compliance',
+        description: `Compliance review, at ${basePaths.compliance}, with a compliance API key`,
+      },
+    ],
+    security: [{ ServiceApiKey: [] }],
+    paths,
+    components: {
+      schemas: mergeComponents(
+        componentSchemas(requestSchemas, 'input'),
+        componentSchemas(responseSchemas, 'output'),
+      ),
+      securitySchemes: {
+        ServiceApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: API_KEY_HEADER,
+          description: API_KEY_DESCRIPTION,
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: IDEMPOTENCY_KEY_HEADER,
+          in: 'header',
+          required: false,
+          description: IDEMPOTENCY_KEY_DESCRIPTION,
+          schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+        },
+      },
+      headers: {
+        IdempotentReplayed: {
+          description:
+            'Present, `true`, when this answer is the replay of an earlier request with the same key',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
+    },
+  };
+};
