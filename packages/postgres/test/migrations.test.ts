@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { migrate } from '../src/migrate.js';
+import { type MigratedDatabase, newSchemaName, openMigratedDatabase } from './postgres-test-database.js';
+
+const shipped = async () =>
+  (await readdir(fileURLToPath(new URL('../migrations/', import.meta.url))))
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+
+describe('migrate', () => {
+  it('applies every shipped file once, records it, and applies nothing the second time', async () => {
+    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 2 });
+    const schema = newSchemaName();
+    try {
+      const first = await migrate(pool, { schema });
+      expect(first._unsafeUnwrap().applied).toEqual(await shipped());
+      const second = await migrate(pool, { schema });
+      expect(second._unsafeUnwrap().applied).toEqual([]);
+      const recorded = await pool.query(`SELECT name FROM "${schema}".schema_migrations ORDER BY name`);
+      expect(recorded.rows.map((row) => row.name)).toEqual(await shipped());
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('is safe when several instances start at once: each file runs exactly once', async () => {
+    const schema = newSchemaName();
+    const pools = Array.from(
+      { length: 4 },
+      () => new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 }),
+    );
+    try {
+      const outcomes = await Promise.all(pools.map((pool) => migrate(pool, { schema })));
+      const applied = outcomes.map((outcome) => outcome._unsafeUnwrap().applied);
+      // One instance applied everything under the advisory lock; the others found it done.
+      expect(applied.filter((names) => names.length > 0)).toEqual([await shipped()]);
+      const tables = await pools[0]?.query(
+        `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1`,
+        [schema],
+      );
+      expect(tables?.rows[0]?.n).toBe(10);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  it('reports a failing migration file as MigrationFailed and keeps nothing of it', async () => {
+    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 });
+    const schema = newSchemaName();
+    const directory = fileURLToPath(new URL('./fixtures/broken-migrations/', import.meta.url));
+    try {
+      const outcome = await migrate(pool, { schema, migrationsDirectory: directory });
+      expect(outcome._unsafeUnwrapErr()).toMatchObject({
+        type: 'MigrationFailed',
+        migration: '0002_broken.sql',
+      });
+      const recorded = await pool.query(`SELECT name FROM "${schema}".schema_migrations`);
+      expect(recorded.rows.map((row) => row.name)).toEqual(['0001_ok.sql']);
+      const halfDone = await pool.query(`SELECT to_regclass($1) AS t`, [`"${schema}".never_created`]);
+      expect(halfDone.rows[0]?.t).toBeNull();
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('answers StorageUnavailable when the database cannot be reached', async () => {
+    const pool = new pg.Pool({ connectionString: 'postgres://nobody:nothing@127.0.0.1:1/none', max: 1 });
+    try {
+      expect((await migrate(pool))._unsafeUnwrapErr()).toMatchObject({
+        type: 'StorageUnavailable',
+        store: 'postgres',
+      });
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
+describe('integrity in the schema', () => {
+  let database: MigratedDatabase;
+  beforeAll(async () => {
+    database = await openMigratedDatabase();
+  });
+  afterAll(() => database.close());
+
+  const insertClient = (overrides: Record<string, unknown> = {}) => {
+    const row = {
+      id: randomUUID(),
+      manager_id: 'manager-1',
+      client_type: 'INDIVIDUAL',
+      status: 'ONBOARDING_UNDER_REVIEW',
+      ...overrides,
+    };
+    return database.pool.query(
+      `INSERT INTO ${database.tables.clients} (id, manager_id, client_type, status, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, now(), now())`,
+      [row.id, row.manager_id, row.client_type, row.status],
+    );
+  };
+
+  it('refuses a status or a client type outside the enums (CHECK constraints)', async () => {
+    await expect(insertClient({ status: 'APPROVED' })).rejects.toMatchObject({ code: '23514' });
+    await expect(insertClient({ client_type: 'COMPANY' })).rejects.toMatchObject({ code: '23514' });
+  });
+
+  it('refuses a missing required value (NOT NULL)', async () => {
+    await expect(insertClient({ manager_id: null })).rejects.toMatchObject({ code: '23502' });
+  });
+
+  it('refuses a child row of an unknown client (foreign key)', async () => {
+    await expect(
+      database.pool.query(
+        `INSERT INTO ${database.tables.wallets} (id, client_id, position, blockchain_network, address, created_at)
+         VALUES ($1, $2, 1, 'ETHEREUM', '0x0', now())`,
+        [randomUUID(), randomUUID()],
+      ),
+    ).rejects.toMatchObject({ code: '23503' });
+  });
+
+  it('refuses a second record for one scope and idempotency key (UNIQUE)', async () => {
+    const insert = () =>
+      database.pool.query(
+        `INSERT INTO ${database.tables.idempotency} (scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
+         VALUES ('scope-unique', 'key', 'f', $1, 'IN_PROGRESS', now(), now())`,
+        [randomUUID()],
+      );
+    await insert();
+    await expect(insert()).rejects.toMatchObject({ code: '23505' });
+  });
+
+  it('refuses to store an API key that is not a SHA-256 hex digest', async () => {
+    await expect(
+      database.pool.query(
+        `INSERT INTO ${database.tables.apiKeys} (key_hash, principal_kind, manager_id) VALUES ('demo-manager-a-key', 'manager', 'm')`,
+      ),
+    ).rejects.toMatchObject({ code: '23514' });
+  });
+});
