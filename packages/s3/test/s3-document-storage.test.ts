@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { expectOk } from '@onboarding-kit/contract-tests';
 import type { DocumentStorage, PromotionItem, StorageUnavailable } from '@onboarding-kit/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';
 import { s3ObjectKeys } from '../src/s3-object-keys.js';
-import { expectOk } from './expect-ok.js';
+import { attachmentFilenameOf } from './attachment-filename-of.js';
 import { freshBucket, readObject, s3ClientFor, s3TestServers } from './s3-test-servers.js';
 
 const keys = s3ObjectKeys('tmp/', 'documents/');
@@ -15,12 +16,6 @@ const upload = async (storage: DocumentStorage, owner: string, filename: string,
   const presigned = await expectOk(storage.presignUpload(owner, filename, inFifteenMinutes()));
   const response = await fetch(presigned.url, { method: presigned.method, headers: presigned.headers, body });
   expect(response.status, await response.text()).toBe(200);
-};
-
-/** The filename a Content-Disposition names, read from its RFC 5987 `filename*`. */
-const dispositionFilename = (header: string | null): string | null => {
-  const encoded = /filename\*=UTF-8''([^;]+)/.exec(header ?? '')?.[1];
-  return encoded === undefined ? null : decodeURIComponent(encoded);
 };
 
 // Names the spec allows (decisions §4) that break naive key or header handling.
@@ -127,7 +122,7 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
       expect(Buffer.from(await response.arrayBuffer())).toEqual(contents.get(item.filename));
       const signed = new URL(url).searchParams.get('response-content-disposition');
       expect(signed).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''/);
-      expect(dispositionFilename(signed)).toBe(item.filename);
+      expect(attachmentFilenameOf(signed)).toBe(item.filename);
       // moto ignores response-header overrides; s3rver applies them as S3 does.
       if (name === 's3rver') expect(response.headers.get('content-disposition')).toBe(signed);
     }

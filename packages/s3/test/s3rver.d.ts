@@ -17,3 +17,11 @@ declare module 's3rver' {
     httpServer: Server;
   }
 }
+
+declare module 's3rver/lib/stores/filesystem.js' {
+  export default class FilesystemStore {
+    getBucketPath(bucket: string): string;
+    getResourcePath(bucket: string, key: string, resource: string): string;
+    deleteObject(bucket: string, key: string): Promise<void>;
+  }
+}

@@ -1,9 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import S3rver from 's3rver';
+import { fileURLToPath } from 'node:url';
 
 /** A port nothing listens on right now (the OS picks it, we release it). */
 export const freePort = (): Promise<number> =>
@@ -19,24 +16,49 @@ export const freePort = (): Promise<number> =>
 
 export type RunningServer = { readonly endpoint: string; readonly stop: () => Promise<void> };
 
-/** s3rver in-process, on a free port, storing in a fresh temporary directory. */
-export const startS3rver = async (): Promise<RunningServer> => {
-  const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
-  const { port } = await server.run();
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      await server.close();
-      await rm(directory, { recursive: true, force: true });
-    },
-  };
+const stopper = (child: ChildProcess) => async () => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 };
 
-const waitUntilAnswering = async (endpoint: string, process: ChildProcess, timeoutMs: number) => {
+const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** s3rver on a free port with a fresh temporary directory, in a child process (see s3rver-process.ts). */
+export const startS3rver = (): Promise<RunningServer> =>
+  new Promise((resolve, reject) => {
+    const script = fileURLToPath(new URL('./s3rver-process.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', 'tsx', script], {
+      cwd: repositoryRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error('s3rver did not start within 30 s'));
+    }, 30_000);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const line = /^\{"port":(\d+)\}$/m.exec(output);
+      if (line === null) return;
+      clearTimeout(timer);
+      resolve({ endpoint: `http://127.0.0.1:${line[1]}`, stop: stopper(child) });
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`s3rver exited with code ${code} before listening`));
+    });
+  });
+
+const waitUntilAnswering = async (endpoint: string, child: ChildProcess, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (process.exitCode !== null) throw new Error(`moto_server exited with code ${process.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`moto_server exited with code ${child.exitCode}`);
     const answered = await fetch(endpoint).then(
       () => true,
       () => false,
@@ -59,13 +81,5 @@ export const startMotoServer = async (): Promise<RunningServer> => {
     child.kill();
     throw error;
   }
-  return {
-    endpoint,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { endpoint, stop: stopper(child) };
 };

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { expectOk } from '@onboarding-kit/contract-tests';
+import { describe, expect, inject, it } from 'vitest';
+import { createS3DocumentStorage } from '../src/s3-document-storage.js';
+import { settleWithConcurrency } from '../src/settle-with-concurrency.js';
+import { freshBucket, s3ClientFor } from './s3-test-servers.js';
+
+/** Counts the commands a client sends, by name. */
+const countCommands = (client: S3Client): Map<string, number> => {
+  const counts = new Map<string, number>();
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const name = context.commandName ?? 'unknown';
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'initialize' },
+  );
+  return counts;
+};
+
+// Over two ListObjectsV2 pages (1,000 keys each) and over two DeleteObjects batches.
+const FILE_COUNT = 2_050;
+
+// On moto: s3rver's batch delete races on the folder it empties and answers 500.
+describe('S3 document storage at scale', () => {
+  const endpoint = inject('motoEndpoint');
+  it(`lists and deletes ${FILE_COUNT} uploads of one owner, page by page and batch by batch`, async () => {
+    const client = s3ClientFor(endpoint);
+    const bucket = await freshBucket(client);
+    const counts = countCommands(client);
+    const storage = createS3DocumentStorage({ client, bucket });
+    const owner = `client:${randomUUID()}`;
+    const neighbour = `client:${randomUUID()}`;
+    const filenames = Array.from({ length: FILE_COUNT }, (_, index) => `scan ${index} #${index % 7}.pdf`);
+    const expiresAt = new Date(Date.now() + 15 * 60_000);
+
+    const uploads = await settleWithConcurrency(filenames, 32, async (filename) => {
+      const presigned = await expectOk(storage.presignUpload(owner, filename, expiresAt));
+      const response = await fetch(presigned.url, { method: 'PUT', body: filename });
+      if (response.status !== 200) throw new Error(`PUT ${filename}: ${response.status}`);
+    });
+
+    expect(uploads.every((outcome) => outcome.ok)).toBe(true);
+    const neighbourUpload = await expectOk(storage.presignUpload(neighbour, 'scan 1 #1.pdf', expiresAt));
+    expect((await fetch(neighbourUpload.url, { method: 'PUT', body: 'x' })).status).toBe(200);
+
+    const listed = await expectOk(storage.listTemporary(owner));
+    expect(listed.length).toBe(FILE_COUNT);
+    expect(new Set(listed.map((file) => file.filename))).toEqual(new Set(filenames));
+    for (const file of listed) expect(file.size).toBe(Buffer.byteLength(file.filename));
+    expect(counts.get('ListObjectsV2Command')).toBe(3);
+
+    await expectOk(storage.deleteTemporary(owner, filenames));
+    expect(counts.get('DeleteObjectsCommand')).toBe(3);
+    expect(await expectOk(storage.listTemporary(owner))).toEqual([]);
+    expect((await expectOk(storage.listTemporary(neighbour))).map((file) => file.filename)).toEqual([
+      'scan 1 #1.pdf',
+    ]);
+  });
+});

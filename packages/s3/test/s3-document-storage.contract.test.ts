@@ -1,0 +1,50 @@
+import { expectOk, runDocumentStorageContract } from '@onboarding-kit/contract-tests';
+import { inject } from 'vitest';
+import { createS3DocumentStorage } from '../src/s3-document-storage.js';
+import { s3ObjectKeys } from '../src/s3-object-keys.js';
+import { attachmentFilenameOf } from './attachment-filename-of.js';
+import { freshBucket, readObject, s3ClientFor } from './s3-test-servers.js';
+
+// On s3rver: it applies the signed response-content-disposition as S3 does (moto ignores it), so
+// the downloaded filename is the server's own answer.
+const client = s3ClientFor(inject('s3rverEndpoint'));
+const keys = s3ObjectKeys('tmp/', 'documents/');
+let sharedBucket: Promise<string> | undefined;
+
+runDocumentStorageContract({
+  name: 'S3 (s3rver)',
+  setup: async () => {
+    sharedBucket ??= freshBucket(client);
+    const bucket = await sharedBucket;
+    const storage = createS3DocumentStorage({ client, bucket });
+    return {
+      storage,
+      putTemporaryFile: async (owner, filename, bytes) => {
+        const upload = await expectOk(storage.presignUpload(owner, filename, new Date(Date.now() + 60_000)));
+        const response = await fetch(upload.url, {
+          method: upload.method,
+          headers: upload.headers,
+          body: bytes,
+        });
+        if (response.status !== 200)
+          throw new Error(`PUT ${filename}: ${response.status} ${await response.text()}`);
+      },
+      download: async (url) => {
+        const response = await fetch(url);
+        if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+        return {
+          body: new Uint8Array(await response.arrayBuffer()),
+          filename: attachmentFilenameOf(response.headers.get('content-disposition')) ?? '',
+        };
+      },
+      inspect: {
+        readPermanent: async (key) => toBytes(await readObject(client, bucket, keys.permanent(key))),
+        readTemporary: async (owner, filename) =>
+          toBytes(await readObject(client, bucket, keys.temporary(owner, filename))),
+      },
+    };
+  },
+});
+
+const toBytes = (buffer: Buffer | null): Uint8Array | null =>
+  buffer === null ? null : new Uint8Array(buffer);
