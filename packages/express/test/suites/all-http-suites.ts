@@ -1,0 +1,17 @@
+import { describeApiDocs } from './api-docs.js';
+import { describeHttpErrors } from './http-errors.js';
+import { describeIdempotency } from './idempotency.js';
+import { describeInterfaceRoutes } from './interface-routes.js';
+import { describeManagerIsolation } from './manager-isolation.js';
+import { describeSignedLinkLimit, describeSignedLinks } from './signed-links.js';
+
+/** Every HTTP suite, run once per Express major by the entry files. */
+export const describeAllHttpSuites = () => {
+  describeInterfaceRoutes();
+  describeManagerIsolation();
+  describeHttpErrors();
+  describeIdempotency();
+  describeSignedLinks();
+  describeSignedLinkLimit();
+  describeApiDocs();
+};

@@ -1,0 +1,327 @@
+import { randomUUID } from 'node:crypto';
+import { exampleIndividualPayload } from '@onboarding-kit/core';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createAuthenticationMiddleware, createIdempotencyMiddleware } from '../../src/index.js';
+import {
+  createIndividual,
+  errorBody,
+  type Harness,
+  startHarness,
+  uploadFiles,
+} from '../support/http-harness.js';
+
+/** A gate the test opens: the host route below waits on it, so "in progress" is a state, not a race. */
+const createGate = () => {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+};
+
+/** Decisions §5 through HTTP, on the kit's routes and on a host's own route. */
+export const describeIdempotency = () =>
+  describe('Idempotency-Key', () => {
+    let h: Harness;
+    let transactionRuns = 0;
+    let gate = createGate();
+    beforeAll(async () => {
+      h = await startHarness({
+        // The spec's example: the host's own critical route on the client interface.
+        hostRoutes: (app, kit) => {
+          app.post(
+            '/client/v1/transactions',
+            createAuthenticationMiddleware(kit, { accept: 'client' }),
+            express.json(),
+            createIdempotencyMiddleware(kit.idempotency),
+            (req, res, next) => {
+              transactionRuns += 1;
+              const run = transactionRuns;
+              const wait = req.body?.waitForGate === true ? gate.opened : Promise.resolve();
+              wait
+                .then(() => res.status(201).json({ transactionId: randomUUID(), run, ...req.body }))
+                .catch(next);
+            },
+          );
+        },
+      });
+    });
+    afterAll(() => h.close());
+
+    const createWithKey = (apiKey: string, idempotencyKey: string, body: unknown) =>
+      h.api
+        .post('/manager/v1/clients/individuals')
+        .set('SERVICE_API_KEY', apiKey)
+        .set('Idempotency-Key', idempotencyKey)
+        .send(body as object);
+
+    const clientCount = async (apiKey: string) =>
+      (await h.api.get('/manager/v1/clients?limit=100').set('SERVICE_API_KEY', apiKey)).body.data
+        .length as number;
+
+    test('same key, same body → the stored answer replayed with Idempotent-Replayed: true, nothing runs again', async () => {
+      const manager = await h.register({ kind: 'manager', managerId: randomUUID() });
+      await uploadFiles(h, manager, { 'passport.pdf': 'scan' });
+      const body = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
+      const key = randomUUID();
+      const first = await createWithKey(manager, key, body);
+      expect(first.status).toBe(201);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      // Same body, keys in another order: the canonical JSON is the same.
+      const { profile, ...rest } = body;
+      const reordered = { bankAccounts: rest.bankAccounts, ...rest, profile };
+      const again = await createWithKey(manager, key, reordered);
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect(await clientCount(manager)).toBe(1);
+    });
+
+    test('same key, another body → 422 IDEMPOTENCY_KEY_REUSED, and the record is unchanged', async () => {
+      const manager = await h.register({ kind: 'manager', managerId: randomUUID() });
+      await uploadFiles(h, manager, { 'passport.pdf': 'scan' });
+      const body = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
+      const key = randomUUID();
+      const first = await createWithKey(manager, key, body);
+      expect(first.status).toBe(201);
+      const reused = await createWithKey(manager, key, { ...body, blockchainWallets: [], bankAccounts: [] });
+      expect(reused.status).toBe(422);
+      expect(reused.body).toEqual(errorBody('IDEMPOTENCY_KEY_REUSED'));
+      const replay = await createWithKey(manager, key, body);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(first.body);
+      expect(await clientCount(manager)).toBe(1);
+    });
+
+    test('same key while the first still runs → 409 with Retry-After: 1; then the replay', async () => {
+      gate = createGate();
+      const key = randomUUID();
+      const send = () =>
+        h.api
+          .post('/client/v1/transactions')
+          .set('SERVICE_API_KEY', h.keys.clientOfA)
+          .set('Idempotency-Key', key)
+          .send({ amount: 10, waitForGate: true });
+      const runsBefore = transactionRuns;
+      const first = send().then((response) => response);
+      // The first request has claimed the key once its handler runs (and waits on the gate).
+      await expect.poll(() => transactionRuns).toBe(runsBefore + 1);
+      const second = await send();
+      expect(second.status).toBe(409);
+      expect(second.headers['retry-after']).toBe('1');
+      expect(second.body).toEqual(errorBody('IDEMPOTENCY_REQUEST_IN_PROGRESS'));
+      gate.open();
+      const firstAnswer = await first;
+      expect(firstAnswer.status).toBe(201);
+      const replay = await send();
+      expect(replay.status).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(firstAnswer.body);
+      expect(transactionRuns).toBe(runsBefore + 1);
+    });
+
+    test('a host route behind the middleware runs once per key, and anew without a key', async () => {
+      const key = randomUUID();
+      const runsBefore = transactionRuns;
+      const send = (idempotencyKey?: string) => {
+        const call = h.api.post('/client/v1/transactions').set('SERVICE_API_KEY', h.keys.clientOfA);
+        return (idempotencyKey ? call.set('Idempotency-Key', idempotencyKey) : call).send({ amount: 5 });
+      };
+      const first = await send(key);
+      const second = await send(key);
+      expect([first.status, second.status]).toEqual([201, 201]);
+      expect(second.body).toEqual(first.body);
+      expect(transactionRuns).toBe(runsBefore + 1);
+      await send();
+      await send();
+      expect(transactionRuns).toBe(runsBefore + 3);
+    });
+
+    test('a 400 releases the key: the corrected retry (file uploaded since) runs anew', async () => {
+      const manager = await h.register({ kind: 'manager', managerId: randomUUID() });
+      const body = exampleIndividualPayload({ idDocuments: ['late-scan.pdf'] });
+      const key = randomUUID();
+      const refused = await createWithKey(manager, key, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.parameterErrors).toHaveProperty(['profile.idDocuments[0]']);
+      await uploadFiles(h, manager, { 'late-scan.pdf': 'scan' });
+      const retried = await createWithKey(manager, key, body);
+      expect(retried.status).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      expect(await clientCount(manager)).toBe(1);
+    });
+
+    test('a 415 or malformed body never claims the key: the corrected retry runs', async () => {
+      const key = randomUUID();
+      const wrongType = await h.api
+        .post('/manager/v1/uploads/request-batch-upload')
+        .set('SERVICE_API_KEY', h.keys.managerA)
+        .set('Idempotency-Key', key)
+        .set('Content-Type', 'text/plain')
+        .send('a.pdf');
+      expect(wrongType.status).toBe(415);
+      const corrected = await h.api
+        .post('/manager/v1/uploads/request-batch-upload')
+        .set('SERVICE_API_KEY', h.keys.managerA)
+        .set('Idempotency-Key', key)
+        .send({ filenames: ['a.pdf'] });
+      expect(corrected.status).toBe(200);
+      expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    test('50 parallel creates with one key → exactly one client', async () => {
+      const manager = await h.register({ kind: 'manager', managerId: randomUUID() });
+      await uploadFiles(h, manager, { 'passport.pdf': 'scan' });
+      const body = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
+      const key = randomUUID();
+      const answers = await Promise.all(Array.from({ length: 50 }, () => createWithKey(manager, key, body)));
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
+      const created = answers.filter((answer) => answer.status === 201);
+      expect(created.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(created.map((answer) => answer.body.id)).size).toBe(1);
+      expect(await clientCount(manager)).toBe(1);
+      const replay = await createWithKey(manager, key, body);
+      expect(replay.body.id).toBe(created[0]?.body.id);
+    });
+
+    test('the scope is the caller + method + route: the same key elsewhere runs separately', async () => {
+      const key = randomUUID();
+      await uploadFiles(h, h.keys.managerA, { 'scope-a.pdf': 'a' });
+      await uploadFiles(h, h.keys.managerB, { 'scope-a.pdf': 'b' });
+      const body = exampleIndividualPayload({ idDocuments: ['scope-a.pdf'] });
+      const ofA = await createWithKey(h.keys.managerA, key, body);
+      const ofB = await createWithKey(h.keys.managerB, key, body);
+      expect([ofA.status, ofB.status]).toEqual([201, 201]);
+      expect(ofB.headers['idempotent-replayed']).toBeUndefined();
+      expect(ofB.body.id).not.toBe(ofA.body.id);
+      const otherRoute = await h.api
+        .post('/manager/v1/uploads/request-batch-upload')
+        .set('SERVICE_API_KEY', h.keys.managerA)
+        .set('Idempotency-Key', key)
+        .send({ filenames: ['x.pdf'] });
+      expect(otherRoute.status).toBe(200);
+      expect(otherRoute.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    test('a route without its own transaction (request-batch-upload) is recorded after it answers', async () => {
+      const key = randomUUID();
+      const send = () =>
+        h.api
+          .post('/manager/v1/uploads/request-batch-upload')
+          .set('SERVICE_API_KEY', h.keys.managerA)
+          .set('Idempotency-Key', key)
+          .send({ filenames: ['replayed.pdf'] });
+      const first = await send();
+      h.clock.advance(1000);
+      const second = await send();
+      expect(second.headers['idempotent-replayed']).toBe('true');
+      expect(second.body).toEqual(first.body);
+    });
+
+    test('business refusals are recorded: 404 and 409 INVALID_STATUS replay', async () => {
+      const unknown = randomUUID();
+      const key = randomUUID();
+      const approveUnknown = () =>
+        h.api
+          .post(`/compliance/v1/clients/${unknown}/approve`)
+          .set('SERVICE_API_KEY', h.keys.compliance)
+          .set('Idempotency-Key', key);
+      const notFound = await approveUnknown();
+      expect(notFound.status).toBe(404);
+      const notFoundAgain = await approveUnknown();
+      expect(notFoundAgain.status).toBe(404);
+      expect(notFoundAgain.headers['idempotent-replayed']).toBe('true');
+
+      const client = await createIndividual(h, h.keys.managerA);
+      const signKey = randomUUID();
+      const sign = () =>
+        h.api
+          .post(`/compliance/v1/clients/${client.id}/terms-signed`)
+          .set('SERVICE_API_KEY', h.keys.compliance)
+          .set('Idempotency-Key', signKey);
+      const refused = await sign();
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe('INVALID_STATUS');
+      const refusedAgain = await sign();
+      expect(refusedAgain.status).toBe(409);
+      expect(refusedAgain.headers['idempotent-replayed']).toBe('true');
+      expect(refusedAgain.body).toEqual(refused.body);
+    });
+
+    test('DELETE and compliance transitions replay their 200', async () => {
+      const client = await createIndividual(h, h.keys.managerA);
+      const approveKey = randomUUID();
+      const approve = () =>
+        h.api
+          .post(`/compliance/v1/clients/${client.id}/approve`)
+          .set('SERVICE_API_KEY', h.keys.compliance)
+          .set('Idempotency-Key', approveKey);
+      const approved = await approve();
+      const approvedAgain = await approve();
+      expect([approved.status, approvedAgain.status]).toEqual([200, 200]);
+      expect(approvedAgain.headers['idempotent-replayed']).toBe('true');
+
+      const deleteKey = randomUUID();
+      const remove = () =>
+        h.api
+          .delete(`/manager/v1/clients/${client.id}`)
+          .set('SERVICE_API_KEY', h.keys.managerA)
+          .set('Idempotency-Key', deleteKey);
+      const deleted = await remove();
+      const deletedAgain = await remove();
+      expect([deleted.status, deletedAgain.status]).toEqual([200, 200]);
+      expect(deletedAgain.headers['idempotent-replayed']).toBe('true');
+      expect(deletedAgain.body).toEqual(deleted.body);
+    });
+
+    test('a quoted structured-field string is the same key unquoted', async () => {
+      const key = `k-${randomUUID()}`;
+      const send = (value: string) =>
+        h.api
+          .post('/manager/v1/uploads/request-batch-upload')
+          .set('SERVICE_API_KEY', h.keys.managerA)
+          .set('Idempotency-Key', value)
+          .send({ filenames: ['quoted.pdf'] });
+      const first = await send(`"${key}"`);
+      const second = await send(key);
+      expect(first.status).toBe(200);
+      expect(second.headers['idempotent-replayed']).toBe('true');
+    });
+
+    test.each([
+      ['empty', ''],
+      ['longer than 255', 'k'.repeat(256)],
+      ['a list', 'a, b'],
+      ['with a space', 'two words'],
+      ['a broken quoted string', '"open'],
+    ])('an Idempotency-Key %s → 400 VALIDATION_FAILED', async (_, value) => {
+      const response = await h.api
+        .post('/manager/v1/uploads/request-batch-upload')
+        .set('SERVICE_API_KEY', h.keys.managerA)
+        .set('Idempotency-Key', value)
+        .send({ filenames: ['a.pdf'] });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual(errorBody('VALIDATION_FAILED', /Idempotency-Key/));
+    });
+
+    test('a repeated Idempotency-Key header → 400', async () => {
+      const response = await h.api
+        .post('/manager/v1/uploads/request-batch-upload')
+        .set('SERVICE_API_KEY', h.keys.managerA)
+        .set('Idempotency-Key', ['same', 'same'])
+        .send({ filenames: ['a.pdf'] });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual(errorBody('VALIDATION_FAILED', /Idempotency-Key/));
+    });
+
+    test('exactly 255 visible characters are accepted', async () => {
+      const response = await h.api
+        .post('/manager/v1/uploads/request-batch-upload')
+        .set('SERVICE_API_KEY', h.keys.managerA)
+        .set('Idempotency-Key', `${randomUUID()}${'~'.repeat(255 - 36)}`)
+        .send({ filenames: ['a.pdf'] });
+      expect(response.status).toBe(200);
+    });
+  });
