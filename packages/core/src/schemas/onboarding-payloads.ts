@@ -91,14 +91,14 @@ const iban = () =>
   requiredString()
     .overwrite(toElectronicIban)
     .refine(
-      (value) => value === '' || isValidIban(value),
+      (value) => isBlank(value) || isValidIban(value),
       'Must be a valid IBAN (country format and checksum)',
     );
 const bic = () =>
   requiredString()
     .overwrite((value) => value.toUpperCase())
     .refine(
-      (value) => value === '' || isValidBic(value),
+      (value) => isBlank(value) || isValidBic(value),
       'Must be a BIC of 8 or 11 characters, such as BNPAFRPP',
     );
 
