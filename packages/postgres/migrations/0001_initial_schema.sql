@@ -117,7 +117,11 @@ CREATE TABLE preset_fees (
   configuration jsonb NOT NULL CHECK (configuration ->> 'type' IN ('FLAT', 'MONTHLY_VOLUME')),
   created_at timestamptz NOT NULL
 );
-CREATE INDEX preset_fees_by_manager ON preset_fees (manager_id, created_at DESC, id DESC);
+-- Covering: a manager's whole list (no LIMIT, ~1,000 rows) is read from the index alone, in order,
+-- so the planner has no reason to prefer a bitmap scan plus a sort when a manager's fees are spread
+-- over the table.
+CREATE INDEX preset_fees_by_manager ON preset_fees (manager_id, created_at DESC, id DESC)
+  INCLUDE (fee_direction, fiat_fee_group, blockchain_fee_group, configuration);
 
 -- Decisions §5. `token` fences a claim: only its holder may complete or release it.
 CREATE TABLE idempotency_records (

@@ -4,7 +4,7 @@ import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/cor
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
 import type { Pool, PoolClient } from 'pg';
 import { defaultSchema, type KitTables, kitTables } from './kit-tables.js';
-import { releaseClient } from './sql-session.js';
+import { checkOut } from './sql-session.js';
 
 /** A migration file that PostgreSQL refused; nothing of that file was applied. */
 export type MigrationFailed = {
@@ -52,16 +52,16 @@ const applyPending = async (
 ): Promise<Result<MigrateOutcome, MigrationFailed>> => {
   const files = (await readdir(directory)).filter((name) => name.endsWith('.sql')).sort();
   const lockName = `onboarding-kit:migrate:${tables.schema}`;
-  const client = await pool.connect();
+  const { client, release } = await checkOut(pool);
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
     const outcome = await applyUnderLock(client, tables, directory, files);
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
-    releaseClient(client);
+    release();
     return outcome;
   } catch (failure) {
     // Closing the session ends any open transaction and frees the advisory lock with it.
-    releaseClient(client, failure);
+    release(failure);
     throw failure;
   }
 };

@@ -5,12 +5,12 @@ import {
   type UnitOfWork,
 } from '@onboarding-kit/core';
 import { err, type Result, ResultAsync } from 'neverthrow';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import type { KitTables } from './kit-tables.js';
 import { createPostgresClientRepository } from './postgres-client-repository.js';
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
-import { releaseClient, rollbackAndRelease, transactionSession } from './sql-session.js';
+import { type CheckedOutClient, checkOut, rollbackAndRelease, transactionSession } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
@@ -29,16 +29,17 @@ const runTransaction = async <T, E>(
   tables: KitTables,
   work: (stores: TransactionalStores) => ResultAsync<T, E>,
 ): Promise<Result<T, E | StorageUnavailable>> => {
-  let client: PoolClient;
+  let held: CheckedOutClient;
   try {
-    client = await pool.connect();
+    held = await checkOut(pool);
   } catch (failure) {
     return err(unavailable(failure));
   }
+  const { client } = held;
   try {
     await client.query('BEGIN');
   } catch (failure) {
-    releaseClient(client, failure);
+    held.release(failure);
     return err(unavailable(failure));
   }
   const session = transactionSession(client);
@@ -51,20 +52,20 @@ const runTransaction = async <T, E>(
     });
   } catch (failure) {
     // A command that throws broke its own contract; nothing of it is kept.
-    await rollbackAndRelease(client);
+    await rollbackAndRelease(held);
     return err(unavailable(failure));
   }
   if (outcome.isErr()) {
-    await rollbackAndRelease(client);
+    await rollbackAndRelease(held);
     return outcome;
   }
   try {
     await client.query('COMMIT');
-    releaseClient(client);
+    held.release();
     return outcome;
   } catch (failure) {
     // The commit's fate is unknown to us, but it is atomic: all of the command or none of it.
-    await rollbackAndRelease(client);
+    await rollbackAndRelease(held);
     return err(unavailable(failure));
   }
 };

@@ -13,41 +13,62 @@ export type SqlSession = Queryable & {
   atomically<T>(statements: (db: Queryable) => Promise<T>): Promise<T>;
 };
 
-/**
- * Ends the use of a pooled client: back to the pool when it is healthy, destroyed when the
- * connection may be broken (so the pool opens a fresh one instead of handing out a dead one).
- */
-export const releaseClient = (client: PoolClient, failure?: unknown): void => {
-  client.release(failure === undefined ? undefined : failure instanceof Error ? failure : true);
+/** A pooled client held for several statements, and how to give it back. */
+export type CheckedOutClient = {
+  readonly client: PoolClient;
+  /**
+   * Back to the pool when healthy; destroyed when `failure` is given or the connection reported
+   * an error meanwhile, so the pool opens a fresh connection instead of handing out a dead one.
+   */
+  release(failure?: unknown): void;
+};
+
+export const checkOut = async (pool: Pool): Promise<CheckedOutClient> => {
+  const client = await pool.connect();
+  let connectionError: unknown;
+  // node-postgres removes the pool's listener while a client is checked out: a connection lost
+  // between two statements (a database restart) would otherwise be an unhandled 'error' event.
+  const onError = (error: unknown) => {
+    connectionError = error;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release: (failure) => {
+      client.off('error', onError);
+      const reason = failure ?? connectionError;
+      client.release(reason === undefined ? undefined : reason instanceof Error ? reason : true);
+    },
+  };
 };
 
 /** Rolls back and hands the client back; a rollback that fails means the connection is gone. */
-export const rollbackAndRelease = async (client: PoolClient): Promise<void> => {
+export const rollbackAndRelease = async ({ client, release }: CheckedOutClient): Promise<void> => {
   try {
     await client.query('ROLLBACK');
-    releaseClient(client);
+    release();
   } catch (failure) {
-    releaseClient(client, failure);
+    release(failure);
   }
 };
 
 export const poolSession = (pool: Pool): SqlSession => ({
   query: (text, values) => pool.query(text, values),
   atomically: async (statements) => {
-    const client = await pool.connect();
+    const held = await checkOut(pool);
     try {
-      await client.query('BEGIN');
+      await held.client.query('BEGIN');
     } catch (failure) {
-      releaseClient(client, failure);
+      held.release(failure);
       throw failure;
     }
     try {
-      const outcome = await statements(client);
-      await client.query('COMMIT');
-      releaseClient(client);
+      const outcome = await statements(held.client);
+      await held.client.query('COMMIT');
+      held.release();
       return outcome;
     } catch (failure) {
-      await rollbackAndRelease(client);
+      await rollbackAndRelease(held);
       throw failure;
     }
   },

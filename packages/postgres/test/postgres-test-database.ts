@@ -12,8 +12,12 @@ export type MigratedDatabase = {
   readonly adapters: PostgresAdapters;
   /** SQL statements sent through `pool` so far (every client.query, BEGIN and COMMIT included). */
   queryCount(): number;
+  /** The last statements sent through `pool`, oldest first (at most 50). */
+  recentStatements(): readonly SentStatement[];
   close(): Promise<void>;
 };
+
+export type SentStatement = { readonly text: string; readonly values: readonly unknown[] };
 
 export const newSchemaName = (): string => `kit_${randomBytes(5).toString('hex')}`;
 
@@ -21,12 +25,20 @@ export const newSchemaName = (): string => `kit_${randomBytes(5).toString('hex')
  * A pool on the run's database whose clients count every statement they send, so round trips are
  * measured on the wire side of node-postgres, not guessed.
  */
-export const countingPool = (config: pg.PoolConfig = {}): { pool: pg.Pool; queryCount: () => number } => {
+export const countingPool = (
+  config: pg.PoolConfig = {},
+): { pool: pg.Pool; queryCount: () => number; recentStatements: () => readonly SentStatement[] } => {
   let queries = 0;
+  const recent: SentStatement[] = [];
   class CountingClient extends pg.Client {}
   const send = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
   (CountingClient.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
     queries += 1;
+    const [text, values] = args;
+    if (typeof text === 'string') {
+      recent.push({ text, values: Array.isArray(values) ? values : [] });
+      if (recent.length > 50) recent.shift();
+    }
     return send.apply(this, args);
   };
   const pool = new pg.Pool({
@@ -35,7 +47,7 @@ export const countingPool = (config: pg.PoolConfig = {}): { pool: pg.Pool; query
     ...config,
     Client: CountingClient,
   });
-  return { pool, queryCount: () => queries };
+  return { pool, queryCount: () => queries, recentStatements: () => [...recent] };
 };
 
 /** A pool on the run's database with the kit migrated into a schema of its own. */
@@ -43,7 +55,7 @@ export const openMigratedDatabase = async (
   options: { schema?: string; pool?: pg.PoolConfig } = {},
 ): Promise<MigratedDatabase> => {
   const schema = options.schema ?? newSchemaName();
-  const { pool, queryCount } = countingPool(options.pool);
+  const { pool, queryCount, recentStatements } = countingPool(options.pool);
   const migrated = await migrate(pool, { schema });
   if (migrated.isErr()) {
     await pool.end();
@@ -55,6 +67,7 @@ export const openMigratedDatabase = async (
     tables: kitTables(schema),
     adapters: createPostgresAdapters({ pool, schema }),
     queryCount,
+    recentStatements,
     close: () => pool.end(),
   };
 };

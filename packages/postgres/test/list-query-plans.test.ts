@@ -1,0 +1,112 @@
+import type { ClientListQuery } from '@onboarding-kit/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MigratedDatabase, openMigratedDatabase, type SentStatement } from './postgres-test-database.js';
+
+/**
+ * Real volumes, real statistics: 40,000 clients with their child rows, 8,000 of them of one large
+ * manager (the case the indexes exist for: for a manager with a few dozen clients PostgreSQL may
+ * rightly prefer to sort a few dozen rows) and the rest spread over 397 others; and 200,000
+ * preset fees of 200 managers, interleaved (the worst case for a manager's rows), then VACUUM ANALYZE. The plans below are what PostgreSQL picks for the
+ * adapters' own SQL (captured from the wire), with no planner setting forced.
+ */
+let database: MigratedDatabase;
+const manager = 'manager-0042';
+const feeManager = 'fee-manager-0042';
+
+beforeAll(async () => {
+  database = await openMigratedDatabase();
+  const t = database.tables;
+  await database.pool.query(`
+    INSERT INTO ${t.clients} (id, manager_id, client_type, status, individual_profile, company, created_at, updated_at)
+    SELECT gen_random_uuid(),
+      CASE WHEN i % 5 = 0 THEN '${manager}' ELSE 'manager-' || lpad((100 + i % 397)::text, 4, '0') END,
+      CASE WHEN (i / 5) % 3 = 0 THEN 'ENTITY' ELSE 'INDIVIDUAL' END,
+      (ARRAY['ONBOARDING_UNDER_REVIEW', 'RESUBMISSION_REQUIRED', 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
+             'VERIFIED', 'DELETED'])[1 + (i / 5) % 5],
+      CASE WHEN (i / 5) % 3 = 0 THEN NULL ELSE '{"firstName": "A"}'::jsonb END,
+      CASE WHEN (i / 5) % 3 = 0 THEN '{"name": "Co"}'::jsonb ELSE NULL END,
+      timestamptz '2030-01-01' + (i / 7) * interval '1 second', timestamptz '2030-01-01'
+    FROM generate_series(1, 40000) AS i`);
+  await database.pool.query(`
+    INSERT INTO ${t.bankAccounts} (id, client_id, position, fiat_currency, country_code, type, identifiers, created_at)
+    SELECT gen_random_uuid(), id, 1, 'EUR', 'FR', 'PERSONAL', '{"format": "IBAN"}', created_at FROM ${t.clients}`);
+  await database.pool.query(`
+    INSERT INTO ${t.wallets} (id, client_id, position, blockchain_network, address, created_at)
+    SELECT gen_random_uuid(), id, 1, 'ETHEREUM', '0x0', created_at FROM ${t.clients}`);
+  await database.pool.query(`
+    INSERT INTO ${t.representatives} (id, client_id, position, first_name, last_name, email,
+      supporting_documents, role, created_at, updated_at)
+    SELECT gen_random_uuid(), id, 1, 'A', 'B', 'a@b.c', '[]', 'AUTHORIZED_SIGNATORY', created_at, created_at
+    FROM ${t.clients} WHERE client_type = 'ENTITY'`);
+  await database.pool.query(`
+    INSERT INTO ${t.presetFees} (id, manager_id, fee_direction, fiat_fee_group, blockchain_fee_group, configuration, created_at)
+    SELECT gen_random_uuid(), 'fee-manager-' || lpad((i % 200)::text, 4, '0'),
+      CASE WHEN i % 2 = 0 THEN 'ONRAMP' ELSE 'OFFRAMP' END, 'USD', 'USD_STABLECOIN',
+      '{"type": "FLAT", "fee": 1}', timestamptz '2030-01-01' + (i / 3) * interval '1 second'
+    FROM generate_series(1, 200000) AS i`);
+  // What autovacuum does after a bulk load: statistics, and the visibility map index-only scans rely on.
+  await database.pool.query('VACUUM ANALYZE');
+}, 120_000);
+afterAll(() => database.close());
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+
+const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];
+
+/** Runs the statement the adapter just sent under EXPLAIN and lists every node of its plan. */
+const planOfLastStatement = async (): Promise<PlanNode[]> => {
+  const sent = database.recentStatements().at(-1) as SentStatement;
+  const explained = await database.pool.query(`EXPLAIN (FORMAT JSON) ${sent.text}`, [...sent.values]);
+  return planNodes(explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode);
+};
+
+const expectIndexOrderedPlan = (nodes: PlanNode[], index: string) => {
+  const types = nodes.map((node) => node['Node Type']);
+  expect(types).not.toContain('Seq Scan');
+  expect(types).not.toContain('Sort');
+  expect(types).not.toContain('Incremental Sort');
+  expect(nodes.map((node) => node['Index Name'])).toContain(index);
+};
+
+describe('EXPLAIN of the listing queries on real volumes', () => {
+  const listings: [string, Omit<ClientListQuery, 'managerId' | 'limit'>, string][] = [
+    ['no filter', {}, 'clients_by_manager'],
+    ['a status', { status: 'VERIFIED' }, 'clients_by_manager_status'],
+    ['a client type', { clientType: 'ENTITY' }, 'clients_by_manager_type'],
+  ];
+  it.each(listings)(
+    "lists a manager's clients with %s by an index scan in creation order",
+    async (_, filter, index) => {
+      const page = await database.adapters.clients.list({ managerId: manager, limit: 20, ...filter });
+      expect(page._unsafeUnwrap().length).toBeGreaterThan(0);
+      expectIndexOrderedPlan(await planOfLastStatement(), index);
+    },
+  );
+
+  it('reads the next page after a cursor and with both filters without a sort either', async () => {
+    const first = (await database.adapters.clients.list({ managerId: manager, limit: 5 }))._unsafeUnwrap();
+    const last = first.at(-1);
+    if (last === undefined) throw new Error('no clients listed');
+    await database.adapters.clients.list({
+      managerId: manager,
+      limit: 5,
+      after: { createdAt: last.createdAt, id: last.id },
+    });
+    expectIndexOrderedPlan(await planOfLastStatement(), 'clients_by_manager');
+    await database.adapters.clients.list({
+      managerId: manager,
+      limit: 5,
+      status: 'VERIFIED',
+      clientType: 'ENTITY',
+    });
+    const both = (await planOfLastStatement()).map((node) => node['Node Type']);
+    expect(both).not.toContain('Seq Scan');
+    expect(both).not.toContain('Sort');
+  });
+
+  it("lists a manager's preset fees by an index scan in creation order", async () => {
+    const fees = await database.adapters.presetFees.listByManager(feeManager);
+    expect(fees._unsafeUnwrap()).toHaveLength(1000);
+    expectIndexOrderedPlan(await planOfLastStatement(), 'preset_fees_by_manager');
+  });
+});
