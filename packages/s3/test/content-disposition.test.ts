@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { attachmentContentDisposition } from '../src/content-disposition.js';
+import { attachmentFilenameOf } from './attachment-filename-of.js';
+
+describe('attachmentContentDisposition', () => {
+  it('gives an ASCII fallback and the exact UTF-8 name (RFC 6266 / RFC 5987)', () => {
+    expect(attachmentContentDisposition('Relevé "final" 100%.pdf')).toBe(
+      `attachment; filename="Releve _final_ 100_.pdf"; filename*=UTF-8''Relev%C3%A9%20%22final%22%20100%25.pdf`,
+    );
+    expect(attachmentContentDisposition("a+b #1 it's (x)*.pdf")).toBe(
+      `attachment; filename="a+b #1 it's (x)*.pdf"; filename*=UTF-8''a+b%20#1%20it%27s%20%28x%29%2A.pdf`,
+    );
+    expect(attachmentContentDisposition('日本語.pdf')).toBe(
+      `attachment; filename="___.pdf"; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E.pdf`,
+    );
+  });
+
+  it('round-trips any name through the header as a browser reads it', () => {
+    for (const name of ['emoji 🎉.txt', 'back\\slash', 'tab\tname', '%41%42', 'a;b,c=d']) {
+      const header = attachmentContentDisposition(name);
+      expect(header).toMatch(/^[\x20-\x7e]+$/);
+      expect(attachmentFilenameOf(header)).toBe(name);
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { expectErr, expectOk } from '@onboarding-kit/contract-tests';
+import { describe, expect, inject, it } from 'vitest';
+import { createS3DocumentStorage } from '../src/s3-document-storage.js';
+import { s3ObjectKeys } from '../src/s3-object-keys.js';
+import { type CopyFault, startCopyFaultProxy } from './copy-fault-proxy.js';
+import { freshBucket, readObject, s3ClientFor } from './s3-test-servers.js';
+import { freePort } from './start-s3-servers.js';
+
+const keys = s3ObjectKeys('tmp/', 'documents/');
+const unavailable = { type: 'StorageUnavailable', store: 's3' };
+const inFifteenMinutes = () => new Date(Date.now() + 15 * 60_000);
+
+describe('S3 document storage when the endpoint is unreachable', () => {
+  it('answers StorageUnavailable from every call that reaches the server, and never throws', async () => {
+    const closedPort = await freePort();
+    const client = s3ClientFor(`http://127.0.0.1:${closedPort}`, { maxAttempts: 1 });
+    const storage = createS3DocumentStorage({ client, bucket: 'kit-unreachable' });
+    const owner = `manager:${randomUUID()}`;
+    const item = { owner, filename: 'a.pdf', key: `${randomUUID()}_a.pdf` };
+
+    expect(await expectErr(storage.listTemporary(owner))).toMatchObject(unavailable);
+    expect(await expectErr(storage.statTemporary(owner, 'a.pdf'))).toMatchObject(unavailable);
+    expect(await expectErr(storage.copyToPermanent([item]))).toMatchObject(unavailable);
+    expect(await expectErr(storage.deleteTemporary(owner, ['a.pdf']))).toMatchObject(unavailable);
+    expect(await expectErr(storage.deletePermanent([item.key]))).toMatchObject(unavailable);
+    // Presigning is local signing: it works offline, and the link fails only when used.
+    const upload = await expectOk(storage.presignUpload(owner, 'a.pdf', inFifteenMinutes()));
+    await expect(fetch(upload.url, { method: 'PUT', body: 'x' })).rejects.toThrow();
+  });
+});
+
+describe.each<CopyFault>(['error-inside-200', 'empty-200'])('CopyObject answering %s', (fault) => {
+  it('fails the promotion, removes the copies that succeeded and keeps every temporary file', async () => {
+    const endpoint = inject('motoEndpoint');
+    const direct = s3ClientFor(endpoint);
+    const bucket = await freshBucket(direct);
+    const proxy = await startCopyFaultProxy(endpoint, fault);
+    try {
+      const storage = createS3DocumentStorage({
+        client: s3ClientFor(proxy.endpoint, { maxAttempts: 2 }),
+        bucket,
+        promotionConcurrency: 2,
+      });
+      const owner = `client:${randomUUID()}`;
+      const filenames = ['first.pdf', 'second.pdf', 'poisoned.pdf', 'fourth.pdf'];
+      for (const filename of filenames) {
+        const upload = await expectOk(storage.presignUpload(owner, filename, inFifteenMinutes()));
+        expect((await fetch(upload.url, { method: 'PUT', body: randomBytes(32) })).status).toBe(200);
+      }
+      const items = filenames.map((filename) => ({ owner, filename, key: `${randomUUID()}_${filename}` }));
+
+      const failure = await expectErr(storage.copyToPermanent(items));
+      expect(failure).toMatchObject(unavailable);
+      // The SDK read the 200 as the failure it is (an XML <Error> body, or "S3 aborted request").
+      expect(String((failure.cause as Error).message)).toMatch(
+        fault === 'empty-200' ? /aborted/ : /internal error/,
+      );
+      for (const item of items) expect(await readObject(direct, bucket, keys.permanent(item.key))).toBeNull();
+      const left = await expectOk(storage.listTemporary(owner));
+      expect(left.map((file) => file.filename).sort()).toEqual([...filenames].sort());
+
+      // Through the same proxy, a promotion without the faulted file goes through.
+      const healthy = items.filter((item) => !item.filename.startsWith('poisoned'));
+      await expectOk(storage.copyToPermanent(healthy));
+      for (const item of healthy)
+        expect(await readObject(direct, bucket, keys.permanent(item.key))).not.toBeNull();
+    } finally {
+      await proxy.close();
+    }
+  });
+});
