@@ -1,0 +1,4 @@
+export * from './controllable-clock.js';
+export * from './demo-seed.js';
+export * from './id-generators.js';
+export * from './memory-adapters.js';

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type Clock,
+  type DocumentRecord,
+  type IdGenerator,
+  type OnboardingKitPorts,
+  type PresetFee,
+  type Principal,
+  type SignedLinkEndpoint,
+  type StatusHistoryEntry,
+  type StoredClient,
+  type StoredResponse,
+  systemClock,
+} from '@onboarding-kit/core';
+import { createRandomIds } from './id-generators.js';
+import { createMemoryApiKeyStore } from './memory-api-key-store.js';
+import { createMemoryClientRepository } from './memory-client-repository.js';
+import { createMemoryDatabase, idempotencyRecordId } from './memory-database.js';
+import { createMemoryDocumentIndex } from './memory-document-index.js';
+import {
+  createMemoryDocumentStorage,
+  type MemoryFileStore,
+  storeTemporaryFile,
+} from './memory-document-storage.js';
+import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
+import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
+import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
+
+export type MemoryAdaptersOptions = {
+  /** Default: the system clock. Pass `createControllableClock()` to expire links and files at will. */
+  readonly clock?: Clock;
+  /** Default: random UUID v4. */
+  readonly ids?: IdGenerator;
+  /** HMAC key of the presigned links (default: 32 random bytes, so links die with the process). */
+  readonly signingSecret?: string | Uint8Array;
+  /** Where the express storage router is mounted (default 'http://localhost:3000/storage'). */
+  readonly publicBaseUrl?: string;
+  /**
+   * Largest upload body accepted (default 25 MiB + 1 KiB): a bit above core's 25 MiB limit at use,
+   * so that an over-limit file can be uploaded and the rule exercised where it applies.
+   */
+  readonly maxUploadBytes?: number;
+};
+
+/** What a host's unit tests read and plant directly, without HTTP. */
+export type MemoryTestingHelpers = {
+  /** Puts a file in an owner's temporary area (owner = core's `principalKey`, e.g. `manager:<id>`). */
+  putTemporaryFile(owner: string, filename: string, bytes: Uint8Array): void;
+  readTemporaryFile(owner: string, filename: string): Uint8Array | null;
+  /** The bytes of a permanent document, or null. */
+  readDocument(key: string): Uint8Array | null;
+  listTemporaryOwners(): string[];
+  listDocumentKeys(): string[];
+  /** Committed state only, as a concurrent reader would see it. */
+  readClient(clientId: string): StoredClient | null;
+  readStatusHistory(clientId: string): StatusHistoryEntry[];
+  readDocumentRecord(key: string): DocumentRecord | null;
+  readIdempotencyRecord(
+    scope: string,
+    key: string,
+  ): { fingerprint: string; response: StoredResponse | null; claimedAt: Date } | null;
+  readPresetFee(presetFeeId: string): { managerId: string; fee: PresetFee } | null;
+  /** The stored API key digests and their principals. */
+  listApiKeyDigests(): Array<{ keyHash: string; principal: Principal }>;
+};
+
+export type MemoryAdapters = OnboardingKitPorts & {
+  /** The endpoint the express storage router serves `PUT /uploads/:token` and `GET /downloads/:token` over. */
+  readonly signedLinks: SignedLinkEndpoint;
+  readonly testing: MemoryTestingHelpers;
+};
+
+const defaultMaxUploadBytes = 25 * 1024 * 1024 + 1024;
+
+const secretBytes = (secret: string | Uint8Array | undefined): Uint8Array =>
+  secret === undefined
+    ? new Uint8Array(randomBytes(32))
+    : typeof secret === 'string'
+      ? new TextEncoder().encode(secret)
+      : new Uint8Array(secret);
+
+/** Every port of the kit in memory, sharing one state: for host unit tests and the demo. */
+export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): MemoryAdapters => {
+  const clock = options.clock ?? systemClock;
+  const database = createMemoryDatabase();
+  const files: MemoryFileStore = { temporary: new Map(), permanent: new Map() };
+  const presetFees = new Map<string, OwnedPresetFee>();
+  const apiKeys = new Map<string, Principal>();
+  const { storage, signedLinks } = createMemoryDocumentStorage({
+    files,
+    clock,
+    signingSecret: secretBytes(options.signingSecret),
+    publicBaseUrl: options.publicBaseUrl ?? 'http://localhost:3000/storage',
+    maxUploadBytes: options.maxUploadBytes ?? defaultMaxUploadBytes,
+  });
+  const { committed } = database;
+
+  const testing: MemoryTestingHelpers = {
+    putTemporaryFile: (owner, filename, bytes) =>
+      storeTemporaryFile(files, owner, filename, bytes, clock.now()),
+    readTemporaryFile: (owner, filename) => {
+      const file = files.temporary.get(owner)?.get(filename);
+      return file === undefined ? null : new Uint8Array(file.bytes);
+    },
+    readDocument: (key) => {
+      const bytes = files.permanent.get(key);
+      return bytes === undefined ? null : new Uint8Array(bytes);
+    },
+    listTemporaryOwners: () => [...files.temporary.keys()],
+    listDocumentKeys: () => [...files.permanent.keys()],
+    readClient: (clientId) => structuredClone(committed.clients.get(clientId) ?? null),
+    readStatusHistory: (clientId) => structuredClone([...(committed.statusHistory.get(clientId) ?? [])]),
+    readDocumentRecord: (key) => structuredClone(committed.documents.get(key) ?? null),
+    readIdempotencyRecord: (scope, key) => {
+      const record = committed.idempotency.get(idempotencyRecordId(scope, key));
+      return record === undefined
+        ? null
+        : {
+            fingerprint: record.fingerprint,
+            response: structuredClone(record.response),
+            claimedAt: new Date(record.claimedAt),
+          };
+    },
+    readPresetFee: (presetFeeId) => structuredClone(presetFees.get(presetFeeId) ?? null),
+    listApiKeyDigests: () =>
+      [...apiKeys].map(([keyHash, principal]) => ({ keyHash, principal: structuredClone(principal) })),
+  };
+
+  return {
+    clients: createMemoryClientRepository(database.committedAccess),
+    documentIndex: createMemoryDocumentIndex(database.committedAccess),
+    documentStorage: storage,
+    presetFees: createMemoryPresetFeeRepository(presetFees),
+    idempotency: createMemoryIdempotencyStore(database.committedAccess),
+    apiKeys: createMemoryApiKeyStore(apiKeys),
+    unitOfWork: createMemoryUnitOfWork(database),
+    clock,
+    ids: options.ids ?? createRandomIds(),
+    signedLinks,
+    testing,
+  };
+};

@@ -1,0 +1,18 @@
+import type { ApiKeyStore, Principal } from '@onboarding-kit/core';
+import { okAsync } from 'neverthrow';
+
+/**
+ * Keys by their SHA-256 hex digest; the raw key never reaches this store. A Map lookup by digest
+ * is safe from timing attacks: what its timing could reveal is about the digest of the guess, and
+ * SHA-256's preimage resistance makes that worthless for building a valid key.
+ */
+export const createMemoryApiKeyStore = (principals: Map<string, Principal>): ApiKeyStore => ({
+  findPrincipal: (keyHash) => {
+    const principal = principals.get(keyHash.toLowerCase());
+    return okAsync(principal === undefined ? null : structuredClone(principal));
+  },
+  register: (keyHash, principal) => {
+    principals.set(keyHash.toLowerCase(), structuredClone(principal));
+    return okAsync(undefined);
+  },
+});

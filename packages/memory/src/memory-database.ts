@@ -1,0 +1,137 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  type DocumentRecord,
+  type StatusHistoryEntry,
+  type StorageUnavailable,
+  type StoredClient,
+  type StoredResponse,
+  storageUnavailable,
+} from '@onboarding-kit/core';
+import { err, ok, type Result, ResultAsync } from 'neverthrow';
+import { createSerialQueue } from './serial-queue.js';
+import { StagedMap } from './staged-map.js';
+
+export type IdempotencyRecord = {
+  readonly scope: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly token: string;
+  /** When the current holder claimed it (ms since epoch): the age both TTLs and purges judge. */
+  readonly claimedAt: number;
+  readonly response: StoredResponse | null;
+};
+
+/** The data a transaction spans: what `TransactionalStores` write. */
+export type MemoryTables = {
+  readonly clients: StagedMap<string, StoredClient>;
+  readonly statusHistory: StagedMap<string, readonly StatusHistoryEntry[]>;
+  readonly documents: StagedMap<string, DocumentRecord>;
+  readonly idempotency: StagedMap<string, IdempotencyRecord>;
+};
+
+type CommittedTables = {
+  [T in keyof MemoryTables]: MemoryTables[T] extends StagedMap<infer K, infer V> ? Map<K, V> : never;
+};
+
+/** How a store reaches the tables: committed state outside a transaction, a staging inside one. */
+export type TableAccess = {
+  read<T>(query: (tables: MemoryTables) => T): ResultAsync<T, StorageUnavailable>;
+  write<T, E>(command: (tables: MemoryTables) => Result<T, E>): ResultAsync<T, E | StorageUnavailable>;
+};
+
+export type Staging = {
+  readonly access: TableAccess;
+  commit(): void;
+  /** Refuses later writes: a write still running after its transaction ended must not land anywhere. */
+  close(): void;
+};
+
+export const idempotencyRecordId = (scope: string, key: string): string => JSON.stringify([scope, key]);
+
+const memoryUnavailable = storageUnavailable('memory');
+
+/** Runs a synchronous table operation, turning an unexpected throw into `StorageUnavailable`. */
+const attempt = <T>(operation: () => T): Result<T, StorageUnavailable> => {
+  try {
+    return ok(operation());
+  } catch (cause) {
+    return err(memoryUnavailable(cause));
+  }
+};
+
+/**
+ * The committed state and the lock every write takes. Transactions run one at a time and stage
+ * their writes; a write outside a transaction is a transaction of its own. Reads outside a
+ * transaction see committed state and never wait.
+ */
+export const createMemoryDatabase = () => {
+  const committed: CommittedTables = {
+    clients: new Map(),
+    statusHistory: new Map(),
+    documents: new Map(),
+    idempotency: new Map(),
+  };
+  const queue = createSerialQueue();
+  // Set while a transaction's work runs: a write it makes through an outer store (or a nested
+  // transaction) must not wait for the lock its own transaction holds, which would never come.
+  const insideTransaction = new AsyncLocalStorage<true>();
+
+  const stage = (): MemoryTables => ({
+    clients: new StagedMap(committed.clients),
+    statusHistory: new StagedMap(committed.statusHistory),
+    documents: new StagedMap(committed.documents),
+    idempotency: new StagedMap(committed.idempotency),
+  });
+  const commitAll = (tables: MemoryTables) => {
+    tables.clients.commit();
+    tables.statusHistory.commit();
+    tables.documents.commit();
+    tables.idempotency.commit();
+  };
+
+  /** Runs a task under the lock, or at once when called from inside a transaction's work. */
+  const serialized = <T>(task: () => Promise<T>): Promise<T> =>
+    insideTransaction.getStore() ? task() : queue.run(() => insideTransaction.run(true, task));
+
+  const committedAccess: TableAccess = {
+    read: (query) =>
+      ResultAsync.fromSafePromise(Promise.resolve()).andThen(() => attempt(() => query(stage()))),
+    write: <T, E>(command: (tables: MemoryTables) => Result<T, E>) =>
+      ResultAsync.fromPromise(
+        serialized(async () => {
+          const tables = stage();
+          const outcome = command(tables);
+          if (outcome.isOk()) commitAll(tables);
+          return outcome;
+        }),
+        memoryUnavailable,
+      ).andThen((outcome): Result<T, E | StorageUnavailable> => outcome),
+  };
+
+  const openStaging = (): Staging => {
+    const tables = stage();
+    let open = true;
+    const closedError = () => memoryUnavailable(new Error('The transaction has already ended'));
+    return {
+      access: {
+        read: (query) =>
+          ResultAsync.fromSafePromise(Promise.resolve()).andThen(() =>
+            open ? attempt(() => query(tables)) : err(closedError()),
+          ),
+        write: <T, E>(command: (tables: MemoryTables) => Result<T, E>) =>
+          ResultAsync.fromSafePromise(Promise.resolve()).andThen(
+            (): Result<T, E | StorageUnavailable> =>
+              open ? attempt(() => command(tables)).andThen((outcome) => outcome) : err(closedError()),
+          ),
+      },
+      commit: () => commitAll(tables),
+      close: () => {
+        open = false;
+      },
+    };
+  };
+
+  return { committed, committedAccess, openStaging, serialized };
+};
+
+export type MemoryDatabase = ReturnType<typeof createMemoryDatabase>;

@@ -1,0 +1,148 @@
+import {
+  type Clock,
+  type DocumentStorage,
+  type SignedLinkEndpoint,
+  type SignedLinkRejected,
+  signedLinkRejected,
+  storageUnavailable,
+  type TemporaryFile,
+} from '@onboarding-kit/core';
+import { err, errAsync, ok, okAsync, type Result } from 'neverthrow';
+import { type SignedLinkPayload, signLink, verifyLink } from './signed-link-token.js';
+
+export type StoredTemporaryFile = {
+  readonly bytes: Uint8Array;
+  readonly size: number;
+  readonly uploadedAt: Date;
+};
+
+/** The files themselves: temporary ones per owner, permanent ones per document key. */
+export type MemoryFileStore = {
+  readonly temporary: Map<string, Map<string, StoredTemporaryFile>>;
+  readonly permanent: Map<string, Uint8Array>;
+};
+
+export type MemoryDocumentStorageOptions = {
+  readonly files: MemoryFileStore;
+  readonly clock: Clock;
+  readonly signingSecret: Uint8Array;
+  /** Where the express storage router is mounted: links are `<base>/uploads/<token>`, `<base>/downloads/<token>`. */
+  readonly publicBaseUrl: string;
+  readonly maxUploadBytes: number;
+};
+
+/** Stores a temporary file as uploaded now, replacing one of the same name. */
+export const storeTemporaryFile = (
+  files: MemoryFileStore,
+  owner: string,
+  filename: string,
+  body: Uint8Array,
+  uploadedAt: Date,
+): void => {
+  const ownerFiles = files.temporary.get(owner) ?? new Map<string, StoredTemporaryFile>();
+  // A copy: the caller's buffer (often a pooled Node Buffer) may be reused after this returns.
+  ownerFiles.set(filename, { bytes: new Uint8Array(body), size: body.byteLength, uploadedAt });
+  files.temporary.set(owner, ownerFiles);
+};
+
+const describeFile = (filename: string, file: StoredTemporaryFile): TemporaryFile => ({
+  filename,
+  size: file.size,
+  uploadedAt: new Date(file.uploadedAt),
+});
+
+const memoryUnavailable = storageUnavailable('memory');
+
+/**
+ * Document storage in memory, serving its own presigned links: HMAC-signed, expiring tokens that
+ * the express storage router passes to `signedLinks`. Expiry of temporary files is core's to judge.
+ */
+export const createMemoryDocumentStorage = ({
+  files,
+  clock,
+  signingSecret,
+  publicBaseUrl,
+  maxUploadBytes,
+}: MemoryDocumentStorageOptions): { storage: DocumentStorage; signedLinks: SignedLinkEndpoint } => {
+  const base = publicBaseUrl.replace(/\/+$/, '');
+  // An upload token is no download token, and the reverse.
+  const verified = <Op extends SignedLinkPayload['op']>(
+    token: string,
+    op: Op,
+  ): Result<Extract<SignedLinkPayload, { op: Op }>, SignedLinkRejected> =>
+    verifyLink(signingSecret, token, clock.now()).andThen((payload) =>
+      payload.op === op
+        ? ok(payload as Extract<SignedLinkPayload, { op: Op }>)
+        : err(signedLinkRejected('invalid')),
+    );
+
+  const storage: DocumentStorage = {
+    presignUpload: (owner, filename, expiresAt) =>
+      okAsync({
+        url: `${base}/uploads/${signLink(signingSecret, { op: 'upload', owner, filename, exp: expiresAt.getTime() })}`,
+        method: 'PUT' as const,
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+    listTemporary: (owner) =>
+      okAsync(
+        [...(files.temporary.get(owner) ?? new Map<string, StoredTemporaryFile>())].map(([filename, file]) =>
+          describeFile(filename, file),
+        ),
+      ),
+    statTemporary: (owner, filename) => {
+      const file = files.temporary.get(owner)?.get(filename);
+      return okAsync(file === undefined ? null : describeFile(filename, file));
+    },
+    copyToPermanent: (items) => {
+      // Check every source first, so a missing one copies nothing.
+      const missing = items.find((item) => !files.temporary.get(item.owner)?.has(item.filename));
+      if (missing !== undefined) {
+        return errAsync(
+          memoryUnavailable(
+            new Error(`No temporary file ${JSON.stringify(missing.filename)} of ${missing.owner}`),
+          ),
+        );
+      }
+      for (const item of items) {
+        const file = files.temporary.get(item.owner)?.get(item.filename);
+        if (file !== undefined) files.permanent.set(item.key, new Uint8Array(file.bytes));
+      }
+      return okAsync(undefined);
+    },
+    deleteTemporary: (owner, filenames) => {
+      const ownerFiles = files.temporary.get(owner);
+      for (const filename of filenames) ownerFiles?.delete(filename);
+      if (ownerFiles?.size === 0) files.temporary.delete(owner);
+      return okAsync(undefined);
+    },
+    deletePermanent: (keys) => {
+      for (const key of keys) files.permanent.delete(key);
+      return okAsync(undefined);
+    },
+    presignDownload: (key, filename, expiresAt) =>
+      okAsync(
+        `${base}/downloads/${signLink(signingSecret, { op: 'download', key, filename, exp: expiresAt.getTime() })}`,
+      ),
+  };
+
+  const signedLinks: SignedLinkEndpoint = {
+    maxUploadBytes,
+    acceptUpload: (token, body) => {
+      const link = verified(token, 'upload');
+      if (link.isErr()) return errAsync(link.error);
+      if (body.byteLength > maxUploadBytes) return errAsync(signedLinkRejected('too-large'));
+      storeTemporaryFile(files, link.value.owner, link.value.filename, body, clock.now());
+      return okAsync(undefined);
+    },
+    openDownload: (token) => {
+      const link = verified(token, 'download');
+      if (link.isErr()) return errAsync(link.error);
+      const bytes = files.permanent.get(link.value.key);
+      // A document removed since the link was signed: the link no longer leads anywhere.
+      if (bytes === undefined) return errAsync(signedLinkRejected('invalid'));
+      return okAsync({ body: new Uint8Array(bytes), filename: link.value.filename });
+    },
+  };
+
+  return { storage, signedLinks };
+};

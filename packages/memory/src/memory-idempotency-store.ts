@@ -1,0 +1,99 @@
+import type {
+  IdempotencyClaim,
+  IdempotencyClaimRef,
+  IdempotencyLockLost,
+  IdempotencyStore,
+  StoredResponse,
+} from '@onboarding-kit/core';
+import { err, ok } from 'neverthrow';
+import {
+  type IdempotencyRecord,
+  idempotencyRecordId,
+  type MemoryTables,
+  type TableAccess,
+} from './memory-database.js';
+
+const lockLost = ({ scope, key }: IdempotencyClaimRef): IdempotencyLockLost => ({
+  type: 'IdempotencyLockLost',
+  scope,
+  key,
+});
+
+/**
+ * Records a completion if `ref` still holds the key. Shared by the store and the transactional
+ * stores, where it is staged with the rest of the transaction.
+ */
+export const completeIdempotencyClaim = (
+  access: TableAccess,
+  ref: IdempotencyClaimRef,
+  response: StoredResponse,
+) =>
+  access.write((tables) => {
+    const id = idempotencyRecordId(ref.scope, ref.key);
+    const record = tables.idempotency.get(id);
+    if (record === undefined || record.token !== ref.token || record.response !== null)
+      return err(lockLost(ref));
+    tables.idempotency.set(id, { ...record, response });
+    return ok(undefined);
+  });
+
+/**
+ * Idempotency records judged by the timestamps core passes in (never by the machine clock), so a
+ * controllable clock expires them. Every operation is one serialized write, hence atomic.
+ */
+export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencyStore => ({
+  claim: (request) =>
+    access.write((tables) => {
+      const id = idempotencyRecordId(request.scope, request.key);
+      const now = request.now.getTime();
+      const record = tables.idempotency.get(id);
+      const fresh: IdempotencyRecord = {
+        scope: request.scope,
+        key: request.key,
+        fingerprint: request.fingerprint,
+        token: request.token,
+        claimedAt: now,
+        response: null,
+      };
+      const claimed: IdempotencyClaim = { type: 'Claimed' };
+      if (record === undefined || now - record.claimedAt > request.recordTtlMs) {
+        tables.idempotency.set(id, fresh);
+        return ok(claimed);
+      }
+      // The fingerprint is checked first: reusing a key for another request is a caller's bug
+      // whether or not the first request still runs.
+      if (record.fingerprint !== request.fingerprint) return ok<IdempotencyClaim>({ type: 'KeyReused' });
+      if (record.response !== null)
+        return ok<IdempotencyClaim>({ type: 'Replay', response: record.response });
+      if (now - record.claimedAt > request.lockTtlMs) {
+        tables.idempotency.set(id, fresh);
+        return ok(claimed);
+      }
+      return ok<IdempotencyClaim>({ type: 'InProgress' });
+    }),
+  complete: (ref, response) => completeIdempotencyClaim(access, ref, response),
+  release: (ref) =>
+    access.write((tables) => {
+      const id = idempotencyRecordId(ref.scope, ref.key);
+      const record = tables.idempotency.get(id);
+      if (record !== undefined && record.token === ref.token && record.response === null) {
+        tables.idempotency.delete(id);
+      }
+      return ok(undefined);
+    }),
+  purgeExpired: (olderThan, batchSize) => {
+    const cutoff = olderThan.getTime();
+    const size = Math.max(1, Math.floor(batchSize));
+    const purgeBatch = (tables: MemoryTables) => {
+      const ids = tables.idempotency.selectKeys((record) => record.claimedAt < cutoff).slice(0, size);
+      for (const id of ids) tables.idempotency.delete(id);
+      return ok(ids.length);
+    };
+    // One batch per write, so other requests get the lock between batches, as with a database.
+    const purgeFrom = (purged: number): ReturnType<IdempotencyStore['purgeExpired']> =>
+      access
+        .write(purgeBatch)
+        .andThen((count) => (count < size ? ok(purged + count) : purgeFrom(purged + count)));
+    return purgeFrom(0);
+  },
+});

@@ -1,0 +1,116 @@
+import {
+  runApiKeyStoreContract,
+  runClientRepositoryContract,
+  runDocumentIndexContract,
+  runDocumentStorageContract,
+  runIdempotencyStoreContract,
+  runPresetFeeRepositoryContract,
+} from '@onboarding-kit/contract-tests';
+import { expect } from 'vitest';
+import { createMemoryAdapters } from '../src/index.js';
+
+// Every test gets fresh adapters; the inspect hooks read the adapters' internal maps directly.
+const publicBaseUrl = 'http://storage.test/storage';
+
+const tokenAfter = (url: string, route: 'uploads' | 'downloads'): string => {
+  const prefix = `${publicBaseUrl}/${route}/`;
+  expect(url.startsWith(prefix)).toBe(true);
+  return url.slice(prefix.length);
+};
+
+runClientRepositoryContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      clients: adapters.clients,
+      unitOfWork: adapters.unitOfWork,
+      documents: adapters.documentIndex,
+      idempotency: adapters.idempotency,
+      inspect: {
+        readClient: async (clientId) => adapters.testing.readClient(clientId),
+        readStatusHistory: async (clientId) => adapters.testing.readStatusHistory(clientId),
+        readDocumentRecord: async (key) => adapters.testing.readDocumentRecord(key),
+      },
+    };
+  },
+});
+
+runDocumentIndexContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      documents: adapters.documentIndex,
+      inspect: { readDocumentRecord: async (key) => adapters.testing.readDocumentRecord(key) },
+    };
+  },
+});
+
+runDocumentStorageContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters({ publicBaseUrl });
+    const { documentStorage, signedLinks, clock } = adapters;
+    return {
+      storage: documentStorage,
+      putTemporaryFile: async (owner, filename, bytes) => {
+        const upload = await documentStorage.presignUpload(
+          owner,
+          filename,
+          new Date(clock.now().getTime() + 900_000),
+        );
+        if (upload.isErr()) expect.fail(JSON.stringify(upload.error));
+        const accepted = await signedLinks.acceptUpload(tokenAfter(upload.value.url, 'uploads'), bytes);
+        if (accepted.isErr()) expect.fail(JSON.stringify(accepted.error));
+      },
+      download: async (url) => {
+        const opened = await signedLinks.openDownload(tokenAfter(url, 'downloads'));
+        if (opened.isErr()) expect.fail(JSON.stringify(opened.error));
+        return opened.value;
+      },
+      inspect: {
+        readPermanent: async (key) => adapters.testing.readDocument(key),
+        readTemporary: async (owner, filename) => adapters.testing.readTemporaryFile(owner, filename),
+      },
+    };
+  },
+});
+
+runPresetFeeRepositoryContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      presetFees: adapters.presetFees,
+      inspect: { readPresetFee: async (presetFeeId) => adapters.testing.readPresetFee(presetFeeId) },
+    };
+  },
+});
+
+runIdempotencyStoreContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      idempotency: adapters.idempotency,
+      inspect: {
+        readRecord: async (scope, key) => {
+          const record = adapters.testing.readIdempotencyRecord(scope, key);
+          return record === null ? null : { fingerprint: record.fingerprint, response: record.response };
+        },
+      },
+    };
+  },
+});
+
+runApiKeyStoreContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      apiKeys: adapters.apiKeys,
+      inspect: { dumpStoredText: async () => JSON.stringify(adapters.testing.listApiKeyDigests()) },
+    };
+  },
+});
