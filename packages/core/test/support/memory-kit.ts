@@ -1,0 +1,39 @@
+import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import type { Result } from 'neverthrow';
+import { match } from 'ts-pattern';
+import {
+  createOnboardingKit,
+  type DomainError,
+  type ManagerPrincipal,
+  type OnboardingKitOptions,
+  principalKey,
+  type StoredResponse,
+} from '../../src/index.js';
+
+/** A kit on memory adapters with a controllable clock, as a host's unit tests would build it. */
+export const createMemoryKit = (options: OnboardingKitOptions = {}) => {
+  const clock = createControllableClock(new Date('2026-03-01T09:00:00.000Z'));
+  const adapters = createMemoryAdapters({ clock });
+  const kit = createOnboardingKit({ ...adapters, options });
+  const upload = (principal: ManagerPrincipal, filename: string, bytes: Uint8Array | number = 128) =>
+    adapters.testing.putTemporaryFile(
+      principalKey(principal),
+      filename,
+      typeof bytes === 'number' ? new Uint8Array(bytes).fill(7) : bytes,
+    );
+  return { kit, adapters, clock, upload };
+};
+
+export const aManager = (): ManagerPrincipal => ({ kind: 'manager', managerId: crypto.randomUUID() });
+
+/** The encoder the express binding passes: 2xx and business refusals are stored, the rest not. */
+export const encodeForTest =
+  (successStatus: number) =>
+  (outcome: Result<unknown, DomainError>): StoredResponse | null => {
+    if (outcome.isOk()) return { status: successStatus, body: outcome.value };
+    const status = match(outcome.error.type)
+      .with('ClientNotFound', () => 404)
+      .with('InvalidStatus', 'ClientTypeMismatch', () => 409)
+      .otherwise(() => null);
+    return status === null ? null : { status, body: outcome.error };
+  };
