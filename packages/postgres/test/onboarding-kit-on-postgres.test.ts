@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Client,
+  createOnboardingKit,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+  type StoredResponse,
+  systemClock,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
+import { rawSqlInspector } from './raw-sql-inspector.js';
+
+let database: MigratedDatabase;
+beforeAll(async () => {
+  database = await openMigratedDatabase();
+});
+afterAll(() => database.close());
+
+/** The kit as a host wires it: every persistence port on PostgreSQL, documents in memory. */
+const kitOnPostgres = () => {
+  const memory = createMemoryAdapters();
+  const kit = createOnboardingKit({
+    ...database.adapters,
+    documentStorage: memory.documentStorage,
+    clock: systemClock,
+    ids: createRandomIds(),
+  });
+  return { kit, files: memory.testing };
+};
+
+const storedAs201 = (outcome: { isOk(): boolean; value?: unknown }): StoredResponse | null =>
+  outcome.isOk() ? { status: 201, body: outcome.value } : null;
+
+describe('createIndividual through the kit on the postgres adapters', () => {
+  it('creates the client, its rows, its document and the idempotency record in at most 8 round trips', async () => {
+    const { kit, files } = kitOnPostgres();
+    const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+    files.putTemporaryFile(
+      `manager:${principal.managerId}`,
+      'passport.pdf',
+      new TextEncoder().encode('%PDF-1.7'),
+    );
+    const payload = exampleIndividualPayload();
+    const scope = `manager:${principal.managerId} POST /manager/v1/clients/individuals`;
+
+    const before = database.queryCount();
+    const decision = (await kit.idempotency.claim({ scope, key: 'create-1', body: payload }))._unsafeUnwrap();
+    if (decision.type !== 'Claimed') throw new Error(`expected a claim, got ${decision.type}`);
+    const created = await kit.clients.createIndividual(principal, payload, {
+      idempotency: { ref: decision.ref, encode: storedAs201 },
+    });
+    const roundTrips = database.queryCount() - before;
+    const client: Client = created._unsafeUnwrap();
+
+    // claim, BEGIN, documents, client with every child row and its history, completion, COMMIT.
+    expect(roundTrips).toBe(6);
+    expect(roundTrips).toBeLessThanOrEqual(8);
+
+    const inspect = rawSqlInspector(database.pool, database.tables);
+    const stored = await inspect.readClient(client.id);
+    expect(stored).toEqual({ ...client, managerId: principal.managerId });
+    expect(stored?.bankAccounts).toHaveLength(payload.bankAccounts.length);
+    expect(stored?.blockchainWallets).toHaveLength(payload.blockchainWallets.length);
+    expect(await inspect.readStatusHistory(client.id)).toEqual([
+      expect.objectContaining({ from: null, to: 'ONBOARDING_UNDER_REVIEW' }),
+    ]);
+    const [documentKey] = client.individualProfile?.idDocuments ?? [];
+    expect(documentKey).toMatch(/_passport\.pdf$/);
+    expect(await inspect.readDocumentRecord(documentKey ?? '')).toMatchObject({
+      clientId: client.id,
+      managerId: principal.managerId,
+      filename: 'passport.pdf',
+    });
+    const record = await inspect.readIdempotencyRecord(scope, 'create-1');
+    expect(record?.response).toEqual({ status: 201, body: JSON.parse(JSON.stringify(client)) });
+
+    // The same request again is replayed from the record: nothing runs, no second client.
+    const replay = (await kit.idempotency.claim({ scope, key: 'create-1', body: payload }))._unsafeUnwrap();
+    expect(replay).toEqual({ type: 'Replay', response: record?.response });
+    const count = await database.pool.query(
+      `SELECT count(*)::int AS n FROM ${database.tables.clients} WHERE manager_id = $1`,
+      [principal.managerId],
+    );
+    expect(count.rows[0]?.n).toBe(1);
+  });
+
+  it('lists, reads and resubmits through the kit, with the racing resubmit answered InvalidStatus', async () => {
+    const { kit, files } = kitOnPostgres();
+    const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+    const owner = `manager:${principal.managerId}`;
+    files.putTemporaryFile(owner, 'passport.pdf', new TextEncoder().encode('%PDF-1.7'));
+    const client = (
+      await kit.clients.createIndividual(principal, exampleIndividualPayload())
+    )._unsafeUnwrap();
+    const compliance = { kind: 'compliance', complianceId: 'compliance-1' } as const;
+    (await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Blurred' }))._unsafeUnwrap();
+
+    files.putTemporaryFile(owner, 'passport.pdf', new TextEncoder().encode('%PDF-1.7 again'));
+    const outcomes = await Promise.all([
+      kit.clients.resubmitIndividual(principal, client.id, exampleIndividualPayload()),
+      kit.clients.resubmitIndividual(principal, client.id, exampleIndividualPayload()),
+    ]);
+    expect(outcomes.filter((outcome) => outcome.isOk())).toHaveLength(1);
+    // The loser either saw the new status under the row lock, or found its file already promoted.
+    for (const outcome of outcomes.filter((o) => o.isErr())) {
+      expect(['InvalidStatus', 'ValidationFailed']).toContain(outcome._unsafeUnwrapErr().type);
+    }
+    const listed = (await kit.clients.list(principal, {}))._unsafeUnwrap();
+    expect(listed.data.map((c) => [c.id, c.status])).toEqual([[client.id, 'ONBOARDING_UNDER_REVIEW']]);
+    const history = (await kit.clients.statusHistory(principal, client.id))._unsafeUnwrap();
+    expect(history.map((entry) => entry.to)).toEqual([
+      'ONBOARDING_UNDER_REVIEW',
+      'RESUBMISSION_REQUIRED',
+      'ONBOARDING_UNDER_REVIEW',
+    ]);
+  });
+});
