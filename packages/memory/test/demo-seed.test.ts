@@ -88,7 +88,8 @@ describe('demo seeding', () => {
 
     clock.advance(3_600_000);
     (await seedDemoData(adapters))._unsafeUnwrap();
-    (await Promise.all([seedDemoData(adapters), seedDemoData(adapters)])).forEach((r) => r._unsafeUnwrap());
+    const concurrent = await Promise.all([seedDemoData(adapters), seedDemoData(adapters)]);
+    expect(concurrent.map((r) => r.isOk())).toEqual([true, true]);
 
     expect(await snapshot()).toEqual(first);
     expect(first.clients).toHaveLength(1);
