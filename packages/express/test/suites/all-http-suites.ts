@@ -4,6 +4,7 @@ import { describeIdempotency } from './idempotency.js';
 import { describeInterfaceRoutes } from './interface-routes.js';
 import { describeManagerIsolation } from './manager-isolation.js';
 import { describeSignedLinkLimit, describeSignedLinks } from './signed-links.js';
+import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-store.js';
 
 /** Every HTTP suite, run once per Express major by the entry files. */
 export const describeAllHttpSuites = () => {
@@ -11,6 +12,7 @@ export const describeAllHttpSuites = () => {
   describeManagerIsolation();
   describeHttpErrors();
   describeIdempotency();
+  describeUnreachableIdempotencyStore();
   describeSignedLinks();
   describeSignedLinkLimit();
   describeApiDocs();

@@ -6,6 +6,7 @@ import {
   exampleEntityPayload,
   exampleIndividualPayload,
   type OnboardingKitOptions,
+  type OnboardingKitPorts,
   type PresetFee,
   type Principal,
 } from '@onboarding-kit/core';
@@ -28,6 +29,8 @@ export type LoggedError = { readonly message: string; readonly details: Readonly
 export type HarnessOptions = {
   readonly authenticate?: AuthenticateRequest;
   readonly kitOptions?: OnboardingKitOptions;
+  /** Real adapters of another kind in place of some memory ones (an unreachable store, say). */
+  readonly ports?: Partial<OnboardingKitPorts>;
   /** The memory storage's upload limit (default: the adapter's). */
   readonly maxUploadBytes?: number;
   /** Lets a suite add its own host routes before the kit's routers are mounted. */
@@ -50,6 +53,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   });
   const kit = createOnboardingKit({
     ...adapters,
+    ...options.ports,
     ...(options.kitOptions ? { options: options.kitOptions } : {}),
   });
   const logged: LoggedError[] = [];
