@@ -1,0 +1,52 @@
+import type { OnboardingKit, SignedLinkEndpoint } from '@onboarding-kit/core';
+import {
+  consoleHttpLogger,
+  createApiDocsRouter,
+  createClientRouter,
+  createComplianceRouter,
+  createErrorHandler,
+  createManagerRouter,
+  createRouteNotFoundHandler,
+  createSignedLinkRouter,
+  type HttpLogger,
+} from '@onboarding-kit/express';
+import express, { type Express } from 'express';
+
+/** The demo's paths (decisions §1 and §8). */
+export const demoPaths = {
+  manager: '/manager/v1',
+  client: '/client/v1',
+  compliance: '/compliance/v1',
+  storage: '/storage',
+  docs: '/docs',
+  openApi: '/openapi.json',
+} as const;
+
+export type DemoAppOptions = {
+  readonly kit: OnboardingKit;
+  /** The memory storage's link endpoint, mounted at `/storage`; null when documents are in S3. */
+  readonly signedLinks: SignedLinkEndpoint | null;
+  /** Receives the causes of 500 and 503 answers (default: console.error). */
+  readonly logger?: HttpLogger;
+};
+
+/**
+ * The demo host: the three interfaces, the memory storage's signed links, `GET /openapi.json` and
+ * `GET /docs` without a key, and a JSON 404 for anything else.
+ */
+export const createDemoApp = ({ kit, signedLinks, logger = consoleHttpLogger }: DemoAppOptions): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(demoPaths.manager, createManagerRouter(kit, { logger }));
+  app.use(demoPaths.client, createClientRouter(kit, { logger }));
+  app.use(demoPaths.compliance, createComplianceRouter(kit, { logger }));
+  if (signedLinks !== null) app.use(demoPaths.storage, createSignedLinkRouter(signedLinks, { logger }));
+  app.use(createApiDocsRouter({ title: 'onboarding-kit demo' }));
+  // A browser opening the demo's address lands on the interactive docs.
+  app.get('/', (_req, res) => {
+    res.redirect(302, demoPaths.docs);
+  });
+  app.use(createRouteNotFoundHandler(logger));
+  app.use(createErrorHandler(logger));
+  return app;
+};

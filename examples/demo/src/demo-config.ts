@@ -1,0 +1,103 @@
+import { err, ok, type Result } from 'neverthrow';
+
+/** Where the demo keeps documents when S3 is configured (decisions §8). */
+export type S3Settings = {
+  readonly bucket: string;
+  /** An S3-compatible server (MinIO, s3rver, R2…); path-style addressing is used with it. */
+  readonly endpoint: string | null;
+  readonly region: string;
+  /** From AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY; null leaves it to the SDK's default chain. */
+  readonly credentials: {
+    readonly accessKeyId: string;
+    readonly secretAccessKey: string;
+    readonly sessionToken?: string;
+  } | null;
+};
+
+/** Everything the demo reads from its environment. */
+export type DemoConfig = {
+  /** 0 lets the system choose (tests and benches). */
+  readonly port: number;
+  /** Interface the server listens on. */
+  readonly host: string;
+  /**
+   * Origin callers reach the demo at; the memory storage's signed links point to
+   * `<publicBaseUrl>/storage`. Null: `http://localhost:<port actually bound>`.
+   */
+  readonly publicBaseUrl: string | null;
+  readonly databaseUrl: string | null;
+  readonly s3: S3Settings | null;
+};
+
+export type DemoEnvironment = Readonly<Record<string, string | undefined>>;
+
+const DEFAULT_PORT = 3000;
+// The demo's keys are public: it answers on the loopback interface unless told otherwise.
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_REGION = 'us-east-1';
+
+/** An unset or blank variable is absent. */
+const variable = (env: DemoEnvironment, name: string): string | null => {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? null : value;
+};
+
+const portOf = (raw: string | null): Result<number, string> => {
+  if (raw === null) return ok(DEFAULT_PORT);
+  const port = Number(raw);
+  return Number.isInteger(port) && port >= 0 && port <= 65_535
+    ? ok(port)
+    : err(`PORT must be an integer from 0 to 65535, not ${JSON.stringify(raw)}`);
+};
+
+const publicBaseUrlOf = (raw: string | null): Result<string | null, string> => {
+  if (raw === null) return ok(null);
+  if (!URL.canParse(raw)) return err(`PUBLIC_BASE_URL must be an absolute URL, not ${JSON.stringify(raw)}`);
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return err(`PUBLIC_BASE_URL must be an http or https URL, not ${JSON.stringify(raw)}`);
+  }
+  return ok(raw.replace(/\/+$/, ''));
+};
+
+const s3SettingsOf = (env: DemoEnvironment): Result<S3Settings | null, string> => {
+  const bucket = variable(env, 'S3_BUCKET');
+  const endpoint = variable(env, 'S3_ENDPOINT');
+  if (bucket === null) {
+    return endpoint === null ? ok(null) : err('S3_ENDPOINT is set but S3_BUCKET is not: set both');
+  }
+  if (endpoint !== null && !URL.canParse(endpoint)) {
+    return err(`S3_ENDPOINT must be an absolute URL, not ${JSON.stringify(endpoint)}`);
+  }
+  const accessKeyId = variable(env, 'AWS_ACCESS_KEY_ID');
+  const secretAccessKey = variable(env, 'AWS_SECRET_ACCESS_KEY');
+  const sessionToken = variable(env, 'AWS_SESSION_TOKEN');
+  return ok({
+    bucket,
+    endpoint,
+    region: variable(env, 'S3_REGION') ?? variable(env, 'AWS_REGION') ?? DEFAULT_REGION,
+    credentials:
+      accessKeyId === null || secretAccessKey === null
+        ? null
+        : { accessKeyId, secretAccessKey, ...(sessionToken === null ? {} : { sessionToken }) },
+  });
+};
+
+/**
+ * Reads PORT, HOST, PUBLIC_BASE_URL, DATABASE_URL, S3_BUCKET, S3_ENDPOINT, S3_REGION and the AWS
+ * credentials. A malformed value is an error naming the variable, never a silent default.
+ */
+export const readDemoConfig = (env: DemoEnvironment): Result<DemoConfig, string> =>
+  portOf(variable(env, 'PORT')).andThen((port) =>
+    publicBaseUrlOf(variable(env, 'PUBLIC_BASE_URL')).andThen((publicBaseUrl) =>
+      s3SettingsOf(env).map(
+        (s3): DemoConfig => ({
+          port,
+          host: variable(env, 'HOST') ?? DEFAULT_HOST,
+          publicBaseUrl,
+          databaseUrl: variable(env, 'DATABASE_URL'),
+          s3,
+        }),
+      ),
+    ),
+  );

@@ -1,0 +1,119 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createOnboardingKit, type OnboardingKit } from '@onboarding-kit/core';
+import { consoleHttpLogger, type HttpLogger } from '@onboarding-kit/express';
+import { seedDemoData } from '@onboarding-kit/memory';
+import { errAsync, ResultAsync } from 'neverthrow';
+import { type DemoAdapters, openDemoAdapters } from './demo-adapters.js';
+import { createDemoApp, demoPaths } from './demo-app.js';
+import type { DemoConfig } from './demo-config.js';
+import { type DemoStartFailure, demoStartFailure, describeDemoStartFailure } from './demo-start-failure.js';
+
+export type StartDemoOptions = {
+  /** Receives the causes of 500 and 503 answers and failed purges (default: console.error). */
+  readonly logger?: HttpLogger;
+  /** Told about what the demo goes on without (default: console.warn). */
+  readonly warn?: (message: string) => void;
+  /** How often expired idempotency records are purged (default: every 10 minutes). */
+  readonly purgeIntervalMs?: number;
+};
+
+export type RunningDemo = {
+  /** Where callers reach the demo (PUBLIC_BASE_URL, or http://localhost:<port>). */
+  readonly origin: string;
+  /** The port actually bound (PORT=0 picks a free one). */
+  readonly port: number;
+  readonly kit: OnboardingKit;
+  readonly adapters: DemoAdapters;
+  readonly server: Server;
+  /** Stops accepting requests, lets the ones in flight finish (5 s at most), ends the pool. */
+  close(): Promise<void>;
+};
+
+const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
+const CLOSE_GRACE_MS = 5_000;
+
+const listen = (server: Server, port: number, host: string): ResultAsync<number, DemoStartFailure> =>
+  ResultAsync.fromPromise(
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve((server.address() as AddressInfo).port);
+      });
+    }),
+    demoStartFailure(`listen on ${host}:${port}`),
+  );
+
+const closeServer = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    // Idle keep-alive connections are closed at once; busy ones get a grace period.
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+
+/** Listens first, so that PORT=0 is resolved before the signed links' base URL is fixed. */
+export const startDemo = (
+  config: DemoConfig,
+  options: StartDemoOptions = {},
+): ResultAsync<RunningDemo, DemoStartFailure> => {
+  const logger = options.logger ?? consoleHttpLogger;
+  const warn = options.warn ?? ((message: string) => console.warn(message));
+  const server = createServer();
+  return listen(server, config.port, config.host).andThen((port) => {
+    const origin = config.publicBaseUrl ?? `http://localhost:${port}`;
+    return openDemoAdapters(config, { storageBaseUrl: `${origin}${demoPaths.storage}`, warn })
+      .andThen((adapters) => {
+        const kit = createOnboardingKit(adapters.ports);
+        return seedDemoData(adapters.ports)
+          .mapErr(demoStartFailure('seed the demo keys, client and preset fees'))
+          .map(() => ({ adapters, kit }))
+          .orElse((failure) =>
+            ResultAsync.fromSafePromise(adapters.close()).andThen(() => errAsync(failure)),
+          );
+      })
+      .map(({ adapters, kit }): RunningDemo => {
+        server.on('request', createDemoApp({ kit, signedLinks: adapters.signedLinks, logger }));
+        const purge = setInterval(() => {
+          void kit.idempotency
+            .purgeExpired()
+            .mapErr((failure) =>
+              logger.error('demo: could not purge expired idempotency records', { failure }),
+            );
+        }, options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS);
+        // The purge never keeps the process alive on its own.
+        purge.unref();
+        return {
+          origin,
+          port,
+          kit,
+          adapters,
+          server,
+          close: async () => {
+            clearInterval(purge);
+            await closeServer(server);
+            await adapters.close();
+          },
+        };
+      })
+      .orElse((failure) => ResultAsync.fromSafePromise(closeServer(server)).andThen(() => errAsync(failure)));
+  });
+};
+
+/** For callers that only need the demo running (tests, benches): the failure becomes a thrown Error. */
+export const startDemoOrThrow = async (config: DemoConfig, options: StartDemoOptions = {}) => {
+  const started = await startDemo(config, options);
+  if (started.isErr()) {
+    throw new Error(describeDemoStartFailure(started.error), { cause: started.error.cause });
+  }
+  return started.value;
+};
