@@ -9,6 +9,7 @@ import {
   type ErrorCode,
   errorBodySchema,
   errorCodes,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
   presetFeeListResponseSchema,
   presetFeeSchema,
   requestResubmissionBodySchema,
@@ -18,7 +19,7 @@ import {
 import { z } from 'zod';
 import { API_KEY_HEADER, type PrincipalKind } from './authentication.js';
 import { errorStatusByCode } from './http-error.js';
-import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key-header.js';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { clientOperations, complianceOperations, managerOperations } from './interface-operations.js';
 import { isWriteOperation, type OperationSpec } from './operation.js';
@@ -316,7 +317,7 @@ export const createOpenApiDocument = (options: OpenApiDocumentOptions = {}): Ope
           in: 'header',
           required: false,
           description: IDEMPOTENCY_KEY_DESCRIPTION,
-          schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+          schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
         },
       },
       headers: {

@@ -4,8 +4,9 @@ import { type ValidationFailed, validationFailed } from '../errors.js';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 const visibleAscii = /^[\x21-\x7e]+$/;
 
+// `parameterErrors` names request-body paths only; a header problem is told in `reason`.
 const refuse = (message: string): Result<never, ValidationFailed> =>
-  err(validationFailed(`Invalid Idempotency-Key header: ${message}`, { 'Idempotency-Key': [message] }));
+  err(validationFailed(`Invalid Idempotency-Key header: ${message}`, null));
 
 /** Unquotes an RFC 8941 sf-string (`"abc"`, with `\"` and `\\` escapes), or null when it is not one. */
 const unquoteStructuredFieldString = (value: string): string | null => {
