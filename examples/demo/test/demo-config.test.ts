@@ -1,0 +1,45 @@
+import { expect, test } from 'vitest';
+import { readDemoConfig } from '../src/demo-config.js';
+
+test('defaults: port 3000 on the loopback interface, in memory', () => {
+  expect(readDemoConfig({})._unsafeUnwrap()).toEqual({
+    port: 3000,
+    host: '127.0.0.1',
+    publicBaseUrl: null,
+    databaseUrl: null,
+    s3: null,
+  });
+});
+
+test('every variable is read; blank ones count as unset; S3 credentials only when both are given', () => {
+  const config = readDemoConfig({
+    PORT: '8080',
+    HOST: '0.0.0.0',
+    PUBLIC_BASE_URL: 'https://demo.example.com/',
+    DATABASE_URL: 'postgres://kit@db/kit',
+    S3_BUCKET: 'kit-documents',
+    S3_ENDPOINT: 'http://minio:9000',
+    S3_REGION: ' ',
+    AWS_REGION: 'eu-west-3',
+    AWS_ACCESS_KEY_ID: 'AKIA',
+  })._unsafeUnwrap();
+  expect(config).toEqual({
+    port: 8080,
+    host: '0.0.0.0',
+    publicBaseUrl: 'https://demo.example.com',
+    databaseUrl: 'postgres://kit@db/kit',
+    s3: { bucket: 'kit-documents', endpoint: 'http://minio:9000', region: 'eu-west-3', credentials: null },
+  });
+});
+
+test('a malformed value is refused, naming its variable', () => {
+  expect(readDemoConfig({ PORT: '3000x' })._unsafeUnwrapErr()).toMatch(/^PORT /);
+  expect(readDemoConfig({ PORT: '70000' })._unsafeUnwrapErr()).toMatch(/^PORT /);
+  expect(readDemoConfig({ PUBLIC_BASE_URL: 'localhost:3000' })._unsafeUnwrapErr()).toMatch(
+    /^PUBLIC_BASE_URL /,
+  );
+  expect(readDemoConfig({ S3_ENDPOINT: 'http://minio:9000' })._unsafeUnwrapErr()).toMatch(/S3_BUCKET/);
+  expect(readDemoConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio' })._unsafeUnwrapErr()).toMatch(
+    /^S3_ENDPOINT /,
+  );
+});

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { exampleIndividualPayload } from '@onboarding-kit/core';
+import { demoIdentities } from '@onboarding-kit/memory';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openDemoDatabase } from './support/demo-database.js';
+import { demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http.js';
+import { startTestDemo } from './support/test-demo.js';
+
+let database: Awaited<ReturnType<typeof openDemoDatabase>>;
+let databaseUrl: string;
+let inspector: pg.Client;
+beforeAll(async () => {
+  database = await openDemoDatabase();
+  databaseUrl = database.url;
+  inspector = new pg.Client({ connectionString: databaseUrl });
+  await inspector.connect();
+});
+afterAll(async () => {
+  await inspector.end();
+  await database.drop();
+});
+
+/** What is in the demo's tables, read straight from PostgreSQL. */
+const tableContents = async () => {
+  const rows = async (sql: string) => (await inspector.query(sql)).rows;
+  return {
+    clients: await rows('SELECT id, manager_id, status FROM onboarding_kit.clients ORDER BY id'),
+    statusHistory: await rows('SELECT count(*)::int AS entries FROM onboarding_kit.client_status_history'),
+    presetFees: await rows('SELECT id, manager_id FROM onboarding_kit.preset_fees ORDER BY id'),
+    apiKeys: await rows('SELECT count(*)::int AS keys FROM onboarding_kit.api_keys'),
+  };
+};
+
+test('with DATABASE_URL: migrated and seeded at start; a restart keeps every client and duplicates nothing', async () => {
+  const managerKey = demoIdentities.managerA.apiKey;
+  const first = await startTestDemo({ DATABASE_URL: databaseUrl });
+  let createdId: string;
+  try {
+    expect(first.adapters.persistence).toBe('postgres');
+    const call = demoCaller(first.origin);
+    await uploadThroughLinks(call, managerKey, { 'passport.pdf': sampleBytes(4_000, 5) });
+    const created = await call('POST', '/manager/v1/clients/individuals', {
+      key: managerKey,
+      body: exampleIndividualPayload({ idDocuments: ['passport.pdf'] }),
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
+    expect(created.status).toBe(201);
+    createdId = created.body.id;
+    expect(first.logged).toEqual([]);
+  } finally {
+    await first.close();
+  }
+
+  const afterFirstStart = await tableContents();
+  // Client a1 and the created one; 4 fees per manager; the four demo keys.
+  expect(afterFirstStart.clients.map((row) => row.id).sort()).toEqual(
+    [demoIdentities.clientA1.principal.clientId, createdId].sort(),
+  );
+  expect(afterFirstStart.presetFees).toHaveLength(8);
+  expect(afterFirstStart.apiKeys).toEqual([{ keys: 4 }]);
+  expect(afterFirstStart.statusHistory).toEqual([{ entries: 2 }]);
+
+  const second = await startTestDemo({ DATABASE_URL: databaseUrl });
+  try {
+    expect(await tableContents()).toEqual(afterFirstStart);
+    // And through the API: the client of the first run, the same fees, every key still valid.
+    const call = demoCaller(second.origin);
+    const listed = await call('GET', '/manager/v1/clients?limit=100', { key: managerKey });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((client: { id: string }) => client.id).sort()).toEqual(
+      [demoIdentities.clientA1.principal.clientId, createdId].sort(),
+    );
+    for (const identity of [demoIdentities.managerB, demoIdentities.clientA1, demoIdentities.compliance]) {
+      const path =
+        identity.principal.kind === 'manager'
+          ? '/manager/v1/preset-fees'
+          : identity.principal.kind === 'client'
+            ? '/client/v1/uploads'
+            : `/compliance/v1/clients/${createdId}/approve`;
+      const answer = await call(identity.principal.kind === 'compliance' ? 'POST' : 'GET', path, {
+        key: identity.apiKey,
+      });
+      expect({ key: identity.apiKey, status: answer.status }).toEqual({ key: identity.apiKey, status: 200 });
+    }
+    expect(second.logged).toEqual([]);
+  } finally {
+    await second.close();
+  }
+});
