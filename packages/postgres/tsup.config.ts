@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base';
 
-export default defineConfig(packageBuild());
+// `shims` gives the CJS build a working `import.meta.url`, which locates the shipped migrations.
+export default defineConfig(packageBuild({ shims: true }));

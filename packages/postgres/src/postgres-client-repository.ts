@@ -22,7 +22,7 @@ import {
   toStoredClient,
 } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
-import type { SqlSession } from './sql-session.js';
+import { preparedStatement, type SqlSession } from './sql-session.js';
 import { isUuid } from './uuid-shape.js';
 
 const unavailable = storageUnavailable('postgres');
@@ -35,14 +35,17 @@ const unavailable = storageUnavailable('postgres');
 export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
   const selectById = (lock: boolean) =>
     `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c WHERE c.id = $1${lock ? ' FOR UPDATE OF c' : ''}`;
+  const selectClient = preparedStatement(selectById(false));
+  const selectClientForUpdate = preparedStatement(selectById(true));
   const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
     isUuid(clientId)
-      ? ResultAsync.fromPromise(db.query<ClientRow>(selectById(lock), [clientId]), unavailable).map(
-          (result) => {
-            const row = result.rows[0];
-            return row === undefined ? null : toStoredClient(row);
-          },
-        )
+      ? ResultAsync.fromPromise(
+          db.query<ClientRow>((lock ? selectClientForUpdate : selectClient)([clientId])),
+          unavailable,
+        ).map((result) => {
+          const row = result.rows[0];
+          return row === undefined ? null : toStoredClient(row);
+        })
       : okAsync(null);
 
   const insertStatement = `WITH client AS (
@@ -68,6 +71,9 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
     )
     SELECT count(*)::int AS updated FROM client`;
   const insertChildrenStatement = `WITH ${childInsertCtes(tables, 2)}`;
+  const insertClient = preparedStatement(insertStatement);
+  const updateClient = preparedStatement(updateStatement);
+  const insertChildren = preparedStatement(insertChildrenStatement);
 
   return {
     findById: (clientId) => findOne(clientId, false),
@@ -114,11 +120,7 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
 
     insert: (client: StoredClient, entry: StatusHistoryEntry) =>
       ResultAsync.fromPromise(
-        db.query(insertStatement, [
-          ...clientValues(client),
-          ...childRowsJson(client),
-          ...historyValues(entry),
-        ]),
+        db.query(insertClient([...clientValues(client), ...childRowsJson(client), ...historyValues(entry)])),
         unavailable,
       ).map(() => undefined),
 
@@ -127,16 +129,11 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
       if (!isUuid(client.id)) return errAsync(stale);
       // Outside a unit of work the two statements still commit together (`atomically`).
       const replaced = db.atomically(async (tx) => {
-        const updated = await tx.query<{ updated: number }>(updateStatement, [
-          ...clientValues(client),
-          expectedStatus,
-        ]);
+        const updated = await tx.query<{ updated: number }>(
+          updateClient([...clientValues(client), expectedStatus]),
+        );
         if ((updated.rows[0]?.updated ?? 0) !== 1) return false;
-        await tx.query(insertChildrenStatement, [
-          client.id,
-          ...childRowsJson(client),
-          ...historyValues(entry),
-        ]);
+        await tx.query(insertChildren([client.id, ...childRowsJson(client), ...historyValues(entry)]));
         return true;
       });
       return ResultAsync.fromPromise(replaced, unavailable).andThen((wasReplaced) =>

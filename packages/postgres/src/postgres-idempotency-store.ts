@@ -10,7 +10,7 @@ import {
 } from '@onboarding-kit/core';
 import { err, ok, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
-import type { SqlSession } from './sql-session.js';
+import { preparedStatement, type SqlSession } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
@@ -52,17 +52,25 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
     SELECT false, fingerprint, state, response_status, response_body FROM ${tables.idempotency}
     WHERE scope = $1 AND idempotency_key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`;
 
+  const claimRecord = preparedStatement(claimStatement);
+  const completeRecord = preparedStatement(
+    `UPDATE ${tables.idempotency}
+     SET state = 'COMPLETED', response_status = $4, response_body = $5::json, completed_at = $6
+     WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
+  );
   const claimOnce = (request: IdempotencyClaimRequest) => {
     const now = request.now.getTime();
-    return db.query<ClaimRow>(claimStatement, [
-      request.scope,
-      request.key,
-      request.fingerprint,
-      request.token,
-      request.now,
-      new Date(now - request.recordTtlMs),
-      new Date(now - request.lockTtlMs),
-    ]);
+    return db.query<ClaimRow>(
+      claimRecord([
+        request.scope,
+        request.key,
+        request.fingerprint,
+        request.token,
+        request.now,
+        new Date(now - request.recordTtlMs),
+        new Date(now - request.lockTtlMs),
+      ]),
+    );
   };
 
   const claim = async (request: IdempotencyClaimRequest): Promise<IdempotencyClaim> => {
@@ -79,10 +87,14 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
     complete: (ref: IdempotencyClaimRef, response: StoredResponse, now: Date) =>
       ResultAsync.fromPromise(
         db.query(
-          `UPDATE ${tables.idempotency}
-           SET state = 'COMPLETED', response_status = $4, response_body = $5::json, completed_at = $6
-           WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
-          [ref.scope, ref.key, ref.token, response.status, JSON.stringify(response.body ?? null), now],
+          completeRecord([
+            ref.scope,
+            ref.key,
+            ref.token,
+            response.status,
+            JSON.stringify(response.body ?? null),
+            now,
+          ]),
         ),
         unavailable,
       ).andThen((result) =>

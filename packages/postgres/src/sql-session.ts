@@ -1,7 +1,21 @@
-import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 
 export type Queryable = {
-  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+  query<R extends QueryResultRow = QueryResultRow>(
+    statement: string | QueryConfig<unknown[]>,
+    values?: unknown[],
+  ): Promise<QueryResult<R>>;
+};
+
+/**
+ * A statement sent often (a create, a claim): named, so that each connection parses and plans
+ * its text once and later sends only the values. The name derives from the text, so two schemas
+ * (two texts) never share one.
+ */
+export const preparedStatement = (text: string): ((values: unknown[]) => QueryConfig<unknown[]>) => {
+  const name = `okit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+  return (values) => ({ name, text, values });
 };
 
 /**
@@ -53,7 +67,8 @@ export const rollbackAndRelease = async ({ client, release }: CheckedOutClient):
 };
 
 export const poolSession = (pool: Pool): SqlSession => ({
-  query: (text, values) => pool.query(text, values),
+  query: (statement, values) =>
+    typeof statement === 'string' ? pool.query(statement, values) : pool.query(statement),
   atomically: async (statements) => {
     const held = await checkOut(pool);
     try {
@@ -75,6 +90,7 @@ export const poolSession = (pool: Pool): SqlSession => ({
 });
 
 export const transactionSession = (client: PoolClient): SqlSession => ({
-  query: (text, values) => client.query(text, values),
+  query: (statement, values) =>
+    typeof statement === 'string' ? client.query(statement, values) : client.query(statement),
   atomically: (statements) => statements(client),
 });

@@ -34,11 +34,13 @@ export const countingPool = (
   const send = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
   (CountingClient.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
     queries += 1;
-    const [text, values] = args;
-    if (typeof text === 'string') {
-      recent.push({ text, values: Array.isArray(values) ? values : [] });
-      if (recent.length > 50) recent.shift();
-    }
+    const [statement, values] = args;
+    const sent =
+      typeof statement === 'string'
+        ? { text: statement, values: Array.isArray(values) ? values : [] }
+        : (statement as { text: string; values?: unknown[] });
+    recent.push({ text: sent.text, values: sent.values ?? [] });
+    if (recent.length > 50) recent.shift();
     return send.apply(this, args);
   };
   const pool = new pg.Pool({

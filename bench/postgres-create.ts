@@ -1,0 +1,272 @@
+/**
+ * PostgreSQL adapter benchmarks (issue 4), run with `node --import tsx bench/postgres-create.ts`.
+ *
+ * 1. Create-individual through the kit (validation, idempotency claim, document promotion, one
+ *    transaction on the postgres adapters) against a baseline that writes the same rows with the
+ *    same two transactions (the autocommitted claim, then the command) straight through pg, with
+ *    plain hand-written INSERTs. Measured at the kit level, not over HTTP: the ratio isolates what
+ *    the kit and its adapters cost on top of the database work.
+ * 2. A manager's preset fee list (what GET /preset-fees reads) with 1,000 fees among 1,000,000
+ *    rows, through the repository and through the kit's preset fee service: p50 / p99.
+ *
+ * BENCH_ONLY=create or BENCH_ONLY=preset-fees runs one half; BENCH_REQUESTS and BENCH_CONCURRENCY
+ * tune the first. Uses DATABASE_URL when set (a fresh database is created on that server and dropped at the end),
+ * otherwise an embedded PostgreSQL in a temporary directory.
+ */
+import { randomUUID } from 'node:crypto';
+import { cpus, totalmem } from 'node:os';
+import {
+  createOnboardingKit,
+  exampleIndividualPayload,
+  fingerprintRequestBody,
+  type ManagerPrincipal,
+  type StoredResponse,
+  systemClock,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
+import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
+import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
+
+const requestsPerRound = Number(process.env.BENCH_REQUESTS ?? 1500);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const rounds = 3;
+const schema = 'bench';
+
+type Rate = { readonly perSecond: number; readonly nodeCpuMsPerRequest: number };
+
+const runConcurrently = async (total: number, work: (i: number) => Promise<void>): Promise<Rate> => {
+  let next = 0;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next;
+        next += 1;
+        await work(i);
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    perSecond: total / ((performance.now() - started) / 1000),
+    nodeCpuMsPerRequest: (cpu.user + cpu.system) / 1000 / total,
+  };
+};
+
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+/** The kit on the postgres adapters, documents in memory (their cost is not what is measured). */
+const kitCreate = (pool: Pool) => {
+  const memory = createMemoryAdapters();
+  const kit = createOnboardingKit({
+    ...createPostgresAdapters({ pool, schema }),
+    documentStorage: memory.documentStorage,
+    clock: systemClock,
+    ids: createRandomIds(),
+  });
+  const principal: ManagerPrincipal = { kind: 'manager', managerId: `bench-kit-${randomUUID()}` };
+  const owner = `manager:${principal.managerId}`;
+  const scope = `${owner} POST /manager/v1/clients/individuals`;
+  const encode = (outcome: { isOk(): boolean; value?: unknown }): StoredResponse | null =>
+    outcome.isOk() ? { status: 201, body: outcome.value } : null;
+  return async (i: number) => {
+    const filename = `passport-${i}.pdf`;
+    memory.testing.putTemporaryFile(owner, filename, new Uint8Array(2048));
+    const payload = exampleIndividualPayload({ idDocuments: [filename] });
+    const decision = (await kit.idempotency.claim({ scope, key: `k-${i}`, body: payload }))._unsafeUnwrap();
+    if (decision.type !== 'Claimed') throw new Error('bench key already used');
+    const created = await kit.clients.createIndividual(principal, payload, {
+      idempotency: { ref: decision.ref, encode },
+    });
+    if (created.isErr()) throw new Error(`create failed: ${JSON.stringify(created.error)}`);
+  };
+};
+
+/** The same rows, the same two transactions, plain INSERTs straight through pg. */
+const baselineCreate = (pool: Pool) => {
+  const managerId = `bench-baseline-${randomUUID()}`;
+  const scope = `manager:${managerId} POST /manager/v1/clients/individuals`;
+  const t = `"${schema}"`;
+  return async (i: number) => {
+    const payload = exampleIndividualPayload({ idDocuments: [`passport-${i}.pdf`] });
+    const now = new Date();
+    const token = randomUUID();
+    await pool.query(
+      `INSERT INTO ${t}.idempotency_records (scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
+       VALUES ($1, $2, $3, $4, 'IN_PROGRESS', $5, $5)`,
+      [scope, `k-${i}`, fingerprintRequestBody(payload), token, now],
+    );
+    const clientId = randomUUID();
+    const documentKey = `${randomUUID()}_passport-${i}.pdf`;
+    const profile = { ...payload.profile, idDocuments: [documentKey] };
+    const db = await pool.connect();
+    try {
+      await db.query('BEGIN');
+      await db.query(
+        `INSERT INTO ${t}.documents (key, client_id, manager_id, filename, size, stored_at) VALUES ($1, $2, $3, $4, 2048, $5)`,
+        [documentKey, clientId, managerId, `passport-${i}.pdf`, now],
+      );
+      await db.query(
+        `INSERT INTO ${t}.clients (id, manager_id, client_type, status, individual_profile, individual_source_of_funds,
+           created_at, updated_at) VALUES ($1, $2, 'INDIVIDUAL', 'ONBOARDING_UNDER_REVIEW', $3, $4, $5, $5)`,
+        [clientId, managerId, JSON.stringify(profile), JSON.stringify(payload.sourceOfFunds), now],
+      );
+      for (const [position, account] of payload.bankAccounts.entries()) {
+        await db.query(
+          `INSERT INTO ${t}.bank_accounts (id, client_id, position, label, fiat_currency, country_code, type, identifiers, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [
+            randomUUID(),
+            clientId,
+            position + 1,
+            account.label ?? null,
+            account.fiatCurrency,
+            account.countryCode,
+            account.type,
+            JSON.stringify(account.identifiers),
+            now,
+          ],
+        );
+      }
+      for (const [position, wallet] of payload.blockchainWallets.entries()) {
+        await db.query(
+          `INSERT INTO ${t}.blockchain_wallets (id, client_id, position, label, blockchain_network, address, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [
+            randomUUID(),
+            clientId,
+            position + 1,
+            wallet.label ?? null,
+            wallet.blockchainNetwork,
+            wallet.address,
+            now,
+          ],
+        );
+      }
+      await db.query(
+        `INSERT INTO ${t}.client_status_history (client_id, from_status, to_status, actor, at)
+         VALUES ($1, NULL, 'ONBOARDING_UNDER_REVIEW', $2, $3)`,
+        [clientId, `manager:${managerId}`, now],
+      );
+      await db.query(
+        `UPDATE ${t}.idempotency_records SET state = 'COMPLETED', response_status = 201, response_body = $4, completed_at = $5
+         WHERE scope = $1 AND idempotency_key = $2 AND token = $3`,
+        [scope, `k-${i}`, token, JSON.stringify({ id: clientId }), now],
+      );
+      await db.query('COMMIT');
+      db.release();
+    } catch (error) {
+      await db.query('ROLLBACK');
+      db.release();
+      throw error;
+    }
+  };
+};
+
+const benchCreate = async (pool: Pool) => {
+  const payload = exampleIndividualPayload();
+  console.log(
+    `\n## create-individual: ${requestsPerRound} requests x ${rounds} rounds, concurrency ${concurrency}, ` +
+      `pool of ${pool.options.max} (${payload.bankAccounts.length} bank account(s), ${payload.blockchainWallets.length} wallet(s), 1 document)`,
+  );
+  // Warm up both paths (JIT, connections, plan caches) before measuring.
+  await runConcurrently(200, baselineCreate(pool));
+  await runConcurrently(200, kitCreate(pool));
+  const kitRates: number[] = [];
+  const baselineRates: number[] = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    const baseline = await runConcurrently(requestsPerRound, baselineCreate(pool));
+    const kit = await runConcurrently(requestsPerRound, kitCreate(pool));
+    baselineRates.push(baseline.perSecond);
+    kitRates.push(kit.perSecond);
+    console.log(
+      `round ${round}: baseline ${baseline.perSecond.toFixed(0)} req/s (Node CPU ${baseline.nodeCpuMsPerRequest.toFixed(2)} ms/req), ` +
+        `kit ${kit.perSecond.toFixed(0)} req/s (Node CPU ${kit.nodeCpuMsPerRequest.toFixed(2)} ms/req)`,
+    );
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const ratio = median(kitRates) / median(baselineRates);
+  console.log(
+    `median: baseline ${median(baselineRates).toFixed(0)} req/s, kit ${median(kitRates).toFixed(0)} req/s, ` +
+      `ratio ${ratio.toFixed(2)}x (goal >= 0.6x)`,
+  );
+};
+
+const benchPresetFees = async (pool: Pool) => {
+  const managers = 1000;
+  const total = 1_000_000;
+  console.log(
+    `\n## preset fee list: ${total / managers} fees of one manager among ${total} rows (${managers} managers)`,
+  );
+  const loadStarted = performance.now();
+  // Interleaved: one manager's fees are spread over the whole table, the worst case for its list.
+  await pool.query(`
+    INSERT INTO "${schema}".preset_fees (id, manager_id, fee_direction, fiat_fee_group, blockchain_fee_group, configuration, created_at)
+    SELECT gen_random_uuid(), 'fee-manager-' || (i % ${managers}),
+      CASE WHEN i % 2 = 0 THEN 'ONRAMP' ELSE 'OFFRAMP' END,
+      CASE WHEN i % 3 = 0 THEN 'G10' ELSE 'USD' END, 'USD_STABLECOIN',
+      CASE WHEN i % 4 = 0
+        THEN '{"type": "MONTHLY_VOLUME", "intermediaryLimits": [{"to": 10000, "fee": 1.5}, {"to": 100000, "fee": 1.0}], "upperLimitFee": 0.5}'::jsonb
+        ELSE '{"type": "FLAT", "fee": 1.25}'::jsonb END,
+      timestamptz '2030-01-01' + i * interval '1 second'
+    FROM generate_series(1, ${total}) AS i`);
+  await pool.query(`VACUUM ANALYZE "${schema}".preset_fees`);
+  console.log(`loaded and analyzed in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+
+  const adapters = createPostgresAdapters({ pool, schema });
+  const memory = createMemoryAdapters();
+  const kit = createOnboardingKit({
+    ...adapters,
+    documentStorage: memory.documentStorage,
+    clock: systemClock,
+    ids: createRandomIds(),
+  });
+  const measure = async (label: string, list: (managerId: string) => Promise<number>) => {
+    for (let i = 0; i < 50; i += 1) await list(`fee-manager-${i}`);
+    const timings: number[] = [];
+    for (let i = 0; i < 500; i += 1) {
+      const started = performance.now();
+      const count = await list(`fee-manager-${(i * 7) % managers}`);
+      timings.push(performance.now() - started);
+      if (count !== total / managers) throw new Error(`listed ${count} fees`);
+    }
+    timings.sort((a, b) => a - b);
+    console.log(
+      `${label}: 500 sequential lists, p50 ${percentile(timings, 50).toFixed(2)} ms, ` +
+        `p99 ${percentile(timings, 99).toFixed(2)} ms, max ${timings.at(-1)?.toFixed(2)} ms (goal p99 < 20 ms)`,
+    );
+  };
+  await measure(
+    'repository listByManager',
+    async (managerId) => (await adapters.presetFees.listByManager(managerId))._unsafeUnwrap().length,
+  );
+  await measure(
+    'kit presetFees.list',
+    async (managerId) => (await kit.presetFees.list({ kind: 'manager', managerId }))._unsafeUnwrap().length,
+  );
+};
+
+const main = async () => {
+  const only = process.env.BENCH_ONLY;
+  const database = await openTestDatabase();
+  const pool = createPool(database.connectionString, concurrency);
+  try {
+    (await migrate(pool, { schema }))._unsafeUnwrap();
+    const version = (await pool.query('SHOW server_version')).rows[0]?.server_version;
+    console.log(
+      `# PostgreSQL adapter bench, ${new Date().toISOString()}\n` +
+        `machine: ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
+        `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}`,
+    );
+    if (only !== 'preset-fees') await benchCreate(pool);
+    if (only !== 'create') await benchPresetFees(pool);
+  } finally {
+    await pool.end();
+    await database.close();
+  }
+};
+
+await main();
