@@ -1,14 +1,11 @@
 import {
   CopyObjectCommand,
   DeleteObjectsCommand,
-  GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
-  PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   type DocumentStorage,
   type PromotionItem,
@@ -18,6 +15,7 @@ import {
 } from '@onboarding-kit/core';
 import { ResultAsync } from 'neverthrow';
 import { attachmentContentDisposition } from './content-disposition.js';
+import { createObjectUrlPresigner } from './object-url-presigner.js';
 import { presignWindow } from './presign-window.js';
 import { copySourceOf, s3ObjectKeys } from './s3-object-keys.js';
 import { settleWithConcurrency } from './settle-with-concurrency.js';
@@ -60,6 +58,7 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
   const concurrency = options.promotionConcurrency ?? 8;
   const now = options.now ?? (() => new Date());
   const unavailable = storageUnavailable('s3');
+  const presigner = createObjectUrlPresigner(client, bucket);
   const attempt = <T>(work: () => Promise<T>): ResultAsync<T, StorageUnavailable> =>
     ResultAsync.fromPromise(
       // A synchronous throw of the SDK (bad input) must not escape either.
@@ -103,11 +102,10 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
   return {
     presignUpload: (owner, filename, expiresAt) =>
       attempt(async () => {
-        const window = presignWindow(now(), expiresAt);
-        const url = await getSignedUrl(
-          client,
-          new PutObjectCommand({ Bucket: bucket, Key: keys.temporary(owner, filename) }),
-          window,
+        const url = await presigner.presign(
+          'PUT',
+          keys.temporary(owner, filename),
+          presignWindow(now(), expiresAt),
         );
         return { url, method: 'PUT' as const, headers: {} };
       }),
@@ -169,15 +167,9 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
 
     presignDownload: (key, filename, expiresAt) =>
       attempt(() =>
-        getSignedUrl(
-          client,
-          new GetObjectCommand({
-            Bucket: bucket,
-            Key: keys.permanent(key),
-            ResponseContentDisposition: attachmentContentDisposition(filename),
-          }),
-          presignWindow(now(), expiresAt),
-        ),
+        presigner.presign('GET', keys.permanent(key), presignWindow(now(), expiresAt), {
+          'response-content-disposition': attachmentContentDisposition(filename),
+        }),
       ),
   };
 };

@@ -15,7 +15,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';
 import { s3ObjectKeys } from '../src/s3-object-keys.js';
 import { startCopyFaultProxy } from './copy-fault-proxy.js';
-import { freshBucket, readObject, s3ClientFor } from './s3-test-servers.js';
+import { freshBucket, readObject, s3ClientFor } from './s3-compatible-client.js';
 import { freePort } from './start-s3-servers.js';
 
 /**

@@ -4,7 +4,7 @@ import { expectOk } from '@onboarding-kit/contract-tests';
 import { describe, expect, inject, it } from 'vitest';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';
 import { settleWithConcurrency } from '../src/settle-with-concurrency.js';
-import { freshBucket, s3ClientFor } from './s3-test-servers.js';
+import { freshBucket, s3ClientFor } from './s3-compatible-client.js';
 
 /** Counts the commands a client sends, by name. */
 const countCommands = (client: S3Client): Map<string, number> => {

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';
 import { s3ObjectKeys } from '../src/s3-object-keys.js';
 import { attachmentFilenameOf } from './attachment-filename-of.js';
-import { freshBucket, readObject, s3ClientFor } from './s3-test-servers.js';
+import { freshBucket, readObject, s3ClientFor } from './s3-compatible-client.js';
 
 // On s3rver: it applies the signed response-content-disposition as S3 does (moto ignores it), so
 // the downloaded filename is the server's own answer.

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';
 import { s3ObjectKeys } from '../src/s3-object-keys.js';
 import { attachmentFilenameOf } from './attachment-filename-of.js';
-import { freshBucket, readObject, s3ClientFor, s3TestServers } from './s3-test-servers.js';
+import { freshBucket, readObject, s3ClientFor } from './s3-compatible-client.js';
+import { s3TestServers } from './s3-test-servers.js';
 
 const keys = s3ObjectKeys('tmp/', 'documents/');
 const inFifteenMinutes = () => new Date(Date.now() + 15 * 60_000);

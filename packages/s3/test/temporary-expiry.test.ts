@@ -5,7 +5,7 @@ import {
 import { expectErr, expectOk } from '@onboarding-kit/contract-tests';
 import { describe, expect, inject, it } from 'vitest';
 import { ensureTemporaryExpiry, temporaryExpiryRuleId } from '../src/temporary-expiry.js';
-import { freshBucket, s3ClientFor } from './s3-test-servers.js';
+import { freshBucket, s3ClientFor } from './s3-compatible-client.js';
 import { freePort } from './start-s3-servers.js';
 
 // On moto: s3rver does not implement lifecycle configuration.
