@@ -138,7 +138,7 @@ describe('the kit with S3 storage, when a step of document promotion fails', () 
     const counting = (healthy: DocumentStorage): DocumentStorage => ({
       ...healthy,
       copyToPermanent: (items) =>
-        healthy.copyToPermanent(items).map(() => {
+        healthy.copyToPermanent(items).andTee(() => {
           copiesMade += items.length;
         }),
     });
