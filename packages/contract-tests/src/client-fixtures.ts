@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  BankAccount,
-  BlockchainWallet,
-  ClientStatus,
-  ClientType,
-  CompanyRepresentative,
-  StatusHistoryEntry,
-  StoredClient,
+import {
+  type BankAccount,
+  type BlockchainWallet,
+  type ClientStatus,
+  type ClientType,
+  type CompanyRepresentative,
+  documentKeyFor,
+  entityOnboardingInformation,
+  exampleEntityPayload,
+  exampleIndividualPayload,
+  individualOnboardingInformation,
+  replaceDocumentReferences,
+  type StatusHistoryEntry,
+  type StoredClient,
 } from '@onboarding-kit/core';
 
 /** Fixtures shaped like what core stores: valid UUIDs, ISO instants in UTC with milliseconds. */
@@ -77,116 +83,31 @@ export const representativeFixture = (
   deletedAt: null,
 });
 
-/** A complete stored client of either type, with documents, bank accounts and wallets. */
+/**
+ * A complete stored client of either type, with documents, bank accounts and wallets: core's
+ * example payloads turned into onboarding information exactly as the services do it.
+ */
 export const storedClientFixture = (overrides: StoredClientOverrides): StoredClient => {
   const createdAt = overrides.createdAt ?? new Date().toISOString();
-  const clientType = overrides.clientType ?? 'INDIVIDUAL';
-  const base: Omit<
-    StoredClient,
-    | 'company'
-    | 'companyRepresentatives'
-    | 'companyDirectorsAndUbos'
-    | 'individualProfile'
-    | 'individualSourceOfFunds'
-  > = {
+  const stamp = { newId: randomUUID, at: createdAt };
+  const withDocumentKeys = <P>(payload: P): P =>
+    replaceDocumentReferences(payload, (filename) => documentKeyFor(randomUUID(), filename));
+  const information =
+    (overrides.clientType ?? 'INDIVIDUAL') === 'INDIVIDUAL'
+      ? individualOnboardingInformation(withDocumentKeys(exampleIndividualPayload()), stamp)
+      : entityOnboardingInformation(
+          withDocumentKeys(exampleEntityPayload({ proofOfIncorporationDocuments: ['kbis.pdf'] })),
+          stamp,
+        );
+  return {
     id: overrides.id ?? randomUUID(),
     managerId: overrides.managerId,
     status: overrides.status ?? 'ONBOARDING_UNDER_REVIEW',
-    clientType,
+    ...information,
     onboardingResubmissionReason: null,
-    bankAccounts: [bankAccountFixture('Main account', createdAt)],
-    blockchainWallets: [blockchainWalletFixture('Ledger', createdAt)],
     createdAt,
     updatedAt: createdAt,
     deletedAt: null,
-  };
-  if (clientType === 'INDIVIDUAL') {
-    return {
-      ...base,
-      company: null,
-      companyRepresentatives: null,
-      companyDirectorsAndUbos: null,
-      individualProfile: {
-        firstName: 'Camille',
-        lastName: 'Durand',
-        email: 'camille.durand@example.com',
-        phone: '+33612345678',
-        address: '12 rue de Rivoli',
-        city: 'Paris',
-        postalCode: '75004',
-        countryCode: 'FR',
-        occupation: 'EMPLOYEE',
-        occupationDescription: null,
-        companyName: 'Atelier Durand',
-        jobBusinessSector: 'TECHNOLOGY',
-        jobBusinessSectorDescription: null,
-        purposeOfOnboarding: 'INVESTMENT',
-        idDocuments: [`${randomUUID()}_passport.pdf`],
-        proofOfAddressDocuments: [],
-        proofOfAmlDocuments: [],
-      },
-      individualSourceOfFunds: {
-        sourceOfFunds: 'SALARY',
-        sourceOfFundsDescription: null,
-        annualRevenueRange: 'FROM_50K_TO_250K',
-        globalWealthRange: 'FROM_250K_TO_1M',
-        sourceOfFundsDocuments: [],
-        proofOfTaxResidencyDocuments: [],
-        taxNoticeDocuments: [],
-        supportingOccupationDocuments: [],
-      },
-    };
-  }
-  return {
-    ...base,
-    company: {
-      name: 'Boulangerie Numérique SAS',
-      registrationNumber: '552 100 554',
-      registeredAddress: '8 avenue de l’Opéra',
-      registeredAddressCity: 'Paris',
-      registeredAddressPostalCode: '75001',
-      registeredAddressCountryCode: 'FR',
-      placeOfEffectiveBusiness: null,
-      businessSector: 'RETAIL',
-      businessSectorDescription: null,
-      turnover: '1200000 EUR',
-      turnoverDocuments: [],
-      lastTaxNoticeDocuments: [],
-      purposeOfOnboarding: 'TREASURY_MANAGEMENT',
-      proofOfIncorporationDocuments: [`${randomUUID()}_kbis.pdf`],
-      memorandumOfAssociationDocuments: [],
-      registryOfDirectorsAndShareholdersDocuments: [],
-      structureChartOfShareholdersDocuments: [],
-      proofOfAmlDocuments: [],
-    },
-    companyRepresentatives: [
-      representativeFixture('Hélène', 'AUTHORIZED_SIGNATORY', createdAt),
-      representativeFixture('Paul', 'OPERATOR', createdAt),
-    ],
-    companyDirectorsAndUbos: {
-      directors: [
-        { name: 'Hélène Martin', idDocuments: [], proofOfAddressDocuments: [], proofOfAmlDocuments: [] },
-      ],
-      ubos: [
-        {
-          name: 'Hélène Martin',
-          typeOfPerson: 'NATURAL',
-          idDocuments: [],
-          proofOfAddressDocuments: [],
-          proofOfAmlDocuments: [],
-        },
-        {
-          name: 'Holding Martin SARL',
-          typeOfPerson: 'LEGAL',
-          proofOfIncorporationDocuments: [],
-          memorandumOfAssociationDocuments: [],
-          registryOfDirectorsAndShareholdersDocuments: [],
-          proofOfAmlDocuments: [],
-        },
-      ],
-    },
-    individualProfile: null,
-    individualSourceOfFunds: null,
   };
 };
 
