@@ -14,7 +14,7 @@
  * otherwise an embedded PostgreSQL in a temporary directory.
  */
 import { randomUUID } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import {
   createOnboardingKit,
   exampleIndividualPayload,
@@ -259,10 +259,18 @@ const main = async () => {
     console.log(
       `# PostgreSQL adapter bench, ${new Date().toISOString()}\n` +
         `machine: ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
-        `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}`,
+        `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}\n` +
+        `load average (1, 5, 15 min) at the start: ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(', ')}`,
     );
     if (only !== 'preset-fees') await benchCreate(pool);
     if (only !== 'create') await benchPresetFees(pool);
+    console.log(
+      `\nload average (1, 5, 15 min) at the end: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')}`,
+    );
   } finally {
     await pool.end();
     await database.close();

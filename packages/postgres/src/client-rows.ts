@@ -11,6 +11,7 @@ import type {
   StatusHistoryEntry,
   StoredClient,
 } from '@onboarding-kit/core';
+import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
 
 /** A `clients` row with its child rows folded in as json arrays (already in wire shape). */
@@ -40,9 +41,7 @@ export type StatusHistoryRow = {
   at: Date;
 };
 
-/** ISO 8601 in UTC with milliseconds, the shape the kit's clock writes (`Date#toISOString`). */
-const isoTimestamp = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoTimestamp = isoTimestampSql;
 const isoOrNull = (column: string) =>
   `CASE WHEN ${column} IS NULL THEN NULL ELSE ${isoTimestamp(column)} END`;
 
