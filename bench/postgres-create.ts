@@ -247,6 +247,21 @@ const benchPresetFees = async (pool: Pool) => {
     'kit presetFees.list',
     async (managerId) => (await kit.presetFees.list({ kind: 'manager', managerId }))._unsafeUnwrap().length,
   );
+  // The database's own share, free of Node and of the scheduling of a shared machine.
+  const executions: number[] = [];
+  for (let i = 0; i < 200; i += 1) {
+    const explained = await pool.query(
+      `EXPLAIN (ANALYZE, FORMAT JSON) SELECT id, fee_direction, fiat_fee_group, blockchain_fee_group, configuration,
+         created_at FROM "${schema}".preset_fees WHERE manager_id = $1 ORDER BY created_at DESC, id DESC`,
+      [`fee-manager-${(i * 11) % managers}`],
+    );
+    executions.push(explained.rows[0]['QUERY PLAN'][0]['Execution Time'] as number);
+  }
+  executions.sort((a, b) => a - b);
+  console.log(
+    `database execution time (EXPLAIN ANALYZE, 200 managers): p50 ${percentile(executions, 50).toFixed(2)} ms, ` +
+      `p99 ${percentile(executions, 99).toFixed(2)} ms`,
+  );
 };
 
 const main = async () => {
