@@ -1,5 +1,5 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base';
 
-// `shims` gives the CJS build a working `import.meta.url`, which locates the shipped migrations.
+// `shims`: the CJS build needs import.meta.url to find the shipped migrations/ folder.
 export default defineConfig(packageBuild({ shims: true }));
