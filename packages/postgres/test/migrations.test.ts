@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrate } from '../src/migrate.js';
+import { createPostgresAdapters } from '../src/postgres-adapters.js';
 import { type MigratedDatabase, newSchemaName, openMigratedDatabase } from './postgres-test-database.js';
 
 const shipped = async () =>
@@ -65,6 +66,13 @@ describe('migrate', () => {
     } finally {
       await pool.end();
     }
+  });
+
+  it('refuses a schema name that is not a plain identifier when wiring, before any SQL is sent', () => {
+    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 });
+    expect(() => migrate(pool, { schema: 'kit"; DROP TABLE x; --' })).toThrow(TypeError);
+    expect(() => createPostgresAdapters({ pool, schema: 'Kit-Schema' })).toThrow(TypeError);
+    return pool.end();
   });
 
   it('answers StorageUnavailable when the database cannot be reached', async () => {
