@@ -1,0 +1,192 @@
+/**
+ * The HTTP benchmark of issue 3, run by `pnpm bench` (bench/run.ts). autocannon runs in this
+ * process; every server runs in a process of its own on 127.0.0.1 (bench/http-target.ts), and the
+ * two sides of a comparison are measured in alternating rounds:
+ *
+ * 1. POST /clients/individuals through the whole demo stack on memory adapters (auth, JSON, zod,
+ *    file checks, promotion, unit of work, response) vs a bare Express route that parses the JSON,
+ *    runs the same zod schema and inserts into a Map. Every request names a file of its own, put in
+ *    the manager's temporary storage before the run, so every create is a 201. Goal ≥ 0.6×.
+ * 2. GET /preset-fees vs bare Express answering the same JSON. Goal ≥ 0.8×.
+ * 3. An idempotent replay (same key, same body) vs a first create with a fresh key. Goal ≥ 1×.
+ */
+import { exampleIndividualPayload } from '@onboarding-kit/core';
+import { demoIdentities } from '@onboarding-kit/memory';
+import { type LoadRequest, type LoadResult, measureAlternating } from './http-load.js';
+import { preloadedFilename } from './http-preloaded-files.js';
+import { type RunningTarget, startTarget, type TargetKind } from './http-target-process.js';
+
+export type HttpComparison = {
+  readonly name: string;
+  readonly measured: LoadResult;
+  readonly reference: LoadResult;
+  readonly ratio: number;
+  readonly goal: number;
+  readonly passed: boolean;
+};
+
+const options = {
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  warmUpSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 2),
+};
+// Room for far more creates than one kit process answers in the warm-up and its rounds.
+const preloadedFiles = String(process.env.BENCH_PRELOAD_FILES ?? 40_000);
+const managerKey = demoIdentities.managerA.apiKey;
+const jsonHeaders = { 'content-type': 'application/json', SERVICE_API_KEY: managerKey };
+
+/** The example payload as JSON text, split where the file name goes, so each body costs one concat. */
+const payloadWithFile = (() => {
+  const marker = '@@FILE@@';
+  const [head, tail] = JSON.stringify(exampleIndividualPayload({ idDocuments: [marker] })).split(marker);
+  return (filename: string) => `${head}${filename}${tail}`;
+})();
+
+const createRequest = (path: string): LoadRequest => ({
+  method: 'POST',
+  path,
+  headers: jsonHeaders,
+  perRequest: (n) => ({ body: payloadWithFile(preloadedFilename(n)) }),
+});
+
+/** Starts the servers, runs the work, stops them all (even when the work fails). */
+const withTargets = async <T>(
+  kinds: ReadonlyArray<{ kind: TargetKind; env?: Readonly<Record<string, string>> }>,
+  work: (origins: string[]) => Promise<T>,
+): Promise<T> => {
+  const started: RunningTarget[] = [];
+  try {
+    for (const { kind, env } of kinds) started.push(await startTarget(kind, env));
+    return await work(started.map((target) => target.origin));
+  } finally {
+    for (const [index, target] of started.entries()) {
+      await target.stop();
+      const logged = target.stderr().trim();
+      if (logged !== '') console.log(`  (${kinds[index]?.kind} target stderr: ${logged.split('\n')[0]})`);
+    }
+  }
+};
+
+const describe = (label: string, result: LoadResult): string => {
+  const failures = result.non2xx + result.errors + result.timeouts;
+  return (
+    `  ${label.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s` +
+    ` (rounds ${result.roundRates.map((rate) => rate.toFixed(0)).join(' / ')})` +
+    `  p50 ${result.latencyP50Ms.toFixed(1)} ms  p99 ${result.latencyP99Ms.toFixed(1)} ms` +
+    `  ${result.requests} requests` +
+    (failures === 0
+      ? '  all 2xx'
+      : `  !! ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`)
+  );
+};
+
+const compare = (name: string, measured: LoadResult, reference: LoadResult, goal: number): HttpComparison => {
+  const ratio = measured.requestsPerSecond / reference.requestsPerSecond;
+  const clean = [measured, reference].every(
+    (result) => result.non2xx === 0 && result.errors === 0 && result.timeouts === 0,
+  );
+  return { name, measured, reference, ratio, goal, passed: clean && ratio >= goal };
+};
+
+export const runHttpBench = async (): Promise<HttpComparison[]> => {
+  console.log(
+    `HTTP bench: autocannon, ${options.connections} connections; per server a ${options.warmUpSeconds} s ` +
+      `warm-up, then ${options.rounds} rounds of ${options.roundSeconds} s alternating with the other side; ` +
+      'each server in its own process on 127.0.0.1',
+  );
+
+  console.log('\n1. POST /clients/individuals (every request a 201 naming a file of its own)');
+  const [baselineCreate, kitCreate] = await withTargets(
+    [{ kind: 'baseline' }, { kind: 'kit', env: { BENCH_PRELOAD_FILES: preloadedFiles } }],
+    ([baseline = '', kit = '']) =>
+      measureAlternating(
+        [
+          { label: 'baseline', origin: baseline, request: createRequest('/clients/individuals') },
+          { label: 'kit', origin: kit, request: createRequest('/manager/v1/clients/individuals') },
+        ],
+        options,
+      ),
+  );
+  if (baselineCreate === undefined || kitCreate === undefined) throw new Error('create: no result');
+  console.log(describe('baseline: express.json + zod + Map', baselineCreate));
+  console.log(describe('kit: demo stack on memory adapters', kitCreate));
+
+  console.log('\n2. GET /preset-fees (manager A, 4 fees)');
+  const [baselineFees, kitFees] = await withTargets(
+    [{ kind: 'baseline' }, { kind: 'kit' }],
+    ([baseline = '', kit = '']) =>
+      measureAlternating(
+        [
+          {
+            label: 'baseline',
+            origin: baseline,
+            request: { method: 'GET', path: '/preset-fees', headers: { SERVICE_API_KEY: managerKey } },
+          },
+          {
+            label: 'kit',
+            origin: kit,
+            request: {
+              method: 'GET',
+              path: '/manager/v1/preset-fees',
+              headers: { SERVICE_API_KEY: managerKey },
+            },
+          },
+        ],
+        options,
+      ),
+  );
+  if (baselineFees === undefined || kitFees === undefined) throw new Error('preset fees: no result');
+  console.log(describe('baseline: express answering the same JSON', baselineFees));
+  console.log(describe('kit: demo stack on memory adapters', kitFees));
+
+  console.log('\n3. Idempotency-Key on POST /manager/v1/clients/individuals');
+  const [firstCreate, replay] = await withTargets(
+    [
+      { kind: 'kit', env: { BENCH_PRELOAD_FILES: preloadedFiles } },
+      { kind: 'kit', env: { BENCH_PRELOAD_FILES: '1' } },
+    ],
+    async ([first = '', replayed = '']) => {
+      const path = '/manager/v1/clients/individuals';
+      const body = payloadWithFile(preloadedFilename(0));
+      const replayHeaders = { ...jsonHeaders, 'Idempotency-Key': 'bench-replayed' };
+      const original = await fetch(`${replayed}${path}`, { method: 'POST', headers: replayHeaders, body });
+      if (original.status !== 201) throw new Error(`the create to replay answered ${original.status}`);
+      return measureAlternating(
+        [
+          {
+            label: 'first create',
+            origin: first,
+            request: {
+              ...createRequest(path),
+              perRequest: (n) => ({
+                body: payloadWithFile(preloadedFilename(n)),
+                headers: { 'Idempotency-Key': `bench-first-${n}` },
+              }),
+            },
+          },
+          {
+            label: 'replay',
+            origin: replayed,
+            request: { method: 'POST', path, headers: replayHeaders, body },
+          },
+        ],
+        options,
+      );
+    },
+  );
+  if (firstCreate === undefined || replay === undefined) throw new Error('idempotency: no result');
+  console.log(describe('first create, a fresh key each', firstCreate));
+  console.log(describe('replay of one finished create', replay));
+
+  const comparisons = [
+    compare('create: kit / baseline', kitCreate, baselineCreate, 0.6),
+    compare('preset fees: kit / baseline', kitFees, baselineFees, 0.8),
+    compare('idempotency: replay / first create', replay, firstCreate, 1),
+  ];
+  console.log('\nRatios of requests per second:');
+  for (const { name, ratio, goal, passed } of comparisons) {
+    console.log(`  ${name.padEnd(38)} ${ratio.toFixed(2)}×   goal ≥ ${goal}×   ${passed ? 'PASS' : 'FAIL'}`);
+  }
+  return comparisons;
+};

@@ -1,0 +1,67 @@
+/**
+ * One server of the HTTP bench, in its own process so that it has a core to itself while
+ * autocannon runs in the parent: `node --import tsx bench/http-target.ts kit|baseline`.
+ * Listens on 127.0.0.1 only, prints `{"port":N}` once ready, stops on SIGTERM.
+ *
+ * kit: the demo exactly as `pnpm demo` runs it (memory adapters), with BENCH_PRELOAD_FILES files
+ *   `bench-<i>.pdf` put in manager A's temporary storage beforehand, so that every create names a
+ *   file of its own and answers 201.
+ * baseline: the bare Express app of examples/demo/bench-support, answering the demo's preset fee
+ *   list of manager A as fixed JSON.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createOnboardingKit } from '@onboarding-kit/core';
+import { createMemoryAdapters, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
+import { createBaselineApp } from '../examples/demo/bench-support/baseline-app.js';
+import { readDemoConfig } from '../examples/demo/src/demo-config.js';
+import { startDemoOrThrow } from '../examples/demo/src/start-demo.js';
+import { PRELOADED_FILE_BYTES, preloadedFilename } from './http-preloaded-files.js';
+
+const managerA = demoIdentities.managerA.principal;
+const errors: unknown[] = [];
+const logger = { error: (message: string, details: unknown) => errors.push({ message, details }) };
+
+const announce = (port: number, stop: () => Promise<void>) => {
+  process.stdout.write(`${JSON.stringify({ port })}\n`);
+  process.once('SIGTERM', () => {
+    void stop().finally(() => {
+      if (errors.length > 0) {
+        process.stderr.write(`${errors.length} errors logged, first: ${JSON.stringify(errors[0])}\n`);
+      }
+      process.exit(0);
+    });
+  });
+};
+
+const startKit = async () => {
+  const config = readDemoConfig({ PORT: '0', HOST: '127.0.0.1' })._unsafeUnwrap();
+  const demo = await startDemoOrThrow(config, { logger });
+  const files = Number(process.env.BENCH_PRELOAD_FILES ?? 0);
+  const owner = `manager:${managerA.managerId}`;
+  const bytes = new Uint8Array(PRELOADED_FILE_BYTES).fill(7);
+  for (let index = 0; index < files; index += 1) {
+    demo.adapters.memory.testing.putTemporaryFile(owner, preloadedFilename(index), bytes);
+  }
+  announce(demo.port, demo.close);
+};
+
+const startBaseline = async () => {
+  // The very list the kit answers manager A, computed once.
+  const adapters = createMemoryAdapters();
+  (await seedDemoData(adapters))._unsafeUnwrap();
+  const fees = (await createOnboardingKit(adapters).presetFees.list(managerA))._unsafeUnwrap();
+  const server = createServer(createBaselineApp(fees));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  announce((server.address() as AddressInfo).port, async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+};
+
+const kind = process.argv[2];
+if (kind === 'kit') await startKit();
+else if (kind === 'baseline') await startBaseline();
+else {
+  process.stderr.write(`usage: http-target.ts kit|baseline (got ${String(kind)})\n`);
+  process.exit(2);
+}

@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { defaultOnboardingPayloadSchemas } from '@onboarding-kit/core';
+import express, { type Express } from 'express';
+
+/**
+ * The bare Express app the HTTP bench measures the kit against. It lives beside the demo so that
+ * both run the very same Express. `POST /clients/individuals` only parses the JSON, runs the same
+ * zod schema as the kit and inserts into a Map; `GET /preset-fees` answers a fixed JSON array.
+ */
+export const createBaselineApp = (presetFees: unknown): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  const clients = new Map<string, unknown>();
+  app.post('/clients/individuals', express.json({ limit: 1_048_576 }), (req, res) => {
+    const parsed = defaultOnboardingPayloadSchemas.individualPayload.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ code: 'VALIDATION_FAILED', issues: parsed.error.issues.length });
+      return;
+    }
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const client = { id, status: 'ONBOARDING_UNDER_REVIEW', ...parsed.data, createdAt: now, updatedAt: now };
+    clients.set(id, client);
+    res.status(201).json(client);
+  });
+  app.get('/preset-fees', (_req, res) => {
+    res.json(presetFees);
+  });
+  return app;
+};
