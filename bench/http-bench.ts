@@ -27,9 +27,9 @@ export type HttpComparison = {
 
 const options = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
-  warmUpSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
+  warmUpSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 5),
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-  roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 2),
+  roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 3),
 };
 // Room for far more creates than one kit process answers in the warm-up and its rounds.
 const preloadedFiles = String(process.env.BENCH_PRELOAD_FILES ?? 40_000);
