@@ -132,7 +132,7 @@ describe('idempotency across processes', () => {
       child.kill('SIGKILL');
       await exited(child);
     }
-    const lockTtlMs = 1_500;
+    const lockTtlMs = 2_000;
     const retry = (token: string) =>
       database.adapters.idempotency.claim({
         scope,
