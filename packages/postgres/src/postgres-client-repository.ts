@@ -120,7 +120,10 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
 
     insert: (client: StoredClient, entry: StatusHistoryEntry) =>
       ResultAsync.fromPromise(
-        db.query(insertClient([...clientValues(client), ...childRowsJson(client), ...historyValues(entry)])),
+        (async () =>
+          db.query(
+            insertClient([...clientValues(client), ...childRowsJson(client), ...historyValues(entry)]),
+          ))(),
         unavailable,
       ).map(() => undefined),
 

@@ -85,17 +85,20 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
     claim: (request) => ResultAsync.fromPromise(claim(request), unavailable),
 
     complete: (ref: IdempotencyClaimRef, response: StoredResponse, now: Date) =>
+      // Serializing the opaque body happens inside the promise: a body JSON cannot hold (a BigInt,
+      // a cycle) becomes an Err like any other failure to store, never a throw.
       ResultAsync.fromPromise(
-        db.query(
-          completeRecord([
-            ref.scope,
-            ref.key,
-            ref.token,
-            response.status,
-            JSON.stringify(response.body ?? null),
-            now,
-          ]),
-        ),
+        (async () =>
+          db.query(
+            completeRecord([
+              ref.scope,
+              ref.key,
+              ref.token,
+              response.status,
+              JSON.stringify(response.body ?? null),
+              now,
+            ]),
+          ))(),
         unavailable,
       ).andThen((result) =>
         result.rowCount === 1

@@ -186,3 +186,31 @@ describe('purgeExpired', () => {
     expect(left.rows.map((row) => row.idempotency_key)).toEqual(['fresh-0', 'fresh-1', 'fresh-2']);
   });
 });
+
+describe('complete', () => {
+  it('answers Err, never throws, for a response body that JSON cannot hold, and keeps the claim', async () => {
+    const scope = `complete:${randomUUID()}`;
+    const token = randomUUID();
+    const request = {
+      scope,
+      key: 'k',
+      token,
+      fingerprint: 'f'.repeat(64),
+      now: new Date(),
+      lockTtlMs: 60_000,
+      recordTtlMs: 86_400_000,
+    };
+    (await database.adapters.idempotency.claim(request))._unsafeUnwrap();
+    const outcome = await database.adapters.idempotency.complete(
+      { scope, key: 'k', token },
+      { status: 201, body: { amount: 10n } },
+      new Date(),
+    );
+    expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', store: 'postgres' });
+    expect(
+      (await database.adapters.idempotency.claim({ ...request, token: randomUUID() }))._unsafeUnwrap(),
+    ).toEqual({
+      type: 'InProgress',
+    });
+  });
+});
