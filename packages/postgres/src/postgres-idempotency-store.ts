@@ -150,6 +150,7 @@ const toClaim = (row: ClaimRow, fingerprint: string): IdempotencyClaim => {
     case 'IN_PROGRESS':
       return { type: 'InProgress' };
     case 'COMPLETED':
+      // A CHECK constraint guarantees a completed record its status; `?? 500` only satisfies the compiler.
       return { type: 'Replay', response: { status: row.response_status ?? 500, body: row.response_body } };
   }
 };
