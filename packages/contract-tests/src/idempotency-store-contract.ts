@@ -184,6 +184,36 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       });
     });
 
+    it('answers KeyReused to another request even when the first holder’s lock was abandoned', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const scope = newScope();
+      await expectOk(idempotency.claim(claimRequest(scope)));
+      const other = claimRequest(scope, { fingerprint: fingerprintB, now: at(lockTtlMs + 1_000) });
+      expect(await expectOk(idempotency.claim(other))).toEqual({ type: 'KeyReused' });
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, response: null });
+    });
+
+    it('expires strictly after the TTLs: at exactly lockTtlMs and recordTtlMs nothing is taken over', async () => {
+      const { idempotency } = await openFixture(setup);
+      const locked = newScope();
+      await expectOk(idempotency.claim(claimRequest(locked)));
+      expect(await expectOk(idempotency.claim(claimRequest(locked, { now: at(lockTtlMs) })))).toEqual({
+        type: 'InProgress',
+      });
+      expect(await expectOk(idempotency.claim(claimRequest(locked, { now: at(lockTtlMs + 1) })))).toEqual({
+        type: 'Claimed',
+      });
+
+      const completed = newScope();
+      const first = claimRequest(completed);
+      await expectOk(idempotency.claim(first));
+      await expectOk(idempotency.complete(first, response, t0));
+      const atTtl = claimRequest(completed, { fingerprint: fingerprintB, now: at(recordTtlMs) });
+      expect(await expectOk(idempotency.claim(atTtl))).toEqual({ type: 'KeyReused' });
+      const afterTtl = claimRequest(completed, { fingerprint: fingerprintB, now: at(recordTtlMs + 1) });
+      expect(await expectOk(idempotency.claim(afterTtl))).toEqual({ type: 'Claimed' });
+    });
+
     it('refuses to complete a claim that was released', async () => {
       const { idempotency } = await openFixture(setup);
       const scope = newScope();

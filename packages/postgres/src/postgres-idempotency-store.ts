@@ -30,7 +30,8 @@ const maxClaimAttempts = 5;
 
 /**
  * Idempotency records on PostgreSQL (decisions §5). A claim is one atomic statement: insert the
- * record, or take over an expired or abandoned one, or else report the record that holds the key.
+ * record, or take over an expired one (older than the record TTL) or an abandoned one (a lock older
+ * than the lock TTL, for the same request), or else report the record that holds the key.
  * Every write after the claim names the claim's token, so a holder whose lock was taken over can
  * neither complete nor release the new holder's record.
  */
@@ -43,7 +44,8 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
         fingerprint = excluded.fingerprint, token = excluded.token, state = 'IN_PROGRESS',
         response_status = NULL, response_body = NULL, created_at = excluded.created_at,
         locked_at = excluded.locked_at, completed_at = NULL
-      WHERE record.created_at <= $6 OR (record.state = 'IN_PROGRESS' AND record.locked_at <= $7)
+      WHERE record.created_at < $6
+        OR (record.state = 'IN_PROGRESS' AND record.locked_at < $7 AND record.fingerprint = excluded.fingerprint)
       RETURNING fingerprint, state
     )
     SELECT true AS claimed, fingerprint, state, NULL::integer AS response_status, NULL::json AS response_body
