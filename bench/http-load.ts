@@ -20,6 +20,8 @@ export type LoadResult = {
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
   readonly requests: number;
+  /** Requests of the warm-up, not counted in the rest. */
+  readonly warmUpRequests: number;
   readonly non2xx: number;
   readonly errors: number;
   readonly timeouts: number;
@@ -59,7 +61,7 @@ const runRound = (target: LoadTarget, connections: number, seconds: number, next
     ],
   });
 
-const summarize = (rounds: readonly RoundOutcome[]): LoadResult => {
+const summarize = (warmUp: RoundOutcome | undefined, rounds: readonly RoundOutcome[]): LoadResult => {
   const requests = rounds.reduce((sum, round) => sum + round.requests.total, 0);
   const seconds = rounds.reduce((sum, round) => sum + round.duration, 0);
   const weighted = (pick: (round: RoundOutcome) => number) =>
@@ -70,6 +72,7 @@ const summarize = (rounds: readonly RoundOutcome[]): LoadResult => {
     latencyP50Ms: weighted((round) => round.latency.p50),
     latencyP99Ms: Math.max(...rounds.map((round) => round.latency.p99)),
     requests,
+    warmUpRequests: warmUp?.requests.total ?? 0,
     non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
     errors: rounds.reduce((sum, round) => sum + round.errors, 0),
     timeouts: rounds.reduce((sum, round) => sum + round.timeouts, 0),
@@ -93,8 +96,11 @@ export const measureAlternating = async (
     };
   });
   const rounds: RoundOutcome[][] = targets.map(() => []);
+  const warmUps: RoundOutcome[] = [];
   for (const [index, target] of targets.entries()) {
-    await runRound(target, options.connections, options.warmUpSeconds, counters[index] ?? (() => 0));
+    warmUps.push(
+      await runRound(target, options.connections, options.warmUpSeconds, counters[index] ?? (() => 0)),
+    );
   }
   for (let round = 0; round < options.rounds; round += 1) {
     for (const [index, target] of targets.entries()) {
@@ -107,5 +113,5 @@ export const measureAlternating = async (
       rounds[index]?.push(outcome);
     }
   }
-  return rounds.map(summarize);
+  return rounds.map((measured, index) => summarize(warmUps[index], measured));
 };
