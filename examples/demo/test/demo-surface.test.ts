@@ -146,3 +146,21 @@ test('50 parallel creates with one Idempotency-Key over the socket make exactly 
   expect(after.body.data.map((client: { id: string }) => client.id)).toEqual([created[0]?.body.id]);
   expect(demo.logged).toEqual([]);
 });
+
+test('PUBLIC_BASE_URL is where the signed links point', async () => {
+  const behindProxy = await startTestDemo({ PUBLIC_BASE_URL: 'https://onboarding-demo.example.com/' });
+  try {
+    expect(behindProxy.origin).toBe('https://onboarding-demo.example.com');
+    const links = await demoCaller(`http://127.0.0.1:${behindProxy.port}`)(
+      'POST',
+      '/manager/v1/uploads/request-batch-upload',
+      { key: managerA.apiKey, body: { filenames: ['passport.pdf'] } },
+    );
+    expect(links.status).toBe(200);
+    expect(links.body.uploads[0].uploadUrl).toMatch(
+      /^https:\/\/onboarding-demo\.example\.com\/storage\/uploads\/[\w.-]+$/,
+    );
+  } finally {
+    await behindProxy.close();
+  }
+});
