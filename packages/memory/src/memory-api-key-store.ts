@@ -1,5 +1,6 @@
 import type { ApiKeyStore, Principal } from '@onboarding-kit/core';
 import { okAsync } from 'neverthrow';
+import { frozenCopy } from './frozen-copy.js';
 
 /**
  * Keys by their SHA-256 hex digest; the raw key never reaches this store. A Map lookup by digest
@@ -9,10 +10,10 @@ import { okAsync } from 'neverthrow';
 export const createMemoryApiKeyStore = (principals: Map<string, Principal>): ApiKeyStore => ({
   findPrincipal: (keyHash) => {
     const principal = principals.get(keyHash.toLowerCase());
-    return okAsync(principal === undefined ? null : structuredClone(principal));
+    return okAsync(principal ?? null);
   },
   register: (keyHash, principal) => {
-    principals.set(keyHash.toLowerCase(), structuredClone(principal));
+    principals.set(keyHash.toLowerCase(), frozenCopy(principal));
     return okAsync(undefined);
   },
 });

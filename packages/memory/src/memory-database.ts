@@ -94,8 +94,8 @@ export const createMemoryDatabase = () => {
     insideTransaction.getStore() ? task() : queue.run(() => insideTransaction.run(true, task));
 
   const committedAccess: TableAccess = {
-    read: (query) =>
-      ResultAsync.fromSafePromise(Promise.resolve()).andThen(() => attempt(() => query(stage()))),
+    // Reads and staged writes are synchronous map operations: answered at once, in one promise.
+    read: (query) => new ResultAsync(Promise.resolve(attempt(() => query(stage())))),
     write: <T, E>(command: (tables: MemoryTables) => Result<T, E>) =>
       ResultAsync.fromPromise(
         serialized(async () => {
@@ -115,13 +115,12 @@ export const createMemoryDatabase = () => {
     return {
       access: {
         read: (query) =>
-          ResultAsync.fromSafePromise(Promise.resolve()).andThen(() =>
-            open ? attempt(() => query(tables)) : err(closedError()),
-          ),
+          new ResultAsync(Promise.resolve(open ? attempt(() => query(tables)) : err(closedError()))),
         write: <T, E>(command: (tables: MemoryTables) => Result<T, E>) =>
-          ResultAsync.fromSafePromise(Promise.resolve()).andThen(
-            (): Result<T, E | StorageUnavailable> =>
+          new ResultAsync(
+            Promise.resolve<Result<T, E | StorageUnavailable>>(
               open ? attempt(() => command(tables)).andThen((outcome) => outcome) : err(closedError()),
+            ),
           ),
       },
       commit: () => commitAll(tables),

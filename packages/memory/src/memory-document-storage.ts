@@ -105,7 +105,8 @@ export const createMemoryDocumentStorage = ({
       }
       for (const item of items) {
         const file = files.temporary.get(item.owner)?.get(item.filename);
-        if (file !== undefined) files.permanent.set(item.key, new Uint8Array(file.bytes));
+        // Stored bytes are never written in place, so the permanent copy may share them.
+        if (file !== undefined) files.permanent.set(item.key, file.bytes);
       }
       return okAsync(undefined);
     },

@@ -1,5 +1,6 @@
 import { type PresetFee, type PresetFeeRepository, storageUnavailable } from '@onboarding-kit/core';
 import { errAsync, okAsync } from 'neverthrow';
+import { frozenCopy } from './frozen-copy.js';
 
 type OwnedPresetFee = { readonly managerId: string; readonly fee: PresetFee };
 
@@ -9,28 +10,34 @@ const newestFirst = (a: PresetFee, b: PresetFee): number => {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 };
 
-/** Preset fees are not part of any transaction: plain synchronous map operations are atomic here. */
-export const createMemoryPresetFeeRepository = (fees: Map<string, OwnedPresetFee>): PresetFeeRepository => ({
-  listByManager: (managerId) =>
-    okAsync(
-      [...fees.values()]
-        .filter((owned) => owned.managerId === managerId)
-        .map((owned) => structuredClone(owned.fee))
-        .sort(newestFirst),
-    ),
-  findById: (managerId, presetFeeId) => {
-    const owned = fees.get(presetFeeId);
-    return okAsync(owned?.managerId === managerId ? structuredClone(owned.fee) : null);
-  },
-  insert: (managerId, fee) => {
-    if (fees.has(fee.id)) {
-      return errAsync(
-        storageUnavailable('memory')(new Error(`A preset fee with id ${fee.id} already exists`)),
-      );
-    }
-    fees.set(fee.id, { managerId, fee: structuredClone(fee) });
-    return okAsync(undefined);
-  },
-});
+/**
+ * Preset fees are not part of any transaction: plain synchronous map operations are atomic here.
+ * Each manager's list is kept sorted (newest first) as fees are inserted, like an index, so a read
+ * neither filters nor sorts.
+ */
+export const createMemoryPresetFeeRepository = (fees: Map<string, OwnedPresetFee>): PresetFeeRepository => {
+  const byManager = new Map<string, readonly PresetFee[]>();
+  for (const { managerId, fee } of fees.values()) {
+    byManager.set(managerId, [...(byManager.get(managerId) ?? []), fee].sort(newestFirst));
+  }
+  return {
+    listByManager: (managerId) => okAsync([...(byManager.get(managerId) ?? [])]),
+    findById: (managerId, presetFeeId) => {
+      const owned = fees.get(presetFeeId);
+      return okAsync(owned?.managerId === managerId ? owned.fee : null);
+    },
+    insert: (managerId, fee) => {
+      if (fees.has(fee.id)) {
+        return errAsync(
+          storageUnavailable('memory')(new Error(`A preset fee with id ${fee.id} already exists`)),
+        );
+      }
+      const stored = frozenCopy(fee);
+      fees.set(fee.id, { managerId, fee: stored });
+      byManager.set(managerId, [...(byManager.get(managerId) ?? []), stored].sort(newestFirst));
+      return okAsync(undefined);
+    },
+  };
+};
 
 export type { OwnedPresetFee };

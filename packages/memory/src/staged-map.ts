@@ -1,8 +1,11 @@
+import { frozenCopy } from './frozen-copy.js';
+
 const removed: unique symbol = Symbol('removed');
 
 /**
- * A view over a committed Map whose writes are staged until `commit`. Values are cloned on the way
- * in and out, so no caller can change stored state by mutating an object it passed or received.
+ * A view over a committed Map whose writes are staged until `commit`. Values are stored as frozen
+ * copies and handed out as they are, so no caller can change stored state through an object it
+ * passed or received.
  */
 export class StagedMap<K, V> {
   readonly #committed: Map<K, V>;
@@ -19,8 +22,7 @@ export class StagedMap<K, V> {
   }
 
   get(key: K): V | undefined {
-    const value = this.#current(key);
-    return value === undefined ? undefined : structuredClone(value);
+    return this.#current(key);
   }
 
   has(key: K): boolean {
@@ -28,21 +30,21 @@ export class StagedMap<K, V> {
   }
 
   set(key: K, value: V): void {
-    this.#staged.set(key, structuredClone(value));
+    this.#staged.set(key, frozenCopy(value));
   }
 
   delete(key: K): void {
     this.#staged.set(key, removed);
   }
 
-  /** Clones of the values matching `predicate` (only those are cloned). */
+  /** The values matching `predicate`. */
   select(predicate: (value: V, key: K) => boolean): V[] {
     const selected: V[] = [];
     for (const [key, value] of this.#committed) {
-      if (!this.#staged.has(key) && predicate(value, key)) selected.push(structuredClone(value));
+      if (!this.#staged.has(key) && predicate(value, key)) selected.push(value);
     }
     for (const [key, value] of this.#staged) {
-      if (value !== removed && predicate(value, key)) selected.push(structuredClone(value));
+      if (value !== removed && predicate(value, key)) selected.push(value);
     }
     return selected;
   }

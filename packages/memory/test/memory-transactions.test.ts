@@ -19,14 +19,19 @@ describe('memory transactions', () => {
     expect(adapters.testing.readClient(outer.id)).toEqual(outer);
   });
 
-  it('hands out copies: mutating a passed or returned client changes nothing stored', async () => {
+  it('stores a copy and hands out frozen values: no mutation reaches stored state', async () => {
     const adapters = createMemoryAdapters();
     const client = storedClientFixture({ managerId: randomUUID() });
     (await adapters.clients.insert(client, creationEntryFor(client)))._unsafeUnwrap();
     const pristine = structuredClone(client);
     (client.bankAccounts as unknown[]).length = 0;
     const found = (await adapters.clients.findById(client.id))._unsafeUnwrap();
-    (found?.blockchainWallets as unknown[]).length = 0;
+    expect(() => {
+      (found?.blockchainWallets as unknown[]).length = 0;
+    }).toThrow(TypeError);
+    expect(() => {
+      (found?.individualProfile as { city: string }).city = 'Lyon';
+    }).toThrow(TypeError);
     expect(adapters.testing.readClient(client.id)).toEqual(pristine);
   });
 

@@ -1,4 +1,4 @@
-import { toJsonPath } from '../validation/parse-request.js';
+import { appendToJsonPath } from '../validation/parse-request.js';
 
 /**
  * Every document field of the onboarding payloads ends in `Documents` (`idDocuments`,
@@ -12,26 +12,27 @@ export type DocumentReference = { readonly path: string; readonly filename: stri
 /** Each filename a payload names, with the JSON path of its array entry. */
 export const collectDocumentReferences = (payload: unknown): DocumentReference[] => {
   const references: DocumentReference[] = [];
-  const walk = (value: unknown, path: PropertyKey[]): void => {
+  const walk = (value: unknown, path: string): void => {
     if (Array.isArray(value)) {
-      value.forEach((item, index) => {
-        walk(item, [...path, index]);
-      });
+      for (let index = 0; index < value.length; index += 1) walk(value[index], appendToJsonPath(path, index));
       return;
     }
     if (value === null || typeof value !== 'object') return;
-    for (const [key, child] of Object.entries(value)) {
+    for (const key of Object.keys(value)) {
+      const child: unknown = (value as Record<string, unknown>)[key];
+      const childPath = appendToJsonPath(path, key);
       if (isDocumentField(key) && Array.isArray(child)) {
         child.forEach((filename, index) => {
-          if (typeof filename === 'string')
-            references.push({ path: toJsonPath([...path, key, index]), filename });
+          if (typeof filename === 'string') {
+            references.push({ path: appendToJsonPath(childPath, index), filename });
+          }
         });
       } else {
-        walk(child, [...path, key]);
+        walk(child, childPath);
       }
     }
   };
-  walk(payload, []);
+  walk(payload, '');
   return references;
 };
 

@@ -9,13 +9,15 @@ const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * not a plain name (empty, with a dot, space or `$`, as an unknown property may be) is written
  * `["a.b"]`, so every path is unambiguous and none is empty or `$` (the whole body).
  */
-export const toJsonPath = (path: readonly PropertyKey[]): string =>
-  path.reduce<string>((acc, segment) => {
-    if (typeof segment === 'number') return `${acc}[${segment}]`;
-    const name = String(segment);
-    if (!PLAIN_KEY.test(name)) return `${acc}[${JSON.stringify(name)}]`;
-    return acc === '' ? name : `${acc}.${name}`;
-  }, '');
+export const toJsonPath = (path: readonly PropertyKey[]): string => path.reduce<string>(appendToJsonPath, '');
+
+/** One segment more on a JSON path: `[0]` for an index, `.name` (or `["a.b"]`) for a key. */
+export const appendToJsonPath = (path: string, segment: PropertyKey): string => {
+  if (typeof segment === 'number') return `${path}[${segment}]`;
+  const name = String(segment);
+  if (!PLAIN_KEY.test(name)) return `${path}[${JSON.stringify(name)}]`;
+  return path === '' ? name : `${path}.${name}`;
+};
 
 /**
  * Collects zod issues into `parameterErrors`, one JSON path → messages. Paths come from the
