@@ -7,6 +7,7 @@ import type {
   OnboardingKitPorts,
   ResolvedOnboardingKitOptions,
 } from './onboarding-kit.js';
+import { portableTextHashing } from './ports/text-hashing.js';
 import { createOnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
 import { createClientService } from './services/client-onboarding-service.js';
 import { createComplianceReviewService } from './services/compliance-review-service.js';
@@ -46,10 +47,12 @@ export const createOnboardingKit = ({
   ...ports
 }: OnboardingKitPorts & { readonly options?: OnboardingKitOptions }): OnboardingKit => {
   const resolved = resolveOnboardingKitOptions(options);
+  const hashing = ports.hashing ?? portableTextHashing;
   const ctx: KitContext = {
     ports,
     options: resolved,
     schemas: createOnboardingPayloadSchemas(resolved.referenceLists),
+    hashing,
   };
   return {
     options: resolved,
@@ -58,11 +61,11 @@ export const createOnboardingKit = ({
       apiKey === undefined || apiKey.trim() === ''
         ? errAsync(unauthorized())
         : ports.apiKeys
-            .findPrincipal(hashApiKey(apiKey.trim()))
+            .findPrincipal(hashApiKey(apiKey.trim(), hashing))
             .andThen((principal) =>
               principal === null ? errAsync(unauthorized('The API key is not valid')) : okAsync(principal),
             ),
-    registerApiKey: (apiKey, principal) => ports.apiKeys.register(hashApiKey(apiKey), principal),
+    registerApiKey: (apiKey, principal) => ports.apiKeys.register(hashApiKey(apiKey, hashing), principal),
     clients: createClientService(ctx),
     compliance: createComplianceReviewService(ctx),
     documents: createDocumentService(ctx),

@@ -19,6 +19,7 @@ export * from './ports/id-generator.js';
 export * from './ports/idempotency-store.js';
 export * from './ports/preset-fee-repository.js';
 export * from './ports/signed-link-endpoint.js';
+export * from './ports/text-hashing.js';
 export * from './ports/unit-of-work.js';
 export * from './principal.js';
 export * from './schemas/client-list-query.js';

@@ -8,6 +8,7 @@ import type { DocumentStorage } from './ports/document-storage.js';
 import type { IdGenerator } from './ports/id-generator.js';
 import type { IdempotencyClaimRef, IdempotencyStore, StoredResponse } from './ports/idempotency-store.js';
 import type { PresetFeeRepository } from './ports/preset-fee-repository.js';
+import type { TextHashing } from './ports/text-hashing.js';
 import type { UnitOfWork } from './ports/unit-of-work.js';
 import type { CompliancePrincipal, ManagerPrincipal, Principal, UploaderPrincipal } from './principal.js';
 import type { Client, ClientListResponse, StatusHistoryEntry } from './schemas/client-response.js';
@@ -31,6 +32,8 @@ export type OnboardingKitPorts = {
   readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** SHA-256 for API key digests and request fingerprints; core's portable one when absent. */
+  readonly hashing?: TextHashing;
 };
 
 export type OnboardingKitOptions = {

@@ -60,18 +60,21 @@ export const createAuthenticationMiddleware = <K extends PrincipalKind>(
 ): RequestHandler => {
   const logger = options.logger ?? consoleHttpLogger;
   return (req, res, next) => {
+    // One settle of the lookup: this runs on every request of every route.
     resolvePrincipal(kit, req, options.authenticate)
-      .andThen((principal) =>
-        isPrincipalOfKind(principal, options.accept)
-          ? okAsync(principal)
-          : errAsync(
+      .match(
+        (principal) => {
+          if (!isPrincipalOfKind(principal, options.accept)) {
+            sendHttpFailure(
+              req,
+              res,
               forbidden(
                 `This API key belongs to the ${principal.kind} interface, not the ${options.accept} interface`,
               ),
-            ),
-      )
-      .match(
-        (principal) => {
+              logger,
+            );
+            return;
+          }
           principals.set(req, principal);
           next();
         },

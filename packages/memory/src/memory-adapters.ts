@@ -25,6 +25,7 @@ import {
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
+import { nodeTextHashing } from './node-text-hashing.js';
 
 export type MemoryAdaptersOptions = {
   /** Default: the system clock. Pass `createControllableClock()` to expire links and files at will. */
@@ -136,6 +137,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     unitOfWork: createMemoryUnitOfWork(database),
     clock,
     ids: options.ids ?? createRandomIds(),
+    hashing: nodeTextHashing,
     signedLinks,
     testing,
   };

@@ -1,8 +1,8 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { portableTextHashing, type TextHashing } from '../ports/text-hashing.js';
 
 /** API keys are stored and looked up only as the hex SHA-256 digest of the raw key. */
-export const hashApiKey = (apiKey: string): string => bytesToHex(sha256(utf8ToBytes(apiKey)));
+export const hashApiKey = (apiKey: string, hashing: TextHashing = portableTextHashing): string =>
+  hashing.sha256Hex(apiKey);
 
 /** Compares two equal-length hex digests without an early exit, so timing tells nothing. */
 export const digestsEqual = (a: string, b: string): boolean => {

@@ -1,5 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { portableTextHashing, type TextHashing } from '../ports/text-hashing.js';
 
 /** JSON with object keys sorted at every depth, so key order never changes a fingerprint. */
 export const canonicalJson = (value: unknown): string => {
@@ -12,5 +11,5 @@ export const canonicalJson = (value: unknown): string => {
 };
 
 /** SHA-256 (hex) of the canonical JSON of a request body: what "the same request" means. */
-export const fingerprintRequestBody = (body: unknown): string =>
-  bytesToHex(sha256(utf8ToBytes(canonicalJson(body))));
+export const fingerprintRequestBody = (body: unknown, hashing: TextHashing = portableTextHashing): string =>
+  hashing.sha256Hex(canonicalJson(body));

@@ -8,13 +8,13 @@ import type { KitContext } from './kit-context.js';
 const DEFAULT_PURGE_BATCH_SIZE = 500;
 
 /** Decisions §5 on top of the IdempotencyStore port. */
-export const createIdempotencyService = ({ ports, options }: KitContext): IdempotencyService => ({
+export const createIdempotencyService = ({ ports, options, hashing }: KitContext): IdempotencyService => ({
   claim: ({ scope, key, body }) => {
     const ref = { scope, key, token: ports.ids.uuid() };
     return ports.idempotency
       .claim({
         ...ref,
-        fingerprint: fingerprintRequestBody(body),
+        fingerprint: fingerprintRequestBody(body, hashing),
         now: ports.clock.now(),
         lockTtlMs: options.idempotencyLockTtlMs,
         recordTtlMs: options.idempotencyRecordTtlMs,

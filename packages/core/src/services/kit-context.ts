@@ -1,4 +1,5 @@
 import type { OnboardingKitPorts, ResolvedOnboardingKitOptions } from '../onboarding-kit.js';
+import type { TextHashing } from '../ports/text-hashing.js';
 import type { OnboardingPayloadSchemas } from '../schemas/onboarding-payloads.js';
 
 /** What every service of one kit shares: its ports, its resolved options and its payload schemas. */
@@ -6,6 +7,7 @@ export type KitContext = {
   readonly ports: OnboardingKitPorts;
   readonly options: ResolvedOnboardingKitOptions;
   readonly schemas: OnboardingPayloadSchemas;
+  readonly hashing: TextHashing;
 };
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
