@@ -22,7 +22,8 @@ const problemWith = (ctx: KitContext, filename: string, file: TemporaryFile | nu
   }
   if (file.size === 0) return `File "${filename}" is empty (0 bytes)`;
   if (file.size > maxDocumentBytes) {
-    return `File "${filename}" is ${file.size} bytes, over the limit of ${maxDocumentBytes} bytes (${(maxDocumentBytes / MIB).toFixed(0)} MiB)`;
+    const inMib = maxDocumentBytes >= MIB ? ` (${Number((maxDocumentBytes / MIB).toFixed(2))} MiB)` : '';
+    return `File "${filename}" is ${file.size} bytes, over the limit of ${maxDocumentBytes} bytes${inMib}`;
   }
   return null;
 };
