@@ -6,6 +6,7 @@ export * from './domain/fee-models.js';
 export * from './domain/onboarding-information.js';
 export * from './domain/status-machine.js';
 export * from './domain/stored-client.js';
+export * from './domain/uuid.js';
 export * from './errors.js';
 export * from './idempotency/idempotency-key.js';
 export * from './idempotency/request-fingerprint.js';

@@ -2,6 +2,7 @@ import {
   type ClientListQuery,
   type ClientRepository,
   type ClientStatus,
+  isUuid,
   type StaleClientState,
   type StatusHistoryEntry,
   type StorageUnavailable,
@@ -23,7 +24,6 @@ import {
 } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement, type SqlSession } from './sql-session.js';
-import { isUuid } from './uuid-shape.js';
 
 const unavailable = storageUnavailable('postgres');
 

@@ -1,6 +1,7 @@
 import {
   type FeeConfiguration,
   type FeeDirection,
+  isUuid,
   type PresetFee,
   type PresetFeeRepository,
   storageUnavailable,
@@ -9,7 +10,6 @@ import { okAsync, ResultAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement, type SqlSession } from './sql-session.js';
-import { isUuid } from './uuid-shape.js';
 
 const unavailable = storageUnavailable('postgres');
 

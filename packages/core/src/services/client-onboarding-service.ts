@@ -7,6 +7,7 @@ import {
   type OnboardingInformation,
 } from '../domain/onboarding-information.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
+import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, validationFailed } from '../errors.js';
 import type { ClientService, IdempotentCommandContext } from '../onboarding-kit.js';
 import { type ManagerPrincipal, principalKey } from '../principal.js';
@@ -17,7 +18,7 @@ import { decodeClientListCursor, encodeClientListCursor } from './client-list-cu
 import { checkTransition, runClientTransition } from './client-transition.js';
 import { promoteDocumentsAround } from './document-promotion.js';
 import { recordRefusal, recordSuccessInTransaction } from './idempotency-recording.js';
-import { isUuid, type KitContext } from './kit-context.js';
+import type { KitContext } from './kit-context.js';
 
 type ToOnboardingInformation<P> = (
   payload: P,

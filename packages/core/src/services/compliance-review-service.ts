@@ -1,4 +1,5 @@
 import { errAsync, type ResultAsync } from 'neverthrow';
+import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError } from '../errors.js';
 import type { ComplianceService, IdempotentCommandContext } from '../onboarding-kit.js';
 import { type CompliancePrincipal, principalKey } from '../principal.js';
@@ -7,7 +8,7 @@ import { requestResubmissionBodySchema } from '../schemas/compliance.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { runClientTransition } from './client-transition.js';
 import { recordRefusal } from './idempotency-recording.js';
-import { isUuid, type KitContext } from './kit-context.js';
+import type { KitContext } from './kit-context.js';
 
 type ReviewTrigger = 'APPROVE' | 'REQUEST_RESUBMISSION' | 'SIGN_TERMS';
 

@@ -9,7 +9,3 @@ export type KitContext = {
   readonly schemas: OnboardingPayloadSchemas;
   readonly hashing: TextHashing;
 };
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Identifiers are UUIDs: anything else cannot name a resource, so it is "not found" without a lookup. */
-export const isUuid = (value: string): boolean => uuidPattern.test(value);

@@ -1,9 +1,10 @@
 import { errAsync, okAsync } from 'neverthrow';
 import { validateFeeConfiguration } from '../domain/fee-models.js';
+import { isUuid } from '../domain/uuid.js';
 import { presetFeeNotFound } from '../errors.js';
 import type { PresetFeeService } from '../onboarding-kit.js';
 import { toPresetFeeListItem, toPresetFeeResponse } from '../schemas/preset-fee.js';
-import { isUuid, type KitContext } from './kit-context.js';
+import type { KitContext } from './kit-context.js';
 
 /** A manager's preset fees (decisions §6): the list names the direction `feeDirection`, one fee `transactionType`. */
 export const createPresetFeeService = ({ ports }: KitContext): PresetFeeService => ({
