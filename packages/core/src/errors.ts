@@ -35,7 +35,8 @@ export type IdempotencyKeyReused = { readonly type: 'IdempotencyKeyReused' };
 /** A presigned link of the in-memory storage that is expired, tampered with or of the wrong kind. */
 export type SignedLinkRejected = {
   readonly type: 'SignedLinkRejected';
-  readonly reason: 'expired' | 'invalid' | 'too-large';
+  /** `quota-exceeded`: the owner's temporary area is full (files or bytes). */
+  readonly reason: 'expired' | 'invalid' | 'too-large' | 'quota-exceeded';
 };
 export type StorageUnavailable = {
   readonly type: 'StorageUnavailable';

@@ -3,6 +3,10 @@ import { match } from 'ts-pattern';
 
 /** Failures only the HTTP binding can see: the request never reached core, or something threw. */
 export type MalformedJson = { readonly type: 'MalformedJson'; readonly detail: string };
+/** A request path whose percent-encoding does not decode to UTF-8 (`%C0`, `%`, `%zz`). */
+export type MalformedPath = { readonly type: 'MalformedPath' };
+/** An upload whose body did not arrive within the allowed time. */
+export type RequestTimeout = { readonly type: 'RequestTimeout'; readonly timeoutMs: number };
 export type PayloadTooLarge = { readonly type: 'PayloadTooLarge'; readonly limitBytes: number };
 export type UnsupportedMediaType = { readonly type: 'UnsupportedMediaType'; readonly reason: string };
 export type RouteNotFound = {
@@ -13,10 +17,19 @@ export type RouteNotFound = {
 /** Anything unexpected. `cause` goes to the host's logger, never into a response body. */
 export type Internal = { readonly type: 'Internal'; readonly cause: unknown };
 
-export type BindingError = MalformedJson | PayloadTooLarge | UnsupportedMediaType | RouteNotFound | Internal;
+export type BindingError =
+  | MalformedJson
+  | MalformedPath
+  | RequestTimeout
+  | PayloadTooLarge
+  | UnsupportedMediaType
+  | RouteNotFound
+  | Internal;
 export type HttpFailure = DomainError | BindingError;
 
 export const malformedJson = (detail: string): MalformedJson => ({ type: 'MalformedJson', detail });
+export const malformedPath = (): MalformedPath => ({ type: 'MalformedPath' });
+export const requestTimeout = (timeoutMs: number): RequestTimeout => ({ type: 'RequestTimeout', timeoutMs });
 export const payloadTooLarge = (limitBytes: number): PayloadTooLarge => ({
   type: 'PayloadTooLarge',
   limitBytes,
@@ -44,6 +57,7 @@ export const errorStatusByCode = {
   DOCUMENT_NOT_FOUND: 404,
   INVALID_STATUS: 409,
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
@@ -79,6 +93,12 @@ export const toHttpError = (error: HttpFailure): HttpError =>
     .with({ type: 'ValidationFailed' }, (e) => httpError('VALIDATION_FAILED', e.reason, e.parameterErrors))
     .with({ type: 'MalformedJson' }, (e) =>
       httpError('MALFORMED_JSON', `The request body is not valid JSON: ${e.detail}`),
+    )
+    .with({ type: 'MalformedPath' }, () =>
+      httpError('VALIDATION_FAILED', 'The request path is not valid percent-encoded UTF-8'),
+    )
+    .with({ type: 'RequestTimeout' }, (e) =>
+      httpError('REQUEST_TIMEOUT', `The request body did not arrive within ${e.timeoutMs / 1000} s`),
     )
     .with({ type: 'Unauthorized' }, (e) => httpError('UNAUTHORIZED', e.reason))
     .with({ type: 'Forbidden' }, (e) => httpError('FORBIDDEN', e.reason))
@@ -121,6 +141,12 @@ export const toHttpError = (error: HttpFailure): HttpError =>
     .with({ type: 'SignedLinkRejected', reason: 'too-large' }, () =>
       httpError('PAYLOAD_TOO_LARGE', 'The uploaded file is larger than this link accepts'),
     )
+    .with({ type: 'SignedLinkRejected', reason: 'quota-exceeded' }, () =>
+      httpError(
+        'PAYLOAD_TOO_LARGE',
+        'Your temporary storage is full: use the files you uploaded, or wait until they expire',
+      ),
+    )
     .with({ type: 'SignedLinkRejected', reason: 'expired' }, () =>
       httpError('FORBIDDEN', 'This link has expired: request a new one'),
     )
@@ -128,7 +154,12 @@ export const toHttpError = (error: HttpFailure): HttpError =>
       httpError('FORBIDDEN', 'This link is not valid'),
     )
     .with({ type: 'PayloadTooLarge' }, (e) =>
-      httpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bytesLabel(e.limitBytes)}`),
+      httpError(
+        'PAYLOAD_TOO_LARGE',
+        e.limitBytes > 0
+          ? `The request body is larger than ${bytesLabel(e.limitBytes)}`
+          : 'The request body is too large',
+      ),
     )
     .with({ type: 'UnsupportedMediaType' }, (e) => httpError('UNSUPPORTED_MEDIA_TYPE', e.reason))
     .with({ type: 'StorageUnavailable' }, () =>

@@ -52,9 +52,22 @@ const heldClaims = new WeakMap<Request, HeldClaim>();
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The route with its path parameters, as this request reached it, without a trailing slash. */
+/**
+ * The route the request matched, whatever its spelling: the route's pattern and its decoded
+ * parameter values, not the path as typed. Express matches paths case-insensitively, ignores a
+ * trailing slash and decodes parameters, so `/clients/entities`, `/CLIENTS/Entities/` and the
+ * same path with an encoded letter in a parameter all name one route and must share one scope. A
+ * host that mounts the middleware before routing (no matched route yet) gets the typed path,
+ * lower-cased, without a trailing slash.
+ */
 const routeOf = (req: Request): string => {
-  const path = `${req.baseUrl}${req.path}`;
+  const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof pattern === 'string') {
+    const params = Object.entries(req.params as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1));
+    // The mount path keeps two routers' same-named routes apart; Express matched it case-insensitively.
+    return `${req.baseUrl.toLowerCase()}${pattern} ${JSON.stringify(params)}`;
+  }
+  const path = `${req.baseUrl}${req.path}`.toLowerCase();
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 };
 

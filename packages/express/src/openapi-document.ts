@@ -22,7 +22,7 @@ import { errorStatusByCode } from './http-error.js';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { clientOperations, complianceOperations, managerOperations } from './interface-operations.js';
-import { isWriteOperation, type OperationSpec } from './operation.js';
+import { isWriteOperation, type OperationSpec, pathParameterSchemaOf } from './operation.js';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -140,6 +140,8 @@ const sharedRefusals = (operation: OperationSpec): ErrorCode[] => [
     ? (['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const)
     : []),
   ...(operation.query ? (['VALIDATION_FAILED'] as const) : []),
+  // A path parameter whose percent-encoding is not UTF-8 is refused before the route runs.
+  ...(operation.path.includes(':') ? (['VALIDATION_FAILED'] as const) : []),
   ...(isWriteOperation(operation)
     ? (['VALIDATION_FAILED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as const)
     : []),
@@ -190,7 +192,7 @@ const parametersOf = (operation: OperationSpec): JsonObject[] => {
     name,
     in: 'path',
     required: true,
-    schema: { type: 'string' },
+    schema: schemaReference(pathParameterSchemaOf(name ?? ''), 'input'),
   }));
   const query = operation.query
     ? (z.toJSONSchema(operation.query, { target: 'draft-2020-12', io: 'input' }) as {

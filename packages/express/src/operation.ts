@@ -1,6 +1,6 @@
 import type { DomainError, ErrorCode, IdempotentCommandContext } from '@onboarding-kit/core';
 import type { ResultAsync } from 'neverthrow';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -47,5 +47,18 @@ export type OperationHandler<P, Spec extends OperationSpec> = (
 export type OperationHandlers<P, Operations extends Record<string, OperationSpec>> = {
   readonly [Id in keyof Operations]: OperationHandler<P, Operations[Id]>;
 };
+
+/**
+ * The schema of every path parameter of the kit's routes, for the OpenAPI document. They are all
+ * UUIDs; a malformed one still answers 404 like an unknown id (decisions: ids are not validated
+ * apart from existence), so this documents the shape without adding a 400.
+ */
+export const pathParameterSchemas = {
+  clientId: z.uuid(),
+  presetFeeId: z.uuid(),
+} as const satisfies Record<string, z.ZodType>;
+
+export const pathParameterSchemaOf = (name: string): z.ZodType =>
+  (pathParameterSchemas as Record<string, z.ZodType>)[name] ?? z.string();
 
 export const isWriteOperation = (operation: OperationSpec): boolean => operation.method !== 'get';

@@ -1,46 +1,151 @@
 import type { SignedLinkEndpoint } from '@onboarding-kit/core';
-import express, { type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
+import { match } from 'ts-pattern';
 import { attachmentContentDisposition } from './content-disposition.js';
 import { createErrorHandler, sendHttpFailure } from './error-response.js';
+import {
+  type HttpFailure,
+  malformedJson,
+  payloadTooLarge,
+  requestTimeout,
+  unsupportedMediaType,
+} from './http-error.js';
 import { consoleHttpLogger, type HttpLogger } from './http-logger.js';
 import { createRouteNotFoundHandler } from './interface-router.js';
 
 export type SignedLinkRouterOptions = {
   /** Receives the causes of 500 and 503 answers (default: console.error). */
   readonly logger?: HttpLogger;
+  /**
+   * How long an upload body may take to arrive once its headers are in (default 2 minutes: 25 MiB
+   * at 2 Mbit/s). A slower sender is answered 408 and cut off, so it cannot hold memory or a socket.
+   */
+  readonly uploadTimeoutMs?: number;
+};
+
+const DEFAULT_UPLOAD_TIMEOUT_MS = 120_000;
+
+/** A failure answered before the body was read: the connection closes rather than drain it. */
+const refuseUnread = (req: Request, res: Response, failure: HttpFailure, logger: HttpLogger): void => {
+  res.set('Connection', 'close');
+  sendHttpFailure(req, res, failure, logger);
+};
+
+type BodyOutcome =
+  | { readonly type: 'Read'; readonly bytes: Uint8Array }
+  | { readonly type: 'TooLarge' }
+  | { readonly type: 'TimedOut' }
+  | { readonly type: 'Aborted' };
+
+/**
+ * Reads the body as it streams, stopping at `limit` bytes (never more is held) or at the deadline.
+ * Chunks are kept as received and joined once.
+ */
+const readBoundedBody = (req: Request, limit: number, timeoutMs: number): Promise<BodyOutcome> =>
+  new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const settle = (outcome: BodyOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('aborted', onAbort);
+      if (outcome.type !== 'Read') req.pause();
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.byteLength;
+      if (received > limit) {
+        chunks.length = 0;
+        settle({ type: 'TooLarge' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => settle({ type: 'Read', bytes: new Uint8Array(Buffer.concat(chunks, received)) });
+    const onAbort = () => settle({ type: 'Aborted' });
+    const deadline = setTimeout(() => settle({ type: 'TimedOut' }), timeoutMs);
+    deadline.unref();
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('aborted', onAbort);
+  });
+
+/** The announced body length, null without one; NaN when the header is not a plain number. */
+const announcedLength = (req: Request): number | null => {
+  const header = req.headers['content-length'];
+  if (header === undefined) return null;
+  return /^\d{1,16}$/.test(header) ? Number(header) : Number.NaN;
 };
 
 /**
  * Serves the presigned links of a storage that signs its own (the in-memory storage): `PUT
  * /uploads/:token` stores the raw body, `GET /downloads/:token` answers the document as an
- * attachment. The token is the only credential; a rejected one is 403, a body over the
- * endpoint's limit 413.
+ * attachment. The token is the only credential. Everything that can be judged from the request
+ * line and headers (the link, its expiry, the owner's quota, the announced length, an encoding) is
+ * judged before a byte of the body is read: a rejected link is 403, a body over the limit 413, a
+ * compressed body 415, a body that does not arrive in time 408.
  */
 export const createSignedLinkRouter = (
   endpoint: SignedLinkEndpoint,
   options: SignedLinkRouterOptions = {},
 ): Router => {
   const logger = options.logger ?? consoleHttpLogger;
+  const uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;
   const router = express.Router();
 
-  router.put(
-    '/uploads/:token',
-    express.raw({ type: () => true, limit: endpoint.maxUploadBytes }),
-    (req, res, next) => {
-      // No body at all (no Content-Length, no Transfer-Encoding) is an empty file.
-      const body: unknown = req.body;
-      const bytes = Buffer.isBuffer(body) ? new Uint8Array(body) : new Uint8Array(0);
-      endpoint
-        .acceptUpload(req.params.token ?? '', bytes)
-        .match(
-          () => {
-            res.status(200).end();
-          },
-          (failure) => sendHttpFailure(req, res, failure, logger),
-        )
-        .catch(next);
-    },
-  );
+  router.put('/uploads/:token', (req, res, next) => {
+    const permitted = endpoint.verifyUpload(req.params.token ?? '');
+    if (permitted.isErr()) {
+      refuseUnread(req, res, permitted.error, logger);
+      return;
+    }
+    const length = announcedLength(req);
+    if (Number.isNaN(length)) {
+      refuseUnread(req, res, malformedJson('the Content-Length header is not a byte count'), logger);
+      return;
+    }
+    if (length !== null && length > endpoint.maxUploadBytes) {
+      refuseUnread(req, res, payloadTooLarge(endpoint.maxUploadBytes), logger);
+      return;
+    }
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      // The file is stored as sent: a compressed body would be stored compressed, so it is refused.
+      refuseUnread(
+        req,
+        res,
+        unsupportedMediaType('Upload the file as is: Content-Encoding is not supported on upload links'),
+        logger,
+      );
+      return;
+    }
+    readBoundedBody(req, endpoint.maxUploadBytes, uploadTimeoutMs)
+      .then((outcome) =>
+        match(outcome)
+          .with({ type: 'TooLarge' }, () =>
+            refuseUnread(req, res, payloadTooLarge(endpoint.maxUploadBytes), logger),
+          )
+          .with({ type: 'TimedOut' }, () => refuseUnread(req, res, requestTimeout(uploadTimeoutMs), logger))
+          // The caller is gone: there is nobody to answer.
+          .with({ type: 'Aborted' }, () => undefined)
+          .with({ type: 'Read' }, ({ bytes }) =>
+            endpoint.acceptUpload(req.params.token ?? '', bytes).match(
+              () => {
+                res.status(200).end();
+              },
+              (failure) => sendHttpFailure(req, res, failure, logger),
+            ),
+          )
+          .exhaustive(),
+      )
+      .catch(next);
+  });
 
   router.get('/downloads/:token', (req, res, next) => {
     endpoint

@@ -1,10 +1,12 @@
 import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import {
   clientOperations,
   complianceOperations,
   createOpenApiDocument,
   managerOperations,
   type OperationSpec,
+  pathParameterSchemaOf,
 } from '../src/index.js';
 
 const document = createOpenApiDocument();
@@ -49,6 +51,39 @@ describe('OpenAPI document', () => {
       expect(entry?.parameters).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
     }
   });
+
+  test.each(documented)(
+    '$kind $id: every parameter is documented with the schema its route validates with',
+    ({ base, operation }) => {
+      const path = `${base}${operation.path.replace(/:(\w+)/g, '{$1}')}`;
+      const entry = document.paths[path]?.[operation.method] as {
+        parameters: { name?: string; in?: string; schema?: Record<string, unknown> }[];
+      };
+      const pathParameters = entry.parameters.filter((parameter) => parameter.in === 'path');
+      expect(pathParameters.map((parameter) => parameter.name)).toEqual(
+        [...operation.path.matchAll(/:(\w+)/g)].map(([, name]) => name),
+      );
+      for (const parameter of pathParameters) {
+        const schema = pathParameterSchemaOf(parameter.name ?? '');
+        const { $schema: _ignored, ...expected } = z.toJSONSchema(schema, {
+          target: 'draft-2020-12',
+          io: 'input',
+        });
+        expect(parameter.schema).toEqual(expected);
+        // Every id of this API is a UUID.
+        expect(parameter.schema).toMatchObject({ type: 'string', format: 'uuid' });
+      }
+      const queryParameters = entry.parameters.filter((parameter) => parameter.in === 'query');
+      const query = operation.query
+        ? (z.toJSONSchema(operation.query, { target: 'draft-2020-12', io: 'input' }) as {
+            properties: Record<string, unknown>;
+          })
+        : { properties: {} };
+      expect(
+        Object.fromEntries(queryParameters.map((parameter) => [parameter.name, parameter.schema])),
+      ).toEqual(query.properties);
+    },
+  );
 
   test('every $ref resolves inside the document', () => {
     const text = JSON.stringify(document);

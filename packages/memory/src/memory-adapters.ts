@@ -20,6 +20,7 @@ import { createMemoryDocumentIndex } from './memory-document-index.js';
 import {
   createMemoryDocumentStorage,
   type MemoryFileStore,
+  purgeExpiredTemporaryFiles,
   storeTemporaryFile,
 } from './memory-document-storage.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
@@ -41,6 +42,14 @@ export type MemoryAdaptersOptions = {
    * so that an over-limit file can be uploaded and the rule exercised where it applies.
    */
   readonly maxUploadBytes?: number;
+  /** How long an uploaded file stays before it is purged (default 24 hours, as core judges it). */
+  readonly temporaryFileTtlMs?: number;
+  /**
+   * Per-owner bound on temporary storage, so that one key cannot fill the process's memory
+   * (defaults: 100 files and 256 MiB per owner). An upload past it answers 413.
+   */
+  readonly maxTemporaryFilesPerOwner?: number;
+  readonly maxTemporaryBytesPerOwner?: number;
 };
 
 /** What a host's unit tests read and plant directly, without HTTP. */
@@ -51,6 +60,8 @@ export type MemoryTestingHelpers = {
   /** The bytes of a permanent document, or null. */
   readDocument(key: string): Uint8Array | null;
   listTemporaryOwners(): string[];
+  /** Removes the temporary files older than their lifetime, now; resolves to how many. */
+  purgeExpiredTemporaryFiles(): number;
   listDocumentKeys(): string[];
   /** Committed state only, as a concurrent reader would see it. */
   readClient(clientId: string): StoredClient | null;
@@ -85,6 +96,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
   const clock = options.clock ?? systemClock;
   const database = createMemoryDatabase();
   const files: MemoryFileStore = { temporary: new Map(), permanent: new Map() };
+  const temporaryFileTtlMs = options.temporaryFileTtlMs ?? 24 * 60 * 60_000;
   const presetFees = new Map<string, OwnedPresetFee>();
   const apiKeys = new Map<string, Principal>();
   const { storage, signedLinks } = createMemoryDocumentStorage({
@@ -93,6 +105,9 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     signingSecret: secretBytes(options.signingSecret),
     publicBaseUrl: options.publicBaseUrl ?? 'http://localhost:3000/storage',
     maxUploadBytes: options.maxUploadBytes ?? defaultMaxUploadBytes,
+    temporaryFileTtlMs,
+    maxTemporaryFilesPerOwner: options.maxTemporaryFilesPerOwner ?? 100,
+    maxTemporaryBytesPerOwner: options.maxTemporaryBytesPerOwner ?? 256 * 1024 * 1024,
   });
   const { committed } = database;
 
@@ -108,6 +123,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
       return bytes === undefined ? null : new Uint8Array(bytes);
     },
     listTemporaryOwners: () => [...files.temporary.keys()],
+    purgeExpiredTemporaryFiles: () => purgeExpiredTemporaryFiles(files, clock.now(), temporaryFileTtlMs),
     listDocumentKeys: () => [...files.permanent.keys()],
     readClient: (clientId) => structuredClone(committed.clients.get(clientId) ?? null),
     readStatusHistory: (clientId) => structuredClone([...(committed.statusHistory.get(clientId) ?? [])]),

@@ -29,6 +29,12 @@ export type MemoryDocumentStorageOptions = {
   /** Where the express storage router is mounted: links are `<base>/uploads/<token>`, `<base>/downloads/<token>`. */
   readonly publicBaseUrl: string;
   readonly maxUploadBytes: number;
+  /** How long a temporary file lives; older ones are purged (as S3's lifecycle rule does). */
+  readonly temporaryFileTtlMs: number;
+  /** The most files one owner may keep in temporary storage at once. */
+  readonly maxTemporaryFilesPerOwner: number;
+  /** The most bytes one owner may keep in temporary storage at once. */
+  readonly maxTemporaryBytesPerOwner: number;
 };
 
 /** Stores a temporary file as uploaded now, replacing one of the same name. */
@@ -54,6 +60,33 @@ const describeFile = (filename: string, file: StoredTemporaryFile): TemporaryFil
 const memoryUnavailable = storageUnavailable('memory');
 
 /**
+ * Removes the temporary files that expired (uploaded `ttlMs` ago or earlier): memory is freed, not
+ * only hidden. Resolves to how many files were removed.
+ */
+export const purgeExpiredTemporaryFiles = (files: MemoryFileStore, now: Date, ttlMs: number): number => {
+  let removed = 0;
+  for (const [owner, ownerFiles] of files.temporary) {
+    for (const [filename, file] of ownerFiles) {
+      if (file.uploadedAt.getTime() + ttlMs <= now.getTime()) {
+        ownerFiles.delete(filename);
+        removed += 1;
+      }
+    }
+    if (ownerFiles.size === 0) files.temporary.delete(owner);
+  }
+  return removed;
+};
+
+const purgeOwnerExpired = (files: MemoryFileStore, owner: string, now: Date, ttlMs: number): void => {
+  const ownerFiles = files.temporary.get(owner);
+  if (ownerFiles === undefined) return;
+  for (const [filename, file] of ownerFiles) {
+    if (file.uploadedAt.getTime() + ttlMs <= now.getTime()) ownerFiles.delete(filename);
+  }
+  if (ownerFiles.size === 0) files.temporary.delete(owner);
+};
+
+/**
  * Document storage in memory, serving its own presigned links: HMAC-signed, expiring tokens that
  * the express storage router passes to `signedLinks`. Expiry of temporary files is core's to judge.
  */
@@ -63,6 +96,9 @@ export const createMemoryDocumentStorage = ({
   signingSecret,
   publicBaseUrl,
   maxUploadBytes,
+  temporaryFileTtlMs,
+  maxTemporaryFilesPerOwner,
+  maxTemporaryBytesPerOwner,
 }: MemoryDocumentStorageOptions): { storage: DocumentStorage; signedLinks: SignedLinkEndpoint } => {
   const base = publicBaseUrl.replace(/\/+$/, '');
   // An upload token is no download token, and the reverse.
@@ -83,12 +119,14 @@ export const createMemoryDocumentStorage = ({
         method: 'PUT' as const,
         headers: { 'content-type': 'application/octet-stream' },
       }),
-    listTemporary: (owner) =>
-      okAsync(
+    listTemporary: (owner) => {
+      purgeOwnerExpired(files, owner, clock.now(), temporaryFileTtlMs);
+      return okAsync(
         [...(files.temporary.get(owner) ?? new Map<string, StoredTemporaryFile>())].map(([filename, file]) =>
           describeFile(filename, file),
         ),
-      ),
+      );
+    },
     statTemporary: (owner, filename) => {
       const file = files.temporary.get(owner)?.get(filename);
       return okAsync(file === undefined ? null : describeFile(filename, file));
@@ -126,12 +164,32 @@ export const createMemoryDocumentStorage = ({
       ),
   };
 
+  /** The link, if it is valid and its owner has room for `bytes` more (a same-name file is replaced). */
+  const uploadAllowed = (
+    token: string,
+    bytes: number,
+  ): Result<Extract<SignedLinkPayload, { op: 'upload' }>, SignedLinkRejected> =>
+    verified(token, 'upload').andThen((link) => {
+      if (bytes > maxUploadBytes) return err(signedLinkRejected('too-large'));
+      purgeOwnerExpired(files, link.owner, clock.now(), temporaryFileTtlMs);
+      const ownerFiles = files.temporary.get(link.owner);
+      const replaced = ownerFiles?.get(link.filename);
+      const count = (ownerFiles?.size ?? 0) - (replaced === undefined ? 0 : 1) + 1;
+      let stored = 0;
+      for (const file of ownerFiles?.values() ?? []) stored += file.size;
+      const total = stored - (replaced?.size ?? 0) + bytes;
+      if (count > maxTemporaryFilesPerOwner || total > maxTemporaryBytesPerOwner) {
+        return err(signedLinkRejected('quota-exceeded'));
+      }
+      return ok(link);
+    });
+
   const signedLinks: SignedLinkEndpoint = {
     maxUploadBytes,
+    verifyUpload: (token) => uploadAllowed(token, 0).map(() => undefined),
     acceptUpload: (token, body) => {
-      const link = verified(token, 'upload');
+      const link = uploadAllowed(token, body.byteLength);
       if (link.isErr()) return errAsync(link.error);
-      if (body.byteLength > maxUploadBytes) return errAsync(signedLinkRejected('too-large'));
       storeTemporaryFile(files, link.value.owner, link.value.filename, body, clock.now());
       return okAsync(undefined);
     },

@@ -50,7 +50,8 @@ runDocumentIndexContract({
 runDocumentStorageContract({
   name: 'memory',
   setup: async () => {
-    const adapters = createMemoryAdapters({ publicBaseUrl });
+    // The listing test keeps 1,200 files for one owner: above the default per-owner quota.
+    const adapters = createMemoryAdapters({ publicBaseUrl, maxTemporaryFilesPerOwner: 2_000 });
     const { documentStorage, signedLinks, clock } = adapters;
     return {
       storage: documentStorage,

@@ -150,4 +150,70 @@ describe('memory signed links', () => {
     await adapters.documentStorage.deletePermanent(['k_a.pdf']);
     expect((await adapters.signedLinks.openDownload(token))._unsafeUnwrapErr()).toEqual(rejected('invalid'));
   });
+
+  it('bounds each owner’s temporary storage (files and bytes): past it an upload is refused before its body, replacing a file still works', async () => {
+    const clock = createControllableClock(start);
+    const adapters = createMemoryAdapters({
+      clock,
+      publicBaseUrl,
+      signingSecret: 'test-secret',
+      maxTemporaryFilesPerOwner: 2,
+      maxTemporaryBytesPerOwner: 10,
+    });
+    const link = async (filename: string, who = owner) => {
+      const url = (
+        await adapters.documentStorage.presignUpload(
+          who,
+          filename,
+          new Date(start.getTime() + fifteenMinutes),
+        )
+      )._unsafeUnwrap().url;
+      return url.slice(`${publicBaseUrl}/uploads/`.length);
+    };
+    const [a, b, c] = [await link('a.pdf'), await link('b.pdf'), await link('c.pdf')];
+    expect((await adapters.signedLinks.acceptUpload(a, new Uint8Array(4))).isOk()).toBe(true);
+    expect((await adapters.signedLinks.acceptUpload(b, new Uint8Array(4))).isOk()).toBe(true);
+    // A third file: refused by the link check alone, before any body.
+    expect(adapters.signedLinks.verifyUpload(c)._unsafeUnwrapErr()).toEqual(rejected('quota-exceeded'));
+    // Replacing b with 7 bytes would make 11 > 10 bytes; with 6 it fits.
+    expect((await adapters.signedLinks.acceptUpload(b, new Uint8Array(7)))._unsafeUnwrapErr()).toEqual(
+      rejected('quota-exceeded'),
+    );
+    expect((await adapters.signedLinks.acceptUpload(b, new Uint8Array(6))).isOk()).toBe(true);
+    // Another owner has its own quota.
+    const other = await link('a.pdf', 'manager:someone-else');
+    expect((await adapters.signedLinks.acceptUpload(other, new Uint8Array(4))).isOk()).toBe(true);
+  });
+
+  it('purges expired temporary files: their bytes are freed, not only hidden, and they leave the quota', async () => {
+    const { adapters, clock, uploadToken } = setup();
+    const token = await uploadToken('old.pdf');
+    expect((await adapters.signedLinks.acceptUpload(token, new Uint8Array(100))).isOk()).toBe(true);
+    clock.advance(24 * 60 * 60_000 - 1);
+    expect(adapters.testing.purgeExpiredTemporaryFiles()).toBe(0);
+    expect(adapters.testing.readTemporaryFile(owner, 'old.pdf')).not.toBeNull();
+    clock.advance(1);
+    expect(adapters.testing.purgeExpiredTemporaryFiles()).toBe(1);
+    expect(adapters.testing.readTemporaryFile(owner, 'old.pdf')).toBeNull();
+    expect(adapters.testing.listTemporaryOwners()).toEqual([]);
+  });
+
+  it('accepts only the canonical form of a token: junk around it or a changed last character is invalid', async () => {
+    const { adapters, uploadToken } = setup();
+    const token = await uploadToken('passport.pdf');
+    const last = token.at(-1) === 'A' ? 'B' : 'A';
+    for (const altered of [
+      `${token}!`,
+      `${token}@@@`,
+      `${token} `,
+      `${token}=`,
+      ` ${token}`,
+      `${token.slice(0, -1)}${last}`,
+    ]) {
+      expect(adapters.signedLinks.verifyUpload(altered)._unsafeUnwrapErr(), altered).toEqual(
+        rejected('invalid'),
+      );
+    }
+    expect(adapters.signedLinks.verifyUpload(token).isOk()).toBe(true);
+  });
 });

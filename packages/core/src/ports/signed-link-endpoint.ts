@@ -1,4 +1,4 @@
-import type { ResultAsync } from 'neverthrow';
+import type { Result, ResultAsync } from 'neverthrow';
 import type { SignedLinkRejected, StorageUnavailable } from '../errors.js';
 
 /**
@@ -6,7 +6,12 @@ import type { SignedLinkRejected, StorageUnavailable } from '../errors.js';
  * tokens). The express package mounts a router over it, so uploads and downloads work with curl.
  */
 export interface SignedLinkEndpoint {
-  /** Stores the body of a PUT to an upload link. */
+  /**
+   * Checks an upload link, and that its owner may store one more file, before any byte of the body
+   * is read: an unauthenticated caller must not make the server buffer anything.
+   */
+  verifyUpload(token: string): Result<void, SignedLinkRejected>;
+  /** Stores the body of a PUT to an upload link (verifying the link again). */
   acceptUpload(token: string, body: Uint8Array): ResultAsync<void, SignedLinkRejected | StorageUnavailable>;
   /** The bytes and the attachment name behind a download link. */
   openDownload(

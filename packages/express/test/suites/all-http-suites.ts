@@ -1,4 +1,5 @@
 import { describeApiDocs } from './api-docs.js';
+import { describeHostileRequests } from './hostile-requests.js';
 import { describeHttpErrors } from './http-errors.js';
 import { describeIdempotency } from './idempotency.js';
 import { describeInterfaceRoutes } from './interface-routes.js';
@@ -16,4 +17,5 @@ export const describeAllHttpSuites = () => {
   describeSignedLinks();
   describeSignedLinkLimit();
   describeApiDocs();
+  describeHostileRequests();
 };

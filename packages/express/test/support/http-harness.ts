@@ -33,6 +33,8 @@ export type HarnessOptions = {
   readonly ports?: Partial<OnboardingKitPorts>;
   /** The memory storage's upload limit (default: the adapter's). */
   readonly maxUploadBytes?: number;
+  /** The signed-link router's upload deadline (default: the router's). */
+  readonly uploadTimeoutMs?: number;
   /** Lets a suite add its own host routes before the kit's routers are mounted. */
   readonly hostRoutes?: (app: express.Express, kit: ReturnType<typeof createOnboardingKit>) => void;
 };
@@ -65,7 +67,13 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   app.use('/manager/v1', createManagerRouter(kit, routerOptions));
   app.use('/client/v1', createClientRouter(kit, routerOptions));
   app.use('/compliance/v1', createComplianceRouter(kit, routerOptions));
-  app.use('/storage', createSignedLinkRouter(adapters.signedLinks, { logger }));
+  app.use(
+    '/storage',
+    createSignedLinkRouter(adapters.signedLinks, {
+      logger,
+      ...(options.uploadTimeoutMs ? { uploadTimeoutMs: options.uploadTimeoutMs } : {}),
+    }),
+  );
   app.use(createApiDocsRouter());
   server.on('request', app);
 
