@@ -1,5 +1,6 @@
 export * from './auth/api-key-hash.js';
 export * from './create-onboarding-kit.js';
+export * from './domain/attachment-content-disposition.js';
 export * from './domain/document-references.js';
 export * from './domain/documents.js';
 export * from './domain/fee-models.js';
@@ -43,4 +44,5 @@ export * from './validation/iso-4217-currency-codes.js';
 export * from './validation/parse-request.js';
 export * from './validation/phone-number.js';
 export * from './validation/reference-lists.js';
+export * from './validation/storable-text.js';
 export * from './validation/uk-sort-code.js';

@@ -2,7 +2,6 @@ export * from './api-docs-router.js';
 export * from './authentication.js';
 export * from './client-router.js';
 export * from './compliance-router.js';
-export * from './content-disposition.js';
 export * from './error-response.js';
 export * from './http-error.js';
 export * from './http-logger.js';

@@ -1,7 +1,7 @@
-import type { SignedLinkEndpoint } from '@onboarding-kit/core';
+import { attachmentContentDisposition, type SignedLinkEndpoint } from '@onboarding-kit/core';
 import express, { type Request, type Response, type Router } from 'express';
 import { match } from 'ts-pattern';
-import { attachmentContentDisposition } from './content-disposition.js';
+
 import { createErrorHandler, sendHttpFailure } from './error-response.js';
 import {
   type HttpFailure,

@@ -1,4 +1,3 @@
-export { attachmentContentDisposition } from './content-disposition.js';
 export {
   createS3DocumentStorage,
   DEFAULT_PERMANENT_PREFIX,

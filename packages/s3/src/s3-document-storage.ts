@@ -7,6 +7,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import {
+  attachmentContentDisposition,
   type DocumentStorage,
   type PromotionItem,
   type StorageUnavailable,
@@ -14,7 +15,7 @@ import {
   type TemporaryFile,
 } from '@onboarding-kit/core';
 import { ResultAsync } from 'neverthrow';
-import { attachmentContentDisposition } from './content-disposition.js';
+
 import { createObjectUrlPresigner } from './object-url-presigner.js';
 import { presignWindow } from './presign-window.js';
 import { copySourceOf, s3ObjectKeys } from './s3-object-keys.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { clientStatusSchema, clientTypeSchema } from './client-response.js';
 
 /** Query of `GET /clients` (decisions §1): filters, a page size of 1..100 (default 20), an opaque cursor. */
@@ -6,6 +7,6 @@ export const clientListQuerySchema = z.strictObject({
   status: clientStatusSchema.optional(),
   clientType: clientTypeSchema.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: z.string().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).optional(),
 });
 export type ClientListQueryInput = z.input<typeof clientListQuerySchema>;

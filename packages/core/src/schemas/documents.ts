@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { crossFieldCheck, distinctFilenamesRule } from '../validation/cross-field-rules.js';
 import { documentFilenameSchema } from '../validation/filename.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { dateTimeSchema } from './client-response.js';
 
 /** Wire shapes of the document routes (decisions §4). Filename rules live in validation/filename.ts. */
@@ -49,7 +50,12 @@ export const temporaryFilesResponseSchema = z
 export type TemporaryFilesResponse = z.infer<typeof temporaryFilesResponseSchema>;
 
 export const batchDownloadRequestSchema = z
-  .strictObject({ filenames: z.array(z.string().min(1).max(1000)).min(1).max(MAX_FILENAMES_PER_BATCH) })
+  .strictObject({
+    filenames: z
+      .array(z.string().min(1).max(1000).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE))
+      .min(1)
+      .max(MAX_FILENAMES_PER_BATCH),
+  })
   .meta({ id: 'BatchDownloadRequest' });
 export type BatchDownloadRequest = z.infer<typeof batchDownloadRequestSchema>;
 

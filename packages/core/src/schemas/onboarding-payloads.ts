@@ -14,13 +14,15 @@ import { isValidBic, isValidIban, toElectronicIban } from '../validation/iban.js
 import { isValidIfsc } from '../validation/indian-ifsc.js';
 import { isPossibleInternationalPhoneNumber } from '../validation/phone-number.js';
 import { defaultReferenceLists, type ReferenceLists } from '../validation/reference-lists.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { isValidSortCode } from '../validation/uk-sort-code.js';
 import { bankAccountTypes, representativeRoles } from './client-response.js';
 
 /**
  * Request bodies of the create and resubmit operations (spec 2.7–2.10), strict per decisions §7:
  * unknown properties are refused, a `string` field is required and non-empty, a `string or null`
- * field may be null or absent, strings are at most 1,000 characters and arrays at most 50 items.
+ * field may be null or absent, strings are at most 1,000 characters and arrays at most 50 items;
+ * no string holds a NUL or an unpaired surrogate (validation/storable-text.ts).
  * Built per host because the reference lists are configurable.
  */
 
@@ -51,9 +53,15 @@ const requiredString = () =>
     .string(expected('a string'))
     .min(1, 'Required, must not be empty')
     .max(MAX_STRING_LENGTH, tooLong)
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
     .refine((value) => value === '' || !isBlank(value), 'Must not be blank');
 const nullableString = () =>
-  z.string({ error: 'Must be a string or null' }).max(MAX_STRING_LENGTH, tooLong).nullable().optional();
+  z
+    .string({ error: 'Must be a string or null' })
+    .max(MAX_STRING_LENGTH, tooLong)
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+    .nullable()
+    .optional();
 
 /** A required string that must also pass `isValid`; an empty one is only reported as empty. */
 const formattedString = (isValid: (value: string) => boolean, message: string) =>

@@ -132,6 +132,29 @@ describe('string fields', () => {
       'blockchainWallets[0].label': ['Must be at most 1000 characters'],
     });
   });
+
+  it('no string holds a NUL or an unpaired surrogate, `string` or `string or null` alike', () => {
+    const unstorable = 'Must not contain NUL or unpaired surrogate characters';
+    expect(
+      parameterErrorsOf(
+        entityPayload,
+        entity((p) => {
+          p.company.name = 'Acme\u0000';
+          p.company.registeredAddress = 'lone \ud800 high';
+          p.company.placeOfEffectiveBusiness = '\udc00 lone low';
+        }),
+      ),
+    ).toEqual({
+      'company.name': [unstorable],
+      'company.registeredAddress': [unstorable],
+      'company.placeOfEffectiveBusiness': [unstorable],
+    });
+    // A pair is one character (an emoji), not two lone halves.
+    parsedValueOf(
+      entityPayload,
+      entity((p) => (p.company.name = 'Acme 🎉')),
+    );
+  });
 });
 
 describe('arrays', () => {

@@ -46,7 +46,7 @@ export const describeSignedLinks = () =>
       expect(download.status).toBe(200);
       expect(download.headers.get('content-type')).toBe('application/octet-stream');
       expect(download.headers.get('content-disposition')).toBe(
-        `attachment; filename="relev_ d_identit_ (1).pdf"; filename*=UTF-8''relev%C3%A9%20d%E2%80%99identit%C3%A9%20%281%29.pdf`,
+        `attachment; filename="releve d_identite (1).pdf"; filename*=UTF-8''relev%C3%A9%20d%E2%80%99identit%C3%A9%20%281%29.pdf`,
       );
       expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
     });

@@ -1,6 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attachmentContentDisposition } from '../src/content-disposition.js';
-import { attachmentFilenameOf } from './attachment-filename-of.js';
+import { attachmentContentDisposition } from '../src/domain/attachment-content-disposition.js';
+import { toWellFormedText } from '../src/validation/storable-text.js';
+
+/** The name a current browser reads: the RFC 5987 `filename*` parameter, percent-decoded. */
+const extendedFilenameOf = (header: string): string =>
+  decodeURIComponent(/; filename\*=UTF-8''([^;\s]+)$/.exec(header)?.[1] ?? '');
 
 describe('attachmentContentDisposition', () => {
   it('gives an ASCII fallback and the exact UTF-8 name (RFC 6266 / RFC 5987)', () => {
@@ -19,7 +24,19 @@ describe('attachmentContentDisposition', () => {
     for (const name of ['emoji 🎉.txt', 'back\\slash', 'tab\tname', '%41%42', 'a;b,c=d']) {
       const header = attachmentContentDisposition(name);
       expect(header).toMatch(/^[\x20-\x7e]+$/);
-      expect(attachmentFilenameOf(header)).toBe(name);
+      expect(extendedFilenameOf(header)).toBe(name);
     }
+  });
+
+  it('is total: any string, unpaired surrogates included, gives a printable-ASCII header (1,000 cases)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (name) => {
+        const header = attachmentContentDisposition(name);
+        expect(header).toMatch(/^[\x20-\x7e]+$/);
+        expect(extendedFilenameOf(header)).toBe(toWellFormedText(name));
+      }),
+      { numRuns: 1000 },
+    );
+    expect(extendedFilenameOf(attachmentContentDisposition('a\ud800b.pdf'))).toBe('a\ufffdb.pdf');
   });
 });
