@@ -76,7 +76,9 @@ const kitCreate = (pool: Pool) => {
     const filename = `passport-${i}.pdf`;
     memory.testing.putTemporaryFile(owner, filename, new Uint8Array(2048));
     const payload = exampleIndividualPayload({ idDocuments: [filename] });
-    const decision = (await kit.idempotency.claim({ scope, key: `k-${i}`, body: payload }))._unsafeUnwrap();
+    const decision = (
+      await kit.idempotency.claim({ scope, key: `k-${i}`, owner, body: payload })
+    )._unsafeUnwrap();
     if (decision.type !== 'Claimed') throw new Error('bench key already used');
     const created = await kit.clients.createIndividual(principal, payload, {
       idempotency: { ref: decision.ref, encode },

@@ -540,6 +540,8 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       const now = new Date();
       const claimOf = (scope: string, token: string) => ({
         scope,
+        owner: scope.split(' ')[0] ?? scope,
+        maxLiveRecordsPerOwner: null,
         key: 'create-client',
         token,
         fingerprint: 'f'.repeat(64),

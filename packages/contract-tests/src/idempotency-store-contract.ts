@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  IdempotencyClaimRef,
   IdempotencyClaimRequest,
   IdempotencyLockLost,
   IdempotencyStore,
@@ -60,6 +61,8 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
     overrides: Partial<Omit<IdempotencyClaimRequest, 'scope'>> = {},
   ): IdempotencyClaimRequest => ({
     scope,
+    owner: scope.split(' ')[0] ?? scope,
+    maxLiveRecordsPerOwner: null,
     key: 'key-1',
     token: randomUUID(),
     fingerprint: fingerprintA,
@@ -282,6 +285,60 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       for (const request of old) expect(await inspect.readRecord(scope, request.key)).toBeNull();
       for (const request of fresh) expect(await inspect.readRecord(scope, request.key)).not.toBeNull();
       expect(await expectOk(idempotency.purgeExpired(new Date(Date.UTC(1975, 6, 1)), 3))).toBe(0);
+    });
+
+    it("refuses a new key beyond the owner's quota of live records, never a replay, another owner or after expiry", async () => {
+      const { idempotency } = await openFixture(setup);
+      const owner = `manager:${randomUUID()}`;
+      const quota = { maxLiveRecordsPerOwner: 3 };
+      const createScope = `${owner} POST /manager/v1/clients/individuals`;
+      const deleteScope = `${owner} DELETE /manager/v1/clients/:clientId`;
+      // Three live records in two scopes of one owner, one second apart.
+      const held = [
+        claimRequest(createScope, { ...quota, key: 'k-1', now: at(0) }),
+        claimRequest(deleteScope, { ...quota, key: 'k-2', now: at(1000) }),
+        claimRequest(createScope, { ...quota, key: 'k-3', now: at(2000) }),
+      ];
+      for (const request of held)
+        expect(await expectOk(idempotency.claim(request))).toEqual({ type: 'Claimed' });
+      await expectOk(idempotency.complete(held[0] as IdempotencyClaimRef, response, at(0)));
+
+      const later = at(5000);
+      expect(
+        await expectOk(idempotency.claim(claimRequest(createScope, { ...quota, key: 'k-4', now: later }))),
+      ).toEqual({ type: 'QuotaExceeded', retryAfterMs: recordTtlMs - 5000 + 1 });
+      // What the owner already holds still answers: a replay and an in-progress key.
+      expect(
+        await expectOk(idempotency.claim(claimRequest(createScope, { ...quota, key: 'k-1', now: later }))),
+      ).toEqual({ type: 'Replay', response });
+      expect(
+        await expectOk(idempotency.claim(claimRequest(deleteScope, { ...quota, key: 'k-2', now: later }))),
+      ).toEqual({ type: 'InProgress' });
+      // Another owner has its own quota; no bound is no bound.
+      const otherScope = `manager:${randomUUID()} POST /manager/v1/clients/individuals`;
+      expect(
+        await expectOk(idempotency.claim(claimRequest(otherScope, { ...quota, key: 'k-4', now: later }))),
+      ).toEqual({ type: 'Claimed' });
+      expect(
+        await expectOk(
+          idempotency.claim(
+            claimRequest(createScope, { maxLiveRecordsPerOwner: null, key: 'k-5', now: later }),
+          ),
+        ),
+      ).toEqual({ type: 'Claimed' });
+      // Once the oldest record expires, its place is free again (k-5 was added without a bound).
+      const afterOldestExpired = at(recordTtlMs + 1);
+      expect(
+        await expectOk(
+          idempotency.claim(claimRequest(createScope, { ...quota, key: 'k-6', now: afterOldestExpired })),
+        ),
+      ).toEqual({ type: 'QuotaExceeded', retryAfterMs: 1000 });
+      const afterTwoExpired = at(recordTtlMs + 1001);
+      expect(
+        await expectOk(
+          idempotency.claim(claimRequest(createScope, { ...quota, key: 'k-6', now: afterTwoExpired })),
+        ),
+      ).toEqual({ type: 'Claimed' });
     });
 
     it('gives exactly one of 50 concurrent claims of one key the claim', async () => {

@@ -28,6 +28,7 @@ export const defaultOnboardingKitOptions: ResolvedOnboardingKitOptions = {
   temporaryFileTtlMs: 24 * HOUR,
   idempotencyRecordTtlMs: 24 * HOUR,
   idempotencyLockTtlMs: MINUTE,
+  idempotencyMaxRecordsPerOwner: 10_000,
 };
 
 export const resolveOnboardingKitOptions = (

@@ -32,6 +32,12 @@ export type ClientTypeMismatch = {
 };
 export type IdempotencyRequestInProgress = { readonly type: 'IdempotencyRequestInProgress' };
 export type IdempotencyKeyReused = { readonly type: 'IdempotencyKeyReused' };
+/** The caller holds `limit` live idempotency records: a new key is refused until one expires. */
+export type IdempotencyQuotaExceeded = {
+  readonly type: 'IdempotencyQuotaExceeded';
+  readonly limit: number;
+  readonly retryAfterSeconds: number;
+};
 /** A presigned link of the in-memory storage that is expired, tampered with or of the wrong kind. */
 export type SignedLinkRejected = {
   readonly type: 'SignedLinkRejected';
@@ -55,6 +61,7 @@ export type DomainError =
   | ClientTypeMismatch
   | IdempotencyRequestInProgress
   | IdempotencyKeyReused
+  | IdempotencyQuotaExceeded
   | SignedLinkRejected
   | StorageUnavailable;
 
@@ -97,6 +104,10 @@ export const idempotencyRequestInProgress = (): IdempotencyRequestInProgress => 
   type: 'IdempotencyRequestInProgress',
 });
 export const idempotencyKeyReused = (): IdempotencyKeyReused => ({ type: 'IdempotencyKeyReused' });
+export const idempotencyQuotaExceeded = (
+  limit: number,
+  retryAfterSeconds: number,
+): IdempotencyQuotaExceeded => ({ type: 'IdempotencyQuotaExceeded', limit, retryAfterSeconds });
 export const signedLinkRejected = (reason: SignedLinkRejected['reason']): SignedLinkRejected => ({
   type: 'SignedLinkRejected',
   reason,

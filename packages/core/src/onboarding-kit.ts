@@ -51,6 +51,12 @@ export type OnboardingKitOptions = {
   readonly idempotencyRecordTtlMs?: number;
   /** After this an in-progress idempotency lock of a crashed process is taken over (default 60 s). */
   readonly idempotencyLockTtlMs?: number;
+  /**
+   * Live idempotency records one caller may hold (default 10,000, `null` for no bound): a request
+   * with a new key beyond it is 429 `TOO_MANY_REQUESTS` with `Retry-After` (when the caller's oldest
+   * record expires). Bounds what one key holder can make the kit store; replays are never refused.
+   */
+  readonly idempotencyMaxRecordsPerOwner?: number | null;
 };
 
 export type ResolvedOnboardingKitOptions = Required<Omit<OnboardingKitOptions, 'referenceLists'>> & {
@@ -79,6 +85,8 @@ export type IdempotencyClaimInput = {
   readonly scope: string;
   /** The `Idempotency-Key` value, already parsed. */
   readonly key: string;
+  /** The caller's `principalKey`: whose quota of live records the claim counts against. */
+  readonly owner: string;
   /** The parsed request body; its canonical JSON is fingerprinted. */
   readonly body: unknown;
 };

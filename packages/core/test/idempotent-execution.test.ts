@@ -17,7 +17,7 @@ const idempotentCreate = async (
   body: unknown,
 ) => {
   const scope = `manager:${manager.managerId}|POST|/clients/individuals`;
-  const claim = await kit.idempotency.claim({ scope, key, body });
+  const claim = await kit.idempotency.claim({ scope, key, owner: `manager:${manager.managerId}`, body });
   if (claim.isErr()) return { refused: claim.error.type } as const;
   if (claim.value.type === 'Replay') return { replayed: claim.value.response } as const;
   let recorded = false;
@@ -70,11 +70,14 @@ describe('idempotent execution (decisions §5)', () => {
   it('answers in-progress while the first request still runs', async () => {
     const { kit } = createMemoryKit();
     const scope = 'manager:x|POST|/clients/individuals';
-    const claimed = (await kit.idempotency.claim({ scope, key: 'k', body: {} }))._unsafeUnwrap();
+    const claimed = (
+      await kit.idempotency.claim({ scope, owner: 'manager:m', key: 'k', body: {} })
+    )._unsafeUnwrap();
     expect(claimed.type).toBe('Claimed');
-    expect((await kit.idempotency.claim({ scope, key: 'k', body: {} }))._unsafeUnwrapErr().type).toBe(
-      'IdempotencyRequestInProgress',
-    );
+    expect(
+      (await kit.idempotency.claim({ scope, owner: 'manager:m', key: 'k', body: {} }))._unsafeUnwrapErr()
+        .type,
+    ).toBe('IdempotencyRequestInProgress');
   });
 
   it('does not store a 400: the key is released and a corrected retry runs (a file uploaded after it is used)', async () => {
@@ -94,13 +97,17 @@ describe('idempotent execution (decisions §5)', () => {
     await upload(manager, 'passport.pdf');
     const scope = `manager:${manager.managerId}|PUT|/clients/individuals/x/onboarding`;
     const unknownId = crypto.randomUUID();
-    const claim = (await kit.idempotency.claim({ scope, key: 'k', body: {} }))._unsafeUnwrap();
+    const claim = (
+      await kit.idempotency.claim({ scope, owner: 'manager:m', key: 'k', body: {} })
+    )._unsafeUnwrap();
     if (claim.type !== 'Claimed') throw new Error('expected a claim');
     const result = await kit.clients.resubmitIndividual(manager, unknownId, exampleIndividualPayload(), {
       idempotency: { ref: claim.ref, encode: encodeForTest(201) },
     });
     expect(result._unsafeUnwrapErr().type).toBe('ClientNotFound');
-    const replay = (await kit.idempotency.claim({ scope, key: 'k', body: {} }))._unsafeUnwrap();
+    const replay = (
+      await kit.idempotency.claim({ scope, owner: 'manager:m', key: 'k', body: {} })
+    )._unsafeUnwrap();
     expect(replay).toEqual({
       type: 'Replay',
       response: { status: 404, body: { type: 'ClientNotFound', clientId: unknownId } },
@@ -137,12 +144,18 @@ describe('idempotent execution (decisions §5)', () => {
   it('forgets records after 24 hours and takes over a crashed holder’s lock after 60 seconds', async () => {
     const { kit, clock } = createMemoryKit();
     const scope = 'manager:y|POST|/x';
-    const claim = (await kit.idempotency.claim({ scope, key: 'k', body: { a: 1 } }))._unsafeUnwrap();
+    const claim = (
+      await kit.idempotency.claim({ scope, owner: 'manager:m', key: 'k', body: { a: 1 } })
+    )._unsafeUnwrap();
     if (claim.type !== 'Claimed') throw new Error('expected a claim');
     clock.advance(59_000);
-    expect((await kit.idempotency.claim({ scope, key: 'k', body: { a: 1 } })).isErr()).toBe(true);
+    expect(
+      (await kit.idempotency.claim({ scope, owner: 'manager:m', key: 'k', body: { a: 1 } })).isErr(),
+    ).toBe(true);
     clock.advance(2_000);
-    const takeover = (await kit.idempotency.claim({ scope, key: 'k', body: { a: 1 } }))._unsafeUnwrap();
+    const takeover = (
+      await kit.idempotency.claim({ scope, owner: 'manager:m', key: 'k', body: { a: 1 } })
+    )._unsafeUnwrap();
     expect(takeover.type).toBe('Claimed');
     // The crashed holder comes back: its fenced token no longer completes.
     expect(
@@ -152,22 +165,28 @@ describe('idempotent execution (decisions §5)', () => {
     (await kit.idempotency.complete(takeover.ref, { status: 201, body: { done: true } }))._unsafeUnwrap();
     clock.advance(24 * 60 * 60 * 1000);
     expect(
-      (await kit.idempotency.claim({ scope, key: 'k', body: { other: 1 } }))._unsafeUnwrapErr().type,
+      (
+        await kit.idempotency.claim({ scope, owner: 'manager:m', key: 'k', body: { other: 1 } })
+      )._unsafeUnwrapErr().type,
     ).toBe('IdempotencyKeyReused');
     clock.advance(1);
-    expect((await kit.idempotency.claim({ scope, key: 'k', body: { other: 1 } }))._unsafeUnwrap().type).toBe(
-      'Claimed',
-    );
+    expect(
+      (
+        await kit.idempotency.claim({ scope, owner: 'manager:m', key: 'k', body: { other: 1 } })
+      )._unsafeUnwrap().type,
+    ).toBe('Claimed');
   });
 
   it('purges expired records in batches', async () => {
     const { kit, clock } = createMemoryKit();
     for (let i = 0; i < 7; i += 1) {
-      const claim = (await kit.idempotency.claim({ scope: 's', key: `k${i}`, body: {} }))._unsafeUnwrap();
+      const claim = (
+        await kit.idempotency.claim({ scope: 's', owner: 'manager:m', key: `k${i}`, body: {} })
+      )._unsafeUnwrap();
       if (claim.type === 'Claimed') await kit.idempotency.complete(claim.ref, { status: 200, body: {} });
     }
     clock.advance(24 * 60 * 60 * 1000 + 1);
-    await kit.idempotency.claim({ scope: 's', key: 'fresh', body: {} });
+    await kit.idempotency.claim({ scope: 's', owner: 'manager:m', key: 'fresh', body: {} });
     expect((await kit.idempotency.purgeExpired(3))._unsafeUnwrap()).toBe(7);
     expect((await kit.idempotency.purgeExpired(3))._unsafeUnwrap()).toBe(0);
   });

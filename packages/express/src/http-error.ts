@@ -61,6 +61,7 @@ export const errorStatusByCode = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
+  TOO_MANY_REQUESTS: 429,
   STORAGE_UNAVAILABLE: 503,
   INTERNAL: 500,
 } as const satisfies Record<ErrorCode, number>;
@@ -136,6 +137,14 @@ export const toHttpError = (error: HttpFailure): HttpError =>
       httpError(
         'IDEMPOTENCY_KEY_REUSED',
         'This Idempotency-Key was already used with a different request body',
+      ),
+    )
+    .with({ type: 'IdempotencyQuotaExceeded' }, (e) =>
+      httpError(
+        'TOO_MANY_REQUESTS',
+        `You hold ${e.limit} live Idempotency-Keys, the most one caller may: retry in ${e.retryAfterSeconds} s, when the oldest expires`,
+        null,
+        { 'Retry-After': String(e.retryAfterSeconds) },
       ),
     )
     .with({ type: 'SignedLinkRejected', reason: 'too-large' }, () =>

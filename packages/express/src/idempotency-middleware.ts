@@ -178,7 +178,7 @@ export const createIdempotencyMiddleware = (
       return;
     }
     idempotency
-      .claim({ scope: `${caller} ${req.method} ${routeOf(req)}`, key, body: req.body })
+      .claim({ scope: `${caller} ${req.method} ${routeOf(req)}`, key, owner: caller, body: req.body })
       .match(
         (decision) =>
           match(decision)

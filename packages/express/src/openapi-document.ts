@@ -143,7 +143,12 @@ const sharedRefusals = (operation: OperationSpec): ErrorCode[] => [
   // A path parameter whose percent-encoding is not UTF-8 is refused before the route runs.
   ...(operation.path.includes(':') ? (['VALIDATION_FAILED'] as const) : []),
   ...(isWriteOperation(operation)
-    ? (['VALIDATION_FAILED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as const)
+    ? ([
+        'VALIDATION_FAILED',
+        'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+        'IDEMPOTENCY_KEY_REUSED',
+        'TOO_MANY_REQUESTS',
+      ] as const)
     : []),
 ];
 
@@ -160,7 +165,8 @@ const errorResponses = (operation: OperationSpec): Record<string, JsonObject> =>
       String(status),
       {
         description: statusCodes.join(', '),
-        ...(statusCodes.includes('IDEMPOTENCY_REQUEST_IN_PROGRESS')
+        ...(statusCodes.includes('IDEMPOTENCY_REQUEST_IN_PROGRESS') ||
+        statusCodes.includes('TOO_MANY_REQUESTS')
           ? {
               headers: {
                 'Retry-After': {
@@ -263,7 +269,9 @@ const IDEMPOTENCY_KEY_DESCRIPTION = [
   'repeat with another body is 422; a repeat while the first runs is 409 with `Retry-After: 1`.',
   'Recorded: 2xx, 404 and 409 INVALID_STATUS, for 24 hours. Other answers (400, 401, 403, 413,',
   '415, 5xx) release the key, so a corrected retry runs anew. Scoped to the caller, the method and',
-  'the path.',
+  'the route. One caller holds at most 10,000 live keys by default (the host sets',
+  '`idempotencyMaxRecordsPerOwner`): a new key beyond that is 429 TOO_MANY_REQUESTS with',
+  '`Retry-After` (seconds until the oldest expires); replays are never refused.',
 ].join('\n');
 
 /**

@@ -12,6 +12,7 @@ import { createSerialQueue } from './serial-queue.js';
 import { StagedMap } from './staged-map.js';
 
 export type IdempotencyRecord = {
+  readonly owner: string;
   readonly scope: string;
   readonly key: string;
   readonly fingerprint: string;

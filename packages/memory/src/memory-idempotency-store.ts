@@ -1,6 +1,7 @@
 import type {
   IdempotencyClaim,
   IdempotencyClaimRef,
+  IdempotencyClaimRequest,
   IdempotencyLockLost,
   IdempotencyStore,
   StoredResponse,
@@ -38,6 +39,27 @@ export const completeIdempotencyClaim = (
   });
 
 /**
+ * `QuotaExceeded` when the owner already holds `maxLiveRecordsPerOwner` live records (a scan: the
+ * memory store serves tests and demos, where the count stays small).
+ */
+const ownerQuotaRefusal = (
+  tables: MemoryTables,
+  request: IdempotencyClaimRequest,
+): IdempotencyClaim | null => {
+  const limit = request.maxLiveRecordsPerOwner;
+  if (limit === null) return null;
+  const now = request.now.getTime();
+  const isLive = (record: IdempotencyRecord) =>
+    record.owner === request.owner && now - record.claimedAt <= request.recordTtlMs;
+  if (tables.idempotency.count(isLive, limit) < limit) return null;
+  const oldest = tables.idempotency
+    .select(isLive)
+    .reduce((earliest, record) => Math.min(earliest, record.claimedAt), now);
+  // A record is expired once strictly older than the TTL: 1 ms after it reaches it.
+  return { type: 'QuotaExceeded', retryAfterMs: oldest + request.recordTtlMs + 1 - now };
+};
+
+/**
  * Idempotency records judged by the timestamps core passes in (never by the machine clock), so a
  * controllable clock expires them. Every operation is one serialized write, hence atomic.
  */
@@ -48,6 +70,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       const now = request.now.getTime();
       const record = tables.idempotency.get(id);
       const fresh: IdempotencyRecord = {
+        owner: request.owner,
         scope: request.scope,
         key: request.key,
         fingerprint: request.fingerprint,
@@ -56,7 +79,13 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
         response: null,
       };
       const claimed: IdempotencyClaim = { type: 'Claimed' };
-      if (record === undefined || now - record.claimedAt > request.recordTtlMs) {
+      if (record === undefined) {
+        const quotaRefusal = ownerQuotaRefusal(tables, request);
+        if (quotaRefusal !== null) return ok(quotaRefusal);
+        tables.idempotency.set(id, fresh);
+        return ok(claimed);
+      }
+      if (now - record.claimedAt > request.recordTtlMs) {
         tables.idempotency.set(id, fresh);
         return ok(claimed);
       }

@@ -61,6 +61,20 @@ export class StagedMap<K, V> {
     return keys;
   }
 
+  /** How many entries match `predicate`, counting no further than `atMost`. */
+  count(predicate: (value: V, key: K) => boolean, atMost: number): number {
+    let counted = 0;
+    for (const [key, value] of this.#committed) {
+      if (counted >= atMost) return counted;
+      if (!this.#staged.has(key) && predicate(value, key)) counted += 1;
+    }
+    for (const [key, value] of this.#staged) {
+      if (counted >= atMost) return counted;
+      if (value !== removed && predicate(value, key)) counted += 1;
+    }
+    return counted;
+  }
+
   commit(): void {
     for (const [key, value] of this.#staged) {
       if (value === removed) this.#committed.delete(key);

@@ -65,7 +65,7 @@ describe('the kit in memory mode', () => {
 
   it('expires idempotency records after 24 hours of the controllable clock', async () => {
     const { kit, clock } = await setup();
-    const input = { scope: 'manager:a POST /clients', key: 'k-1', body: { a: 1 } };
+    const input = { scope: 'manager:a POST /clients', owner: 'manager:a', key: 'k-1', body: { a: 1 } };
     const claimed = (await kit.idempotency.claim(input))._unsafeUnwrap();
     if (claimed.type !== 'Claimed') expect.fail('a free key is claimed');
     (await kit.idempotency.complete(claimed.ref, { status: 201, body: { ok: true } }))._unsafeUnwrap();

@@ -17,9 +17,11 @@ const unavailable = storageUnavailable('postgres');
 type ClaimRow = {
   claimed: boolean;
   fingerprint: string;
-  state: 'IN_PROGRESS' | 'COMPLETED';
+  state: 'IN_PROGRESS' | 'COMPLETED' | 'QUOTA_EXCEEDED';
   response_status: number | null;
   response_body: unknown;
+  /** A Date, or a string when the host's pg type parsers say so. */
+  oldest_live: Date | string | null;
 };
 
 /**
@@ -36,23 +38,38 @@ const maxClaimAttempts = 5;
  * neither complete nor release the new holder's record.
  */
 export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables): IdempotencyStore => {
-  const claimStatement = `WITH claimed AS (
+  // $8 owner, $9 the owner's quota of live records (NULL: no bound). The quota only gates a key
+  // that has no record yet: a replay or a takeover never adds one.
+  const claimStatement = `WITH live AS (
+      SELECT count(*) AS n FROM (
+        SELECT 1 FROM ${tables.idempotency}
+        WHERE owner = $8 AND created_at >= $6 LIMIT coalesce($9::integer, 0)) AS owned
+    ), known AS (
+      SELECT EXISTS (SELECT 1 FROM ${tables.idempotency} WHERE scope = $1 AND idempotency_key = $2) AS exists
+    ), claimed AS (
       INSERT INTO ${tables.idempotency} AS record
-        (scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
-      VALUES ($1, $2, $3, $4, 'IN_PROGRESS', $5, $5)
+        (owner, scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
+      SELECT $8, $1, $2, $3, $4, 'IN_PROGRESS', $5, $5
+      WHERE $9::integer IS NULL OR (SELECT n FROM live) < $9::integer OR (SELECT exists FROM known)
       ON CONFLICT (scope, idempotency_key) DO UPDATE SET
-        fingerprint = excluded.fingerprint, token = excluded.token, state = 'IN_PROGRESS',
-        response_status = NULL, response_body = NULL, created_at = excluded.created_at,
-        locked_at = excluded.locked_at, completed_at = NULL
+        owner = excluded.owner, fingerprint = excluded.fingerprint, token = excluded.token,
+        state = 'IN_PROGRESS', response_status = NULL, response_body = NULL,
+        created_at = excluded.created_at, locked_at = excluded.locked_at, completed_at = NULL
       WHERE record.created_at < $6
         OR (record.state = 'IN_PROGRESS' AND record.locked_at < $7 AND record.fingerprint = excluded.fingerprint)
       RETURNING fingerprint, state
     )
-    SELECT true AS claimed, fingerprint, state, NULL::integer AS response_status, NULL::json AS response_body
+    SELECT true AS claimed, fingerprint, state, NULL::integer AS response_status, NULL::json AS response_body,
+      NULL::timestamptz AS oldest_live
     FROM claimed
     UNION ALL
-    SELECT false, fingerprint, state, response_status, response_body FROM ${tables.idempotency}
-    WHERE scope = $1 AND idempotency_key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`;
+    SELECT false, fingerprint, state, response_status, response_body, NULL FROM ${tables.idempotency}
+    WHERE scope = $1 AND idempotency_key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)
+    UNION ALL
+    SELECT false, '', 'QUOTA_EXCEEDED', NULL, NULL,
+      (SELECT min(created_at) FROM ${tables.idempotency} WHERE owner = $8 AND created_at >= $6)
+    WHERE NOT EXISTS (SELECT 1 FROM claimed) AND NOT (SELECT exists FROM known)
+      AND $9::integer IS NOT NULL AND (SELECT n FROM live) >= $9::integer`;
 
   const claimRecord = preparedStatement(claimStatement);
   const completeRecord = preparedStatement(
@@ -71,6 +88,8 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
         request.now,
         new Date(now - request.recordTtlMs),
         new Date(now - request.lockTtlMs),
+        request.owner,
+        request.maxLiveRecordsPerOwner,
       ]),
     );
   };
@@ -78,7 +97,7 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
   const claim = async (request: IdempotencyClaimRequest): Promise<IdempotencyClaim> => {
     for (let attempt = 1; ; attempt += 1) {
       const row = (await claimOnce(request)).rows[0];
-      if (row !== undefined) return toClaim(row, request.fingerprint);
+      if (row !== undefined) return toClaim(row, request);
       if (attempt >= maxClaimAttempts) throw new Error('idempotency claim found no record after retries');
     }
   };
@@ -145,9 +164,14 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
   };
 };
 
-const toClaim = (row: ClaimRow, fingerprint: string): IdempotencyClaim => {
+const toClaim = (row: ClaimRow, request: IdempotencyClaimRequest): IdempotencyClaim => {
   if (row.claimed) return { type: 'Claimed' };
-  if (row.fingerprint !== fingerprint) return { type: 'KeyReused' };
+  if (row.state === 'QUOTA_EXCEEDED') {
+    const oldest = row.oldest_live === null ? request.now.getTime() : new Date(row.oldest_live).getTime();
+    // A record is expired once strictly older than the TTL: 1 ms after it reaches it.
+    return { type: 'QuotaExceeded', retryAfterMs: oldest + request.recordTtlMs + 1 - request.now.getTime() };
+  }
+  if (row.fingerprint !== request.fingerprint) return { type: 'KeyReused' };
   switch (row.state) {
     case 'IN_PROGRESS':
       return { type: 'InProgress' };

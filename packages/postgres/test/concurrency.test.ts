@@ -136,6 +136,8 @@ describe('idempotency across processes', () => {
     const retry = (token: string) =>
       database.adapters.idempotency.claim({
         scope,
+        owner: scope.split(' ')[0] ?? scope,
+        maxLiveRecordsPerOwner: null,
         key: 'crash-key',
         token,
         fingerprint: 'd'.repeat(64),
@@ -162,6 +164,8 @@ describe('purgeExpired', () => {
     const claimAt = (key: string, now: Date) =>
       database.adapters.idempotency.claim({
         scope,
+        owner: scope.split(' ')[0] ?? scope,
+        maxLiveRecordsPerOwner: null,
         key,
         token: randomUUID(),
         fingerprint: 'e'.repeat(64),
@@ -193,6 +197,8 @@ describe('complete', () => {
     const token = randomUUID();
     const request = {
       scope,
+      owner: 'complete',
+      maxLiveRecordsPerOwner: null,
       key: 'k',
       token,
       fingerprint: 'f'.repeat(64),

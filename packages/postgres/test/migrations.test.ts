@@ -132,8 +132,8 @@ describe('integrity in the schema', () => {
   it('refuses a second record for one scope and idempotency key (UNIQUE)', async () => {
     const insert = () =>
       database.pool.query(
-        `INSERT INTO ${database.tables.idempotency} (scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
-         VALUES ('scope-unique', 'key', 'f', $1, 'IN_PROGRESS', now(), now())`,
+        `INSERT INTO ${database.tables.idempotency} (owner, scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
+         VALUES ('manager:m', 'scope-unique', 'key', 'f', $1, 'IN_PROGRESS', now(), now())`,
         [randomUUID()],
       );
     await insert();

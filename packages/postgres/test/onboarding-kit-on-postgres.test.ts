@@ -46,7 +46,14 @@ describe('createIndividual through the kit on the postgres adapters', () => {
     const scope = `manager:${principal.managerId} POST /manager/v1/clients/individuals`;
 
     const before = database.queryCount();
-    const decision = (await kit.idempotency.claim({ scope, key: 'create-1', body: payload }))._unsafeUnwrap();
+    const decision = (
+      await kit.idempotency.claim({
+        scope,
+        owner: scope.split(' ')[0] ?? scope,
+        key: 'create-1',
+        body: payload,
+      })
+    )._unsafeUnwrap();
     if (decision.type !== 'Claimed') throw new Error(`expected a claim, got ${decision.type}`);
     const created = await kit.clients.createIndividual(principal, payload, {
       idempotency: { ref: decision.ref, encode: storedAs201 },
@@ -77,7 +84,14 @@ describe('createIndividual through the kit on the postgres adapters', () => {
     expect(record?.response).toEqual({ status: 201, body: JSON.parse(JSON.stringify(client)) });
 
     // The same request again is replayed from the record: nothing runs, no second client.
-    const replay = (await kit.idempotency.claim({ scope, key: 'create-1', body: payload }))._unsafeUnwrap();
+    const replay = (
+      await kit.idempotency.claim({
+        scope,
+        owner: scope.split(' ')[0] ?? scope,
+        key: 'create-1',
+        body: payload,
+      })
+    )._unsafeUnwrap();
     expect(replay).toEqual({ type: 'Replay', response: record?.response });
     const count = await database.pool.query(
       `SELECT count(*)::int AS n FROM ${database.tables.clients} WHERE manager_id = $1`,

@@ -8,6 +8,15 @@ export type StoredResponse = { readonly status: number; readonly body: unknown }
 export type IdempotencyClaimRef = { readonly scope: string; readonly key: string; readonly token: string };
 
 export type IdempotencyClaimRequest = IdempotencyClaimRef & {
+  /** Who claims (a `principalKey`): the quota below counts this owner's live records. */
+  readonly owner: string;
+  /**
+   * A claim that would add a record while the owner already holds this many live ones (created
+   * within `recordTtlMs`) is `QuotaExceeded`; `null` for no bound. A key that already has a record
+   * (a replay, a takeover) is never refused by the quota. Concurrent claims may overshoot it by
+   * their number: it bounds storage, it is not a rate limit.
+   */
+  readonly maxLiveRecordsPerOwner: number | null;
   readonly fingerprint: string;
   readonly now: Date;
   /** An in-progress record older than this is a crashed holder's and may be taken over. */
@@ -20,7 +29,9 @@ export type IdempotencyClaim =
   | { readonly type: 'Claimed' }
   | { readonly type: 'Replay'; readonly response: StoredResponse }
   | { readonly type: 'InProgress' }
-  | { readonly type: 'KeyReused' };
+  | { readonly type: 'KeyReused' }
+  /** `retryAfterMs`: when the owner's oldest live record expires and frees a place. */
+  | { readonly type: 'QuotaExceeded'; readonly retryAfterMs: number };
 
 /** The holder's token no longer matches: its lock expired and another request took the key over. */
 export type IdempotencyLockLost = {

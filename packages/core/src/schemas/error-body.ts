@@ -16,6 +16,7 @@ export const errorCodes = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'IDEMPOTENCY_KEY_REUSED',
+  'TOO_MANY_REQUESTS',
   'STORAGE_UNAVAILABLE',
   'INTERNAL',
 ] as const;

@@ -1,6 +1,6 @@
 import { errAsync, okAsync } from 'neverthrow';
 import { match } from 'ts-pattern';
-import { idempotencyKeyReused, idempotencyRequestInProgress } from '../errors.js';
+import { idempotencyKeyReused, idempotencyQuotaExceeded, idempotencyRequestInProgress } from '../errors.js';
 import { fingerprintRequestBody } from '../idempotency/request-fingerprint.js';
 import type { IdempotencyDecision, IdempotencyService } from '../onboarding-kit.js';
 import type { KitContext } from './kit-context.js';
@@ -9,11 +9,14 @@ const DEFAULT_PURGE_BATCH_SIZE = 500;
 
 /** Decisions §5 on top of the IdempotencyStore port. */
 export const createIdempotencyService = ({ ports, options, hashing }: KitContext): IdempotencyService => ({
-  claim: ({ scope, key, body }) => {
+  claim: ({ scope, key, owner, body }) => {
     const ref = { scope, key, token: ports.ids.uuid() };
+    const limit = options.idempotencyMaxRecordsPerOwner;
     return ports.idempotency
       .claim({
         ...ref,
+        owner,
+        maxLiveRecordsPerOwner: limit,
         fingerprint: fingerprintRequestBody(body, hashing),
         now: ports.clock.now(),
         lockTtlMs: options.idempotencyLockTtlMs,
@@ -27,6 +30,9 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
           )
           .with({ type: 'InProgress' }, () => errAsync(idempotencyRequestInProgress()))
           .with({ type: 'KeyReused' }, () => errAsync(idempotencyKeyReused()))
+          .with({ type: 'QuotaExceeded' }, ({ retryAfterMs }) =>
+            errAsync(idempotencyQuotaExceeded(limit ?? 0, Math.max(1, Math.ceil(retryAfterMs / 1000)))),
+          )
           .exhaustive(),
       );
   },

@@ -205,6 +205,42 @@ export const describeIdempotency = () =>
       expect(otherRoute.headers['idempotent-replayed']).toBeUndefined();
     });
 
+    test('a caller over its quota of live keys → 429 TOO_MANY_REQUESTS with Retry-After; replays, others and keyless calls go on', async () => {
+      const limited = await startHarness({ kitOptions: { idempotencyMaxRecordsPerOwner: 2 } });
+      try {
+        const upload = (apiKey: string, idempotencyKey?: string) => {
+          const call = limited.api
+            .post('/manager/v1/uploads/request-batch-upload')
+            .set('SERVICE_API_KEY', apiKey)
+            .send({ filenames: ['quota.pdf'] });
+          return idempotencyKey === undefined ? call : call.set('Idempotency-Key', idempotencyKey);
+        };
+        expect((await upload(limited.keys.managerA, 'k-1')).status).toBe(200);
+        limited.clock.advance(10_000);
+        expect((await upload(limited.keys.managerA, 'k-2')).status).toBe(200);
+        limited.clock.advance(10_000);
+
+        const refused = await upload(limited.keys.managerA, 'k-3');
+        expect(refused.status).toBe(429);
+        expect(refused.body).toEqual(errorBody('TOO_MANY_REQUESTS'));
+        // The oldest key (k-1, 20 s old) expires 1 ms after 24 h - 20 s: rounded up to whole seconds.
+        expect(refused.headers['retry-after']).toBe(String(24 * 60 * 60 - 20 + 1));
+        // Nothing was stored for k-3: it is refused again, not replayed.
+        expect((await upload(limited.keys.managerA, 'k-3')).status).toBe(429);
+
+        const replay = await upload(limited.keys.managerA, 'k-1');
+        expect([replay.status, replay.headers['idempotent-replayed']]).toEqual([200, 'true']);
+        expect((await upload(limited.keys.managerA)).status).toBe(200);
+        expect((await upload(limited.keys.managerB, 'k-3')).status).toBe(200);
+
+        limited.clock.advance(24 * 60 * 60 * 1000 - 20_000 + 1);
+        expect((await upload(limited.keys.managerA, 'k-3')).status).toBe(200);
+        expect(limited.logged).toEqual([]);
+      } finally {
+        await limited.close();
+      }
+    });
+
     test('a route without its own transaction (request-batch-upload) is recorded after it answers', async () => {
       const key = randomUUID();
       const send = () =>

@@ -15,6 +15,8 @@ const pool = new pg.Pool({ connectionString: url, max: 1 });
 const { idempotency } = createPostgresAdapters({ pool, schema });
 const claim = await idempotency.claim({
   scope,
+  owner: scope.split(' ')[0] ?? scope,
+  maxLiveRecordsPerOwner: null,
   key,
   token: randomUUID(),
   fingerprint: 'd'.repeat(64),

@@ -29,6 +29,8 @@ const outcomes = await Promise.all(
   Array.from({ length: Number(count) }, () =>
     idempotency.claim({
       scope,
+      owner: scope.split(' ')[0] ?? scope,
+      maxLiveRecordsPerOwner: null,
       key,
       token: randomUUID(),
       fingerprint: 'c'.repeat(64),
