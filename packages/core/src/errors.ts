@@ -50,6 +50,18 @@ export type StorageUnavailable = {
   readonly cause: unknown;
 };
 
+/**
+ * The store lost the connection while committing: the transaction may or may not have been kept.
+ * Nothing that the commit would have made referenced (copied documents) may be removed on it: a
+ * retry with the same Idempotency-Key replays the outcome if it was kept, and runs anew if not (the
+ * copies of a commit that was not kept are removed by the orphan sweep).
+ */
+export type CommitOutcomeUnknown = {
+  readonly type: 'CommitOutcomeUnknown';
+  readonly store: string;
+  readonly cause: unknown;
+};
+
 export type DomainError =
   | ValidationFailed
   | Unauthorized
@@ -63,7 +75,8 @@ export type DomainError =
   | IdempotencyKeyReused
   | IdempotencyQuotaExceeded
   | SignedLinkRejected
-  | StorageUnavailable;
+  | StorageUnavailable
+  | CommitOutcomeUnknown;
 
 export type DomainErrorType = DomainError['type'];
 
@@ -112,6 +125,9 @@ export const signedLinkRejected = (reason: SignedLinkRejected['reason']): Signed
   type: 'SignedLinkRejected',
   reason,
 });
+export const commitOutcomeUnknown =
+  (store: string) =>
+  (cause: unknown): CommitOutcomeUnknown => ({ type: 'CommitOutcomeUnknown', store, cause });
 /** Adapters wrap every driver call with `ResultAsync.fromPromise(p, storageUnavailable('postgres'))`. */
 export const storageUnavailable =
   (store: string) =>

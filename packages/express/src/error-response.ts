@@ -23,13 +23,16 @@ export const sendHttpFailure = (
       path: req.originalUrl,
       cause: failure.cause,
     });
-  } else if (failure.type === 'StorageUnavailable') {
-    logger.error('onboarding-kit: storage unavailable', {
-      method: req.method,
-      path: req.originalUrl,
-      store: failure.store,
-      cause: failure.cause,
-    });
+  } else if (failure.type === 'StorageUnavailable' || failure.type === 'CommitOutcomeUnknown') {
+    logger.error(
+      `onboarding-kit: ${failure.type === 'StorageUnavailable' ? 'storage unavailable' : 'commit outcome unknown'}`,
+      {
+        method: req.method,
+        path: req.originalUrl,
+        store: failure.store,
+        cause: failure.cause,
+      },
+    );
   }
   const answer = toHttpError(failure);
   res.status(answer.status).set(answer.headers).json(answer.body);

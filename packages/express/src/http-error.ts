@@ -174,5 +174,13 @@ export const toHttpError = (error: HttpFailure): HttpError =>
     .with({ type: 'StorageUnavailable' }, () =>
       httpError('STORAGE_UNAVAILABLE', 'A storage the service depends on is unavailable: retry later'),
     )
+    .with({ type: 'CommitOutcomeUnknown' }, () =>
+      httpError(
+        'STORAGE_UNAVAILABLE',
+        'The connection to storage was lost while saving: retry with the same Idempotency-Key to learn the outcome',
+        null,
+        { 'Retry-After': '1' },
+      ),
+    )
     .with({ type: 'Internal' }, () => httpError('INTERNAL', 'An unexpected error occurred'))
     .exhaustive();

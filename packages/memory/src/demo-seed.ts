@@ -7,6 +7,7 @@ import {
   type StatusHistoryEntry,
   type StorageUnavailable,
   type StoredClient,
+  storageUnavailable,
 } from '@onboarding-kit/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 
@@ -198,10 +199,19 @@ export const seedDemoData = (ports: DemoSeedPorts): ResultAsync<void, StorageUna
       return ports.unitOfWork
         .transaction((stores) => stores.clients.insert(client, creation))
         .orElse((error) =>
-          // A concurrent seeding may have inserted it first: that is the outcome we wanted.
+          // A concurrent seeding may have inserted it first (or a commit whose reply was lost may
+          // have kept it): that is the outcome we wanted.
           ports.clients
             .findById(clientA1Id)
-            .andThen((found) => (found === null ? errAsync(error) : okAsync(undefined))),
+            .andThen((found) =>
+              found !== null
+                ? okAsync(undefined)
+                : errAsync(
+                    error.type === 'CommitOutcomeUnknown'
+                      ? storageUnavailable(error.store)(error.cause)
+                      : error,
+                  ),
+            ),
         );
     });
   const insertFees = demoFees(now).map(

@@ -1,4 +1,6 @@
 import {
+  type CommitOutcomeUnknown,
+  commitOutcomeUnknown,
   type StorageUnavailable,
   storageUnavailable,
   type TransactionalStores,
@@ -13,6 +15,15 @@ import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js'
 import { type CheckedOutClient, checkOut, rollbackAndRelease, transactionSession } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
+const outcomeUnknown = commitOutcomeUnknown('postgres');
+
+/** An error PostgreSQL sent (it carries a SQLSTATE), as opposed to a lost or broken connection. */
+const serverRefused = (failure: unknown): boolean =>
+  typeof failure === 'object' &&
+  failure !== null &&
+  'code' in failure &&
+  typeof failure.code === 'string' &&
+  /^[0-9A-Z]{5}$/.test(failure.code);
 
 /**
  * One command is one transaction on one pooled client: BEGIN, the command's statements, then
@@ -28,7 +39,7 @@ const runTransaction = async <T, E>(
   pool: Pool,
   tables: KitTables,
   work: (stores: TransactionalStores) => ResultAsync<T, E>,
-): Promise<Result<T, E | StorageUnavailable>> => {
+): Promise<Result<T, E | StorageUnavailable | CommitOutcomeUnknown>> => {
   let held: CheckedOutClient;
   try {
     held = await checkOut(pool);
@@ -64,8 +75,10 @@ const runTransaction = async <T, E>(
     held.release();
     return outcome;
   } catch (failure) {
-    // The commit's fate is unknown to us, but it is atomic: all of the command or none of it.
     await rollbackAndRelease(held);
-    return err(unavailable(failure));
+    // The server answered with an error (a deferred constraint, a serialization failure): it rolled
+    // the transaction back. Without an answer (the connection dropped), the commit may have been
+    // kept or not: atomic, but unknown to us.
+    return err(serverRefused(failure) ? unavailable(failure) : outcomeUnknown(failure));
   }
 };

@@ -1,5 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
-import type { StorageUnavailable } from '../errors.js';
+import type { CommitOutcomeUnknown, StorageUnavailable } from '../errors.js';
 import type { ClientRepository } from './client-repository.js';
 import type { DocumentIndex } from './document-index.js';
 import type { IdempotencyStore } from './idempotency-store.js';
@@ -13,10 +13,12 @@ export type TransactionalStores = {
 
 /**
  * The transaction boundary: everything `work` writes commits together when it resolves Ok, and
- * nothing of it is kept when it resolves Err or the commit fails.
+ * nothing of it is kept when it resolves Err or the commit is refused (`StorageUnavailable`). When
+ * the connection is lost during the commit, the outcome is `CommitOutcomeUnknown`: all of it or none
+ * of it was kept, and the caller must not act as if it knew which.
  */
 export interface UnitOfWork {
   transaction<T, E>(
     work: (stores: TransactionalStores) => ResultAsync<T, E>,
-  ): ResultAsync<T, E | StorageUnavailable>;
+  ): ResultAsync<T, E | StorageUnavailable | CommitOutcomeUnknown>;
 }

@@ -9,7 +9,8 @@ import type { KitContext } from './kit-context.js';
  * Decisions §4: every filename a payload names must be in the caller's temporary storage, not
  * expired, not empty and not over the size limit; then each distinct file is copied once to
  * `<uuid>_<filename>`, the command commits, and only then do the temporary files go. When the
- * commit fails the copies are removed and the temporary files stay, so nothing is lost.
+ * commit fails the copies are removed and the temporary files stay, so nothing is lost; when its
+ * outcome is unknown (the connection dropped during COMMIT) nothing is removed at all.
  */
 
 const MIB = 1024 * 1024;
@@ -84,10 +85,14 @@ export const promoteDocumentsAround = <P, T>(
     const keyByFilename = new Map(items.map((item) => [item.filename, item.key]));
     const storedAt = ctx.ports.clock.now().toISOString();
     const removeCopiesThenFail = (error: DomainError) =>
-      storage
-        .deletePermanent(items.map((item) => item.key))
-        .orElse(() => okAsync(undefined))
-        .andThen(() => errAsync(error));
+      // A commit that may have been kept may reference the copies: they stay (the orphan sweep
+      // removes them if it was not), and so do the temporary files.
+      error.type === 'CommitOutcomeUnknown'
+        ? errAsync(error)
+        : storage
+            .deletePermanent(items.map((item) => item.key))
+            .orElse(() => okAsync(undefined))
+            .andThen(() => errAsync(error));
 
     if (items.length === 0) {
       return commit({ payload, documentRecords: () => [] });

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createOnboardingKit,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+  type StoredResponse,
+  systemClock,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { kitTables } from '../src/kit-tables.js';
+import { migrate } from '../src/migrate.js';
+import { createPostgresAdapters } from '../src/postgres-adapters.js';
+import { newSchemaName } from './postgres-test-database.js';
+import { rawSqlInspector } from './raw-sql-inspector.js';
+
+/**
+ * Issue 11 §1: the server commits, then the connection drops before its reply arrives. The kit
+ * cannot know the outcome; it must not act as if the commit had failed (removing the documents a
+ * saved client points at), and a retry with the same key must replay the saved client.
+ */
+
+/** A pool whose next COMMIT is really sent and kept by the server, and whose reply is then lost. */
+const poolLosingCommitReplies = () => {
+  let loseNextCommitReply = false;
+  class LosingClient extends pg.Client {}
+  const send = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => Promise<unknown>;
+  (LosingClient.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+    const [statement] = args;
+    if (statement === 'COMMIT' && loseNextCommitReply) {
+      loseNextCommitReply = false;
+      return send.apply(this, args).then(() => {
+        // The reply arrived, but we act as the network would have: the socket is gone.
+        (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        throw new Error('Connection terminated unexpectedly');
+      });
+    }
+    return send.apply(this, args);
+  };
+  const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 4, Client: LosingClient });
+  return { pool, loseNextCommitReply: () => (loseNextCommitReply = true) };
+};
+
+const schema = newSchemaName();
+const { pool, loseNextCommitReply } = poolLosingCommitReplies();
+beforeAll(async () => {
+  (await migrate(pool, { schema }))._unsafeUnwrap();
+});
+afterAll(() => pool.end());
+
+const storedAs201 = (outcome: { isOk(): boolean; value?: unknown }): StoredResponse | null =>
+  outcome.isOk() ? { status: 201, body: outcome.value } : null;
+
+it('a lost COMMIT reply keeps the documents of the saved client, and the retry replays it', async () => {
+  const memory = createMemoryAdapters();
+  const kit = createOnboardingKit({
+    ...createPostgresAdapters({ pool, schema }),
+    documentStorage: memory.documentStorage,
+    clock: systemClock,
+    ids: createRandomIds(),
+  });
+  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+  const owner = `manager:${principal.managerId}`;
+  memory.testing.putTemporaryFile(owner, 'passport.pdf', new TextEncoder().encode('%PDF-1.7 scan'));
+  const payload = exampleIndividualPayload();
+  const scope = `${owner} POST /manager/v1/clients/individuals`;
+  const claimInput = { scope, owner, key: 'create-1', body: payload };
+
+  const decision = (await kit.idempotency.claim(claimInput))._unsafeUnwrap();
+  if (decision.type !== 'Claimed') throw new Error(`expected a claim, got ${decision.type}`);
+  loseNextCommitReply();
+  const outcome = await kit.clients.createIndividual(principal, payload, {
+    idempotency: { ref: decision.ref, encode: storedAs201 },
+  });
+  expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'CommitOutcomeUnknown', store: 'postgres' });
+  // What the binding does on a failure: release the key (a no-op on a completed record).
+  (await kit.idempotency.release(decision.ref))._unsafeUnwrap();
+
+  // The commit was kept: the client, its document row and the copy all exist.
+  const inspect = rawSqlInspector(pool, kitTables(schema));
+  const [documentKey] = memory.testing.listDocumentKeys();
+  expect(documentKey).toMatch(/^[0-9a-f-]{36}_passport\.pdf$/);
+  expect(memory.testing.readDocument(documentKey ?? '')).toEqual(new TextEncoder().encode('%PDF-1.7 scan'));
+  // Nothing was deleted on an unknown outcome: the temporary file stays too (it expires).
+  expect(memory.testing.readTemporaryFile(owner, 'passport.pdf')).not.toBeNull();
+
+  // The retry with the same key replays the saved client, whose document is there to download.
+  const retry = (await kit.idempotency.claim(claimInput))._unsafeUnwrap();
+  if (retry.type !== 'Replay') throw new Error(`expected a replay, got ${retry.type}`);
+  const saved = retry.response.body as { id: string; individualProfile: { idDocuments: string[] } };
+  expect(retry.response.status).toBe(201);
+  expect(saved.individualProfile.idDocuments).toEqual([documentKey]);
+  expect(await inspect.readClient(saved.id)).not.toBeNull();
+  const download = await kit.documents.requestDownloadBatch(principal, { filenames: [documentKey] });
+  expect(download.isOk()).toBe(true);
+});
+
+it('a COMMIT the server refuses is a plain StorageUnavailable: the copies go, the temporary files stay', async () => {
+  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+  const memory = createMemoryAdapters();
+  const adapters = createPostgresAdapters({ pool, schema });
+  const kit = createOnboardingKit({
+    ...adapters,
+    // The work runs in the real transaction; a deferred check fails at COMMIT, as a server refusal.
+    unitOfWork: {
+      transaction: (work) =>
+        adapters.unitOfWork.transaction((stores) =>
+          work(stores).andThen((value) =>
+            stores.documents
+              .insertMany([
+                {
+                  key: `${randomUUID()}_dangling.pdf`,
+                  clientId: randomUUID(),
+                  managerId: principal.managerId,
+                  filename: 'dangling.pdf',
+                  size: 1,
+                  storedAt: new Date().toISOString(),
+                },
+              ])
+              .map(() => value),
+          ),
+        ),
+    },
+    documentStorage: memory.documentStorage,
+    clock: systemClock,
+    ids: createRandomIds(),
+  });
+  const owner = `manager:${principal.managerId}`;
+  memory.testing.putTemporaryFile(owner, 'passport.pdf', new TextEncoder().encode('%PDF-1.7 scan'));
+  const outcome = await kit.clients.createIndividual(principal, exampleIndividualPayload());
+  expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', store: 'postgres' });
+  expect(memory.testing.listDocumentKeys()).toEqual([]);
+  expect(memory.testing.readTemporaryFile(owner, 'passport.pdf')).not.toBeNull();
+});
