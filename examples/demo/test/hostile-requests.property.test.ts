@@ -399,6 +399,28 @@ describe.each(stacks)('hostile and valid requests on the $name stack', (stackDef
     ASSERT_NO_LOGGED_OUTAGE(stack);
   });
 
+  test('a crafted list cursor (JS date, offset, non-UUID id) is the same 400 on every back end', async () => {
+    const id = realClientId;
+    const crafted = (createdAt: string, cursorId: string) =>
+      Buffer.from(JSON.stringify([createdAt, cursorId])).toString('base64url');
+    for (const cursor of [
+      crafted('Tue Mar 05 2024 10:00:00 GMT+0000', id),
+      crafted('2026-11-23T08:00:00.123+01:00', id),
+      crafted('2026-11-23T08:00:00.123Z', 'not-a-uuid'),
+    ]) {
+      const page = await stack.call.send({
+        method: 'GET',
+        path: `/manager/v1/clients?cursor=${cursor}`,
+        headers: { SERVICE_API_KEY: keys.managerA },
+      });
+      expect(page.status, page.text).toBe(400);
+      expect((page.body as { parameterErrors: unknown }).parameterErrors).toEqual({
+        cursor: ['Invalid cursor: pass the nextCursor of a previous page'],
+      });
+    }
+    ASSERT_NO_LOGGED_OUTAGE(stack);
+  });
+
   test('a NUL or an unpaired surrogate is a 400 at its field in every string the API takes', async () => {
     for (const unstorable of ['\u0000', '\ud800', '\udfff']) {
       const reason = await sendJson(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PresetFee, PresetFeeRepository } from '@onboarding-kit/core';
 import { describe, expect, it } from 'vitest';
-import { expectOk } from './result-assertions.js';
+import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';
 
 export type PresetFeeInspector = {
@@ -79,6 +79,25 @@ export const runPresetFeeRepositoryContract = ({ name, setup }: PresetFeeReposit
         [...own].sort(newestThenIdDescending),
       );
       expect(await expectOk(fixture.presetFees.listByManager(randomUUID()))).toEqual([]);
+    });
+
+    it('refuses an id that exists, for the same or another manager, and changes nothing', async () => {
+      const fixture = await openFixture(setup);
+      const owner = randomUUID();
+      const fee = volumeFee('2031-03-01T00:00:00.000Z');
+      await expectOk(fixture.presetFees.insert(owner, fee));
+      const other = randomUUID();
+      expect(await expectErr(fixture.presetFees.insert(other, { ...fee, fiatFeeGroup: 'moved' }))).toEqual({
+        type: 'PresetFeeIdTaken',
+        presetFeeId: fee.id,
+      });
+      expect(await expectErr(fixture.presetFees.insert(owner, fee))).toEqual({
+        type: 'PresetFeeIdTaken',
+        presetFeeId: fee.id,
+      });
+      expect(await expectOk(fixture.presetFees.findById(owner, fee.id))).toEqual(fee);
+      expect(await expectOk(fixture.presetFees.findById(other, fee.id))).toBeNull();
+      expect(await expectOk(fixture.presetFees.listByManager(other))).toEqual([]);
     });
 
     it("finds by id only within the manager: another manager's or an unknown id is null", async () => {

@@ -1,6 +1,6 @@
 import { errAsync, okAsync } from 'neverthrow';
 import { hashApiKey } from './auth/api-key-hash.js';
-import { unauthorized } from './errors.js';
+import { unauthorized, validationFailed } from './errors.js';
 import type {
   OnboardingKit,
   OnboardingKitOptions,
@@ -66,7 +66,12 @@ export const createOnboardingKit = ({
             .andThen((principal) =>
               principal === null ? errAsync(unauthorized('The API key is not valid')) : okAsync(principal),
             ),
-    registerApiKey: (apiKey, principal) => ports.apiKeys.register(hashApiKey(apiKey, hashing), principal),
+    registerApiKey: (apiKey, principal) =>
+      apiKey.trim() === ''
+        ? errAsync(
+            validationFailed('An API key must not be blank', { apiKey: ['Required, must not be blank'] }),
+          )
+        : ports.apiKeys.register(hashApiKey(apiKey.trim(), hashing), principal),
     clients: createClientService(ctx),
     compliance: createComplianceReviewService(ctx),
     documents: createDocumentService(ctx),

@@ -62,6 +62,16 @@ export type CommitOutcomeUnknown = {
   readonly cause: unknown;
 };
 
+/**
+ * A preset fee with this id already exists (whichever manager holds it). Only the host's write side
+ * (`kit.presetFees.add`, `PresetFeeRepository.insert`) meets it, so it is not an HTTP answer.
+ */
+export type PresetFeeIdTaken = { readonly type: 'PresetFeeIdTaken'; readonly presetFeeId: string };
+export const presetFeeIdTaken = (presetFeeId: string): PresetFeeIdTaken => ({
+  type: 'PresetFeeIdTaken',
+  presetFeeId,
+});
+
 export type DomainError =
   | ValidationFailed
   | Unauthorized

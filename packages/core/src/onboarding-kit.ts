@@ -1,5 +1,11 @@
 import type { Result, ResultAsync } from 'neverthrow';
-import type { DomainError, StorageUnavailable, Unauthorized } from './errors.js';
+import type {
+  DomainError,
+  PresetFeeIdTaken,
+  StorageUnavailable,
+  Unauthorized,
+  ValidationFailed,
+} from './errors.js';
 import type { ApiKeyStore } from './ports/api-key-store.js';
 import type { ClientRepository } from './ports/client-repository.js';
 import type { Clock } from './ports/clock.js';
@@ -163,7 +169,7 @@ export interface PresetFeeService {
   list(principal: ManagerPrincipal): ResultAsync<PresetFeeListItem[], DomainError>;
   get(principal: ManagerPrincipal, presetFeeId: string): ResultAsync<PresetFeeResponse, DomainError>;
   /** The write side (seeding, admin): validates the configuration, then stores. */
-  add(managerId: string, fee: PresetFee): ResultAsync<PresetFee, DomainError>;
+  add(managerId: string, fee: PresetFee): ResultAsync<PresetFee, DomainError | PresetFeeIdTaken>;
 }
 
 export interface IdempotencyService {
@@ -181,8 +187,14 @@ export interface OnboardingKit {
   readonly payloadSchemas: OnboardingPayloadSchemas;
   /** Resolves a raw `SERVICE_API_KEY` value to its principal. */
   authenticate(apiKey: string | undefined): ResultAsync<Principal, Unauthorized | StorageUnavailable>;
-  /** Registers an API key (stored as its SHA-256 digest only). */
-  registerApiKey(apiKey: string, principal: Principal): ResultAsync<void, StorageUnavailable>;
+  /**
+   * Registers an API key (stored as its SHA-256 digest only), trimmed as `authenticate` trims what a
+   * request presents; a blank key is `ValidationFailed`.
+   */
+  registerApiKey(
+    apiKey: string,
+    principal: Principal,
+  ): ResultAsync<void, ValidationFailed | StorageUnavailable>;
   readonly clients: ClientService;
   readonly compliance: ComplianceService;
   readonly documents: DocumentService;

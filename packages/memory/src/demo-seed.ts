@@ -217,11 +217,14 @@ export const seedDemoData = (ports: DemoSeedPorts): ResultAsync<void, StorageUna
   const insertFees = demoFees(now).map(
     ({ managerId, fee }) =>
       () =>
-        ports.presetFees
-          .findById(managerId, fee.id)
-          .andThen((existing) =>
-            existing === null ? ports.presetFees.insert(managerId, fee) : okAsync(undefined),
-          ),
+        ports.presetFees.findById(managerId, fee.id).andThen((existing) =>
+          existing === null
+            ? ports.presetFees
+                .insert(managerId, fee)
+                // Another instance seeding at the same time inserted it first.
+                .orElse((error) => (error.type === 'PresetFeeIdTaken' ? okAsync(undefined) : errAsync(error)))
+            : okAsync(undefined),
+        ),
   );
   return sequence([...registerKeys, insertClientA1, ...insertFees]);
 };

@@ -4,8 +4,9 @@ import { frozenCopy } from './frozen-copy.js';
 
 /**
  * Keys by their SHA-256 hex digest; the raw key never reaches this store. A Map lookup by digest
- * is safe from timing attacks: what its timing could reveal is about the digest of the guess, and
- * SHA-256's preimage resistance makes that worthless for building a valid key.
+ * is safe from timing attacks without a constant-time compare: what its timing could reveal is
+ * about the digest of the guess, and SHA-256's preimage resistance makes that worthless for
+ * building a valid key (docs/decisions.md, "Authentication and errors").
  */
 export const createMemoryApiKeyStore = (principals: Map<string, Principal>): ApiKeyStore => ({
   findPrincipal: (keyHash) => {

@@ -1,4 +1,4 @@
-import { type PresetFee, type PresetFeeRepository, storageUnavailable } from '@onboarding-kit/core';
+import { type PresetFee, type PresetFeeRepository, presetFeeIdTaken } from '@onboarding-kit/core';
 import { errAsync, okAsync } from 'neverthrow';
 import { frozenCopy } from './frozen-copy.js';
 
@@ -27,11 +27,7 @@ export const createMemoryPresetFeeRepository = (fees: Map<string, OwnedPresetFee
       return okAsync(owned?.managerId === managerId ? owned.fee : null);
     },
     insert: (managerId, fee) => {
-      if (fees.has(fee.id)) {
-        return errAsync(
-          storageUnavailable('memory')(new Error(`A preset fee with id ${fee.id} already exists`)),
-        );
-      }
+      if (fees.has(fee.id)) return errAsync(presetFeeIdTaken(fee.id));
       const stored = frozenCopy(fee);
       fees.set(fee.id, { managerId, fee: stored });
       byManager.set(managerId, [...(byManager.get(managerId) ?? []), stored].sort(newestFirst));

@@ -4,9 +4,10 @@ import {
   isUuid,
   type PresetFee,
   type PresetFeeRepository,
+  presetFeeIdTaken,
   storageUnavailable,
 } from '@onboarding-kit/core';
-import { okAsync, ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement, type SqlSession } from './sql-session.js';
@@ -61,16 +62,15 @@ export const createPostgresPresetFeeRepository = (db: SqlSession, tables: KitTab
           })
         : okAsync(null),
 
-    // An upsert, so that seeding fixed fees again at every start of a host duplicates nothing.
+    // An existing id is refused, never overwritten (an overwrite could move a fee to another manager):
+    // a host seeding fixed fees at every start checks with findById first, as the demo does.
     insert: (managerId, fee) =>
       ResultAsync.fromPromise(
         db.query(
           `INSERT INTO ${tables.presetFees}
              (id, manager_id, fee_direction, fiat_fee_group, blockchain_fee_group, configuration, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7)
-           ON CONFLICT (id) DO UPDATE SET manager_id = excluded.manager_id, fee_direction = excluded.fee_direction,
-             fiat_fee_group = excluded.fiat_fee_group, blockchain_fee_group = excluded.blockchain_fee_group,
-             configuration = excluded.configuration, created_at = excluded.created_at`,
+           ON CONFLICT (id) DO NOTHING`,
           [
             fee.id,
             managerId,
@@ -82,6 +82,8 @@ export const createPostgresPresetFeeRepository = (db: SqlSession, tables: KitTab
           ],
         ),
         unavailable,
-      ).map(() => undefined),
+      ).andThen((result) =>
+        result.rowCount === 1 ? okAsync(undefined) : errAsync(presetFeeIdTaken(fee.id)),
+      ),
   };
 };
