@@ -32,6 +32,7 @@ export * from './schemas/error-body.js';
 export * from './schemas/example-payloads.js';
 export * from './schemas/onboarding-payloads.js';
 export * from './schemas/preset-fee.js';
+export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './services/document-promotion.js';
 export * from './validation/aba-routing-number.js';
 export * from './validation/australian-bsb.js';
 export * from './validation/blockchain-address.js';

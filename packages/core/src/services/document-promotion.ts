@@ -15,6 +15,31 @@ import type { KitContext } from './kit-context.js';
 
 const MIB = 1024 * 1024;
 
+/**
+ * Distinct files one payload may name. Each is checked (a storage round trip) and copied: without a
+ * bound, one entity payload of 50 representatives could name about 22,850 files. 200 leaves room
+ * for every real case (a company's documents plus a few per representative, account and wallet).
+ */
+export const MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD = 200;
+
+/** Files checked at once: a payload's checks never open more storage requests than this. */
+const STAT_CONCURRENCY = 16;
+
+/** Runs `task` over `items`, `size` at a time; the first Err stops what has not started. */
+const inBatches = <T, R, E>(
+  items: readonly T[],
+  size: number,
+  task: (item: T) => ResultAsync<R, E>,
+): ResultAsync<R[], E> => {
+  const batches: T[][] = [];
+  for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
+  return batches.reduce<ResultAsync<R[], E>>(
+    (done, batch) =>
+      done.andThen((results) => ResultAsync.combine(batch.map(task)).map((more) => [...results, ...more])),
+    okAsync([]),
+  );
+};
+
 /** The problem with one named file, or null when it can be used. */
 const problemWith = (ctx: KitContext, filename: string, file: TemporaryFile | null): string | null => {
   const { temporaryFileTtlMs, maxDocumentBytes } = ctx.options;
@@ -37,10 +62,21 @@ const checkReferencedFiles = (
 ): ResultAsync<ReadonlyMap<string, TemporaryFile>, DomainError> => {
   const references = collectDocumentReferences(payload);
   const filenames = [...new Set(references.map((reference) => reference.filename))];
-  return ResultAsync.combine(
-    filenames.map((filename) =>
-      ctx.ports.documentStorage.statTemporary(owner, filename).map((file) => ({ filename, file })),
-    ),
+  if (filenames.length > MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD) {
+    // Reported where the excess starts: every reference to a name past the bound.
+    const beyond = new Set(filenames.slice(MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD));
+    const parameterErrors: ParameterErrors = {};
+    for (const { path, filename } of references) {
+      if (beyond.has(filename)) {
+        parameterErrors[path] = [
+          `A payload may name at most ${MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD} distinct files`,
+        ];
+      }
+    }
+    return errAsync(validationFailed('The payload names too many documents', parameterErrors));
+  }
+  return inBatches(filenames, STAT_CONCURRENCY, (filename) =>
+    ctx.ports.documentStorage.statTemporary(owner, filename).map((file) => ({ filename, file })),
   ).andThen((checks) => {
     const problems = new Map<string, string>();
     const usable = new Map<string, TemporaryFile>();
