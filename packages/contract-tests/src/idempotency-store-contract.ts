@@ -341,6 +341,34 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       ).toEqual({ type: 'Claimed' });
     });
 
+    it('renews a held lock: the lock TTL counts from the last renewal, and only the holder may renew', async () => {
+      const { idempotency } = await openFixture(setup);
+      const scope = newScope();
+      const first = claimRequest(scope);
+      expect(await expectOk(idempotency.claim(first))).toEqual({ type: 'Claimed' });
+      // Renewed at 50 s: at 100 s (over the 60 s TTL from the claim) the lock still holds.
+      await expectOk(idempotency.renew(first, at(50_000)));
+      expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(100_000) })))).toEqual({
+        type: 'InProgress',
+      });
+      // Not renewed since 50 s: at 110 001 ms it is abandoned and taken over.
+      const takeover = claimRequest(scope, { now: at(110_001) });
+      expect(await expectOk(idempotency.claim(takeover))).toEqual({ type: 'Claimed' });
+      // The first holder has lost it: its renewal is refused and changes nothing.
+      expect(await expectErr(idempotency.renew(first, at(110_002)))).toMatchObject({
+        type: 'IdempotencyLockLost',
+      });
+      await expectOk(idempotency.complete(takeover, response, at(110_003)));
+      // A completed record has no lock to renew.
+      expect(await expectErr(idempotency.renew(takeover, at(110_004)))).toMatchObject({
+        type: 'IdempotencyLockLost',
+      });
+      expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(110_005) })))).toEqual({
+        type: 'Replay',
+        response,
+      });
+    });
+
     it('gives exactly one of 50 concurrent claims of one key the claim', async () => {
       const { idempotency } = await openFixture(setup);
       const scope = newScope();

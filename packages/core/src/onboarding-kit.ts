@@ -178,6 +178,13 @@ export interface IdempotencyService {
   /** Records a response outside any command transaction (routes without their own write). */
   complete(ref: IdempotencyClaimRef, response: StoredResponse): ResultAsync<void, DomainError>;
   release(ref: IdempotencyClaimRef): ResultAsync<void, DomainError>;
+  /**
+   * Keeps a running claim's lock: call it every `lockRenewalIntervalMs` while the command runs (the
+   * Express binding does). `IdempotencyRequestInProgress` when the lock was already lost.
+   */
+  renew(ref: IdempotencyClaimRef): ResultAsync<void, DomainError>;
+  /** A third of the lock TTL: two renewals may fail before another request could take the key over. */
+  readonly lockRenewalIntervalMs: number;
   /** Deletes expired records in batches; resolves to how many were deleted. */
   purgeExpired(batchSize?: number): ResultAsync<number, DomainError>;
 }

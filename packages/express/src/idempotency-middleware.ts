@@ -137,18 +137,47 @@ export const createIdempotencyMiddleware = (
     );
   };
 
+  /**
+   * Renews the claim's lock while the request runs, so a command longer than the lock TTL is not
+   * taken over by a retry (which would run it twice). Stops at settlement, or when the lock is lost.
+   * It goes on after the caller hangs up: the command still runs, and a retry must wait for it.
+   */
+  const keepLocked = (req: Request, held: HeldClaim): (() => void) => {
+    const timer = setInterval(() => {
+      void idempotency.renew(held.ref).match(
+        () => undefined,
+        (failure) => {
+          if (failure.type === 'IdempotencyRequestInProgress') clearInterval(timer);
+          else
+            logger.error('onboarding-kit: could not renew an idempotency lock', {
+              method: req.method,
+              path: req.originalUrl,
+              key: held.ref.key,
+              failure,
+            });
+        },
+      );
+    }, idempotency.lockRenewalIntervalMs);
+    // A pending renewal never keeps the process alive.
+    timer.unref?.();
+    return () => clearInterval(timer);
+  };
+
   const hold = (req: Request, res: Response, ref: IdempotencyClaimRef): void => {
     const held: HeldClaim = { ref, recordedByCommand: null, settled: false };
     heldClaims.set(req, held);
+    const stopRenewing = keepLocked(req, held);
     const sendJson = res.json.bind(res);
     res.json = (body?: unknown) => {
       if (held.settled) return sendJson(body);
       held.settled = true;
+      stopRenewing();
       const send = () => sendJson(body);
       settle(req, held, { status: res.statusCode, body }).then(send, send);
       return res;
     };
     res.on('finish', () => {
+      stopRenewing();
       if (held.settled) return;
       held.settled = true;
       void settle(req, held, null);

@@ -19,6 +19,8 @@ export type IdempotencyRecord = {
   readonly token: string;
   /** When the current holder claimed it (ms since epoch): the age both TTLs and purges judge. */
   readonly claimedAt: number;
+  /** When the lock was taken or last renewed: the lock TTL counts from here. */
+  readonly lockedAt: number;
   readonly response: StoredResponse | null;
 };
 

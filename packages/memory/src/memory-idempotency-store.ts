@@ -76,6 +76,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
         fingerprint: request.fingerprint,
         token: request.token,
         claimedAt: now,
+        lockedAt: now,
         response: null,
       };
       const claimed: IdempotencyClaim = { type: 'Claimed' };
@@ -94,13 +95,22 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       if (record.fingerprint !== request.fingerprint) return ok<IdempotencyClaim>({ type: 'KeyReused' });
       if (record.response !== null)
         return ok<IdempotencyClaim>({ type: 'Replay', response: record.response });
-      if (now - record.claimedAt > request.lockTtlMs) {
+      if (now - record.lockedAt > request.lockTtlMs) {
         tables.idempotency.set(id, fresh);
         return ok(claimed);
       }
       return ok<IdempotencyClaim>({ type: 'InProgress' });
     }),
   complete: (ref, response) => completeIdempotencyClaim(access, ref, response),
+  renew: (ref, now) =>
+    access.write((tables) => {
+      const id = idempotencyRecordId(ref.scope, ref.key);
+      const record = tables.idempotency.get(id);
+      if (record === undefined || record.token !== ref.token || record.response !== null)
+        return err(lockLost(ref));
+      tables.idempotency.set(id, { ...record, lockedAt: now.getTime() });
+      return ok(undefined);
+    }),
   release: (ref) =>
     access.write((tables) => {
       const id = idempotencyRecordId(ref.scope, ref.key);

@@ -77,6 +77,10 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
      SET state = 'COMPLETED', response_status = $4, response_body = $5::json, completed_at = $6
      WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
   );
+  const renewLock = preparedStatement(
+    `UPDATE ${tables.idempotency} SET locked_at = $4
+     WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
+  );
   const claimOnce = (request: IdempotencyClaimRequest) => {
     const now = request.now.getTime();
     return db.query<ClaimRow>(
@@ -129,6 +133,18 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
               scope: ref.scope,
               key: ref.key,
             }),
+      ),
+
+    renew: (ref: IdempotencyClaimRef, now: Date) =>
+      ResultAsync.fromPromise(db.query(renewLock([ref.scope, ref.key, ref.token, now])), unavailable).andThen(
+        (result) =>
+          result.rowCount === 1
+            ? ok(undefined)
+            : err<void, StorageUnavailable | IdempotencyLockLost>({
+                type: 'IdempotencyLockLost',
+                scope: ref.scope,
+                key: ref.key,
+              }),
       ),
 
     release: (ref: IdempotencyClaimRef) =>

@@ -77,8 +77,12 @@ it('answers StorageUnavailable while the database restarts, recovers by itself, 
   expect(thrown).toEqual([]);
   const failures = outcomes.filter((outcome) => outcome.error !== null);
   expect(failures.length).toBeGreaterThan(0);
+  // A create whose connection died during its COMMIT cannot know whether it was kept.
   for (const failure of failures)
-    expect(failure.error).toMatchObject({ type: 'StorageUnavailable', store: 'postgres' });
+    expect(failure.error).toMatchObject({
+      type: expect.stringMatching(/^(StorageUnavailable|CommitOutcomeUnknown)$/),
+      store: 'postgres',
+    });
   expect(
     outcomes.filter((outcome) => outcome.error === null && outcome.at < stoppedAt).length,
   ).toBeGreaterThan(0);

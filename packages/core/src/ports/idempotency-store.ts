@@ -50,6 +50,11 @@ export interface IdempotencyStore {
     response: StoredResponse,
     now: Date,
   ): ResultAsync<void, StorageUnavailable | IdempotencyLockLost>;
+  /**
+   * Extends the lock of a claim this token still holds and has not completed: its lock TTL counts
+   * from `now` again, so a command that runs longer than the TTL is not taken over while it runs.
+   */
+  renew(ref: IdempotencyClaimRef, now: Date): ResultAsync<void, StorageUnavailable | IdempotencyLockLost>;
   /** Frees a claim this token holds (the outcome is not stored): a retry runs anew. */
   release(ref: IdempotencyClaimRef): ResultAsync<void, StorageUnavailable>;
   /** Deletes records created before `olderThan`, `batchSize` at a time; resolves to how many went. */

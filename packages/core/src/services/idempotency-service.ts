@@ -41,6 +41,11 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
       .complete(ref, response, ports.clock.now())
       .mapErr((error) => (error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error)),
   release: (ref) => ports.idempotency.release(ref),
+  renew: (ref) =>
+    ports.idempotency
+      .renew(ref, ports.clock.now())
+      .mapErr((error) => (error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error)),
+  lockRenewalIntervalMs: Math.max(1, Math.floor(options.idempotencyLockTtlMs / 3)),
   purgeExpired: (batchSize = DEFAULT_PURGE_BATCH_SIZE) =>
     ports.idempotency.purgeExpired(
       new Date(ports.clock.now().getTime() - options.idempotencyRecordTtlMs),

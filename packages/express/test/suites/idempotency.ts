@@ -205,6 +205,61 @@ export const describeIdempotency = () =>
       expect(otherRoute.headers['idempotent-replayed']).toBeUndefined();
     });
 
+    test('a command running past twice the lock TTL keeps its lock: the retry waits (409), then replays; it ran once', async () => {
+      const lockTtlMs = 300;
+      let runs = 0;
+      let entered = createGate();
+      const release = createGate();
+      const slow = await startHarness({
+        kitOptions: { idempotencyLockTtlMs: lockTtlMs },
+        hostRoutes: (app, kit) => {
+          app.post(
+            '/client/v1/slow-transfers',
+            createAuthenticationMiddleware(kit, { accept: 'client' }),
+            express.json(),
+            createIdempotencyMiddleware(kit.idempotency),
+            (req, res, next) => {
+              runs += 1;
+              entered.open();
+              release.opened.then(() => res.status(201).json({ run: runs, ...req.body })).catch(next);
+            },
+          );
+        },
+      });
+      try {
+        const send = () =>
+          slow.api
+            .post('/client/v1/slow-transfers')
+            .set('SERVICE_API_KEY', slow.keys.clientOfA)
+            .set('Idempotency-Key', 'slow-1')
+            .send({ amount: 10 });
+        const first = send().then((response) => response);
+        await entered.opened;
+        // The kit's clock passes 2 × the TTL while real time lets the renewals (every 100 ms) run.
+        for (let step = 0; step < 4; step += 1) {
+          slow.clock.advance(lockTtlMs / 2);
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        const during = await send();
+        expect(during.status).toBe(409);
+        expect(during.body).toEqual(errorBody('IDEMPOTENCY_REQUEST_IN_PROGRESS'));
+        entered = createGate();
+        release.open();
+        expect((await first).status).toBe(201);
+        const after = await send();
+        expect([after.status, after.headers['idempotent-replayed'], after.body]).toEqual([
+          201,
+          'true',
+          { run: 1, amount: 10 },
+        ]);
+        expect(runs).toBe(1);
+        expect(slow.logged).toEqual([]);
+      } finally {
+        release.open();
+        await slow.close();
+      }
+    });
+
     test('a caller over its quota of live keys → 429 TOO_MANY_REQUESTS with Retry-After; replays, others and keyless calls go on', async () => {
       const limited = await startHarness({ kitOptions: { idempotencyMaxRecordsPerOwner: 2 } });
       try {
