@@ -63,8 +63,16 @@ try {
     const response = await fetch(upload.url, { method: 'PUT', body });
     if (response.status !== 200) throw new Error(`upload failed: ${response.status}`);
   }
+  const versions = new Map(
+    (await storage.listTemporary(owner))._unsafeUnwrap().map((file) => [file.filename, file.version]),
+  );
   const itemsFor = (names: readonly string[]): PromotionItem[] =>
-    names.map((filename) => ({ owner, filename, key: `${randomUUID()}_${filename}` }));
+    names.map((filename) => ({
+      owner,
+      filename,
+      key: `${randomUUID()}_${filename}`,
+      version: versions.get(filename) ?? '',
+    }));
   const promotion = async (names: readonly string[], concurrency: number, runs: number) => {
     const bounded = createS3DocumentStorage({ client, bucket, promotionConcurrency: concurrency });
     const samples: number[] = [];

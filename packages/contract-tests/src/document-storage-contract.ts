@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type DocumentStorage, documentKeyFor, type TemporaryFile } from '@onboarding-kit/core';
 import { describe, expect, it } from 'vitest';
-import { expectOk } from './result-assertions.js';
+import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';
 
 export type DocumentStorageInspector = {
@@ -82,6 +82,17 @@ export const runDocumentStorageContract = ({
   manyFiles = 1_200,
   uploadedAtToleranceMs = 5 * 60_000,
 }: DocumentStorageContractOptions): void => {
+  /** The promotion item of `filename` as it is now (its current version), the way core builds it. */
+  const itemOf = async (
+    fixture: { storage: DocumentStorage },
+    owner: string,
+    filename: string,
+    key: string,
+  ) => {
+    const file = await expectOk(fixture.storage.statTemporary(owner, filename));
+    if (file === null) throw new Error(`${filename} is not in temporary storage`);
+    return { owner, filename, key, version: file.version };
+  };
   const expectRecentUpload = (file: TemporaryFile | undefined | null, filename: string, size: number) => {
     expect(file).toMatchObject({ filename, size });
     expect(file?.uploadedAt).toBeInstanceOf(Date);
@@ -178,21 +189,67 @@ export const runDocumentStorageContract = ({
 
       await expectOk(
         fixture.storage.copyToPermanent([
-          { owner, filename: 'passport.pdf', key: passportKey },
-          { owner, filename: 'proof.pdf', key: proofKey },
+          await itemOf(fixture, owner, 'passport.pdf', passportKey),
+          await itemOf(fixture, owner, 'proof.pdf', proofKey),
         ]),
       );
       expect(await fixture.inspect.readPermanent(passportKey)).toEqual(passport);
       expect(await fixture.inspect.readPermanent(proofKey)).toEqual(proof);
       expect(await expectOk(fixture.storage.statTemporary(owner, 'passport.pdf'))).not.toBeNull();
 
+      const used = await expectOk(fixture.storage.listTemporary(owner));
       await expectOk(
-        fixture.storage.deleteTemporary(owner, ['passport.pdf', 'proof.pdf', 'never uploaded.pdf']),
+        fixture.storage.deleteTemporary(owner, [
+          ...used.map(({ filename, version }) => ({ filename, version })),
+          { filename: 'never uploaded.pdf', version: '"0"' },
+        ]),
       );
       expect(await expectOk(fixture.storage.statTemporary(owner, 'passport.pdf'))).toBeNull();
       expect(await expectOk(fixture.storage.listTemporary(owner))).toEqual([]);
       expect(await fixture.inspect.readTemporary(owner, 'proof.pdf')).toBeNull();
       expect(await fixture.inspect.readPermanent(passportKey)).toEqual(passport);
+    });
+
+    it('copies only the version that was checked, and deletes only the version that was used', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      await fixture.putTemporaryFile(owner, 'scan.pdf', bytesOf(100));
+      const checked = await itemOf(fixture, owner, 'scan.pdf', documentKeyFor(randomUUID(), 'scan.pdf'));
+      // Uploaded again (other bytes) between the check and the copy: the copy is refused.
+      const second = everyByteValue();
+      await fixture.putTemporaryFile(owner, 'scan.pdf', second);
+      expect(await expectErr(fixture.storage.copyToPermanent([checked]))).toEqual({
+        type: 'TemporaryFilesChanged',
+        filenames: ['scan.pdf'],
+      });
+      expect(await fixture.inspect.readPermanent(checked.key)).toBeNull();
+      // A source that is gone is refused alike.
+      const gone = {
+        owner,
+        filename: 'gone.pdf',
+        key: documentKeyFor(randomUUID(), 'gone.pdf'),
+        version: checked.version,
+      };
+      expect(await expectErr(fixture.storage.copyToPermanent([gone]))).toEqual({
+        type: 'TemporaryFilesChanged',
+        filenames: ['gone.pdf'],
+      });
+
+      const current = await itemOf(fixture, owner, 'scan.pdf', documentKeyFor(randomUUID(), 'scan.pdf'));
+      await expectOk(fixture.storage.copyToPermanent([current]));
+      expect(await fixture.inspect.readPermanent(current.key)).toEqual(second);
+      // Uploaded again after the copy: deleting the version used keeps the newer upload.
+      const third = bytesOf(300);
+      await fixture.putTemporaryFile(owner, 'scan.pdf', third);
+      await expectOk(
+        fixture.storage.deleteTemporary(owner, [{ filename: 'scan.pdf', version: current.version }]),
+      );
+      expect(await fixture.inspect.readTemporary(owner, 'scan.pdf')).toEqual(third);
+      const newest = await itemOf(fixture, owner, 'scan.pdf', '');
+      await expectOk(
+        fixture.storage.deleteTemporary(owner, [{ filename: 'scan.pdf', version: newest.version }]),
+      );
+      expect(await fixture.inspect.readTemporary(owner, 'scan.pdf')).toBeNull();
     });
 
     it('removes permanent copies with deletePermanent, ignoring unknown keys', async () => {
@@ -204,8 +261,8 @@ export const runDocumentStorageContract = ({
       const keyB = documentKeyFor(randomUUID(), 'b.pdf');
       await expectOk(
         fixture.storage.copyToPermanent([
-          { owner, filename: 'a.pdf', key: keyA },
-          { owner, filename: 'b.pdf', key: keyB },
+          await itemOf(fixture, owner, 'a.pdf', keyA),
+          await itemOf(fixture, owner, 'b.pdf', keyB),
         ]),
       );
       await expectOk(fixture.storage.deletePermanent([keyA, documentKeyFor(randomUUID(), 'unknown.pdf')]));
@@ -220,7 +277,7 @@ export const runDocumentStorageContract = ({
       const bytes = bytesOf(4_096);
       await fixture.putTemporaryFile(owner, 'contract.pdf', bytes);
       const key = documentKeyFor(randomUUID(), 'contract.pdf');
-      await expectOk(fixture.storage.copyToPermanent([{ owner, filename: 'contract.pdf', key }]));
+      await expectOk(fixture.storage.copyToPermanent([await itemOf(fixture, owner, 'contract.pdf', key)]));
 
       const url = await expectOk(fixture.storage.presignDownload(key, 'contract.pdf', inFifteenMinutes()));
       expect(() => new URL(url)).not.toThrow();
@@ -238,7 +295,7 @@ export const runDocumentStorageContract = ({
       for (const [filename, bytes] of contents) {
         expectRecentUpload(await expectOk(fixture.storage.statTemporary(owner, filename)), filename, 64);
         const key = documentKeyFor(randomUUID(), filename);
-        await expectOk(fixture.storage.copyToPermanent([{ owner, filename, key }]));
+        await expectOk(fixture.storage.copyToPermanent([await itemOf(fixture, owner, filename, key)]));
         expect(await fixture.inspect.readPermanent(key)).toEqual(bytes);
         const url = await expectOk(fixture.storage.presignDownload(key, filename, inFifteenMinutes()));
         expect(await fixture.download(url)).toEqual({ body: bytes, filename });

@@ -72,6 +72,19 @@ export const presetFeeIdTaken = (presetFeeId: string): PresetFeeIdTaken => ({
   presetFeeId,
 });
 
+/**
+ * Temporary files that were removed or uploaded again between their check and their copy. Only
+ * `DocumentStorage.copyToPermanent` answers it; the promotion turns it into a 400 at the fields.
+ */
+export type TemporaryFilesChanged = {
+  readonly type: 'TemporaryFilesChanged';
+  readonly filenames: readonly string[];
+};
+export const temporaryFilesChanged = (filenames: readonly string[]): TemporaryFilesChanged => ({
+  type: 'TemporaryFilesChanged',
+  filenames,
+});
+
 export type DomainError =
   | ValidationFailed
   | Unauthorized

@@ -1,11 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import {
   type Clock,
   type DocumentStorage,
   type SignedLinkEndpoint,
   type SignedLinkRejected,
   signedLinkRejected,
-  storageUnavailable,
   type TemporaryFile,
+  temporaryFilesChanged,
 } from '@onboarding-kit/core';
 import { err, errAsync, ok, okAsync, type Result } from 'neverthrow';
 import { type SignedLinkPayload, signLink, verifyLink } from './signed-link-token.js';
@@ -14,6 +15,8 @@ export type StoredTemporaryFile = {
   readonly bytes: Uint8Array;
   readonly size: number;
   readonly uploadedAt: Date;
+  /** A new id per upload, as S3 gives each upload its ETag. */
+  readonly version: string;
 };
 
 /** The files themselves: temporary ones per owner, permanent ones per document key. */
@@ -47,7 +50,12 @@ export const storeTemporaryFile = (
 ): void => {
   const ownerFiles = files.temporary.get(owner) ?? new Map<string, StoredTemporaryFile>();
   // A copy: the caller's buffer (often a pooled Node Buffer) may be reused after this returns.
-  ownerFiles.set(filename, { bytes: new Uint8Array(body), size: body.byteLength, uploadedAt });
+  ownerFiles.set(filename, {
+    bytes: new Uint8Array(body),
+    size: body.byteLength,
+    uploadedAt,
+    version: randomUUID(),
+  });
   files.temporary.set(owner, ownerFiles);
 };
 
@@ -55,9 +63,8 @@ const describeFile = (filename: string, file: StoredTemporaryFile): TemporaryFil
   filename,
   size: file.size,
   uploadedAt: new Date(file.uploadedAt),
+  version: file.version,
 });
-
-const memoryUnavailable = storageUnavailable('memory');
 
 /**
  * Removes the temporary files that expired (uploaded `ttlMs` ago or earlier): memory is freed, not
@@ -132,15 +139,11 @@ export const createMemoryDocumentStorage = ({
       return okAsync(file === undefined ? null : describeFile(filename, file));
     },
     copyToPermanent: (items) => {
-      // Check every source first, so a missing one copies nothing.
-      const missing = items.find((item) => !files.temporary.get(item.owner)?.has(item.filename));
-      if (missing !== undefined) {
-        return errAsync(
-          memoryUnavailable(
-            new Error(`No temporary file ${JSON.stringify(missing.filename)} of ${missing.owner}`),
-          ),
-        );
-      }
+      // Check every source first, so a missing or replaced one copies nothing.
+      const changed = items.filter(
+        (item) => files.temporary.get(item.owner)?.get(item.filename)?.version !== item.version,
+      );
+      if (changed.length > 0) return errAsync(temporaryFilesChanged(changed.map((item) => item.filename)));
       for (const item of items) {
         const file = files.temporary.get(item.owner)?.get(item.filename);
         // Stored bytes are never written in place, so the permanent copy may share them.
@@ -148,9 +151,11 @@ export const createMemoryDocumentStorage = ({
       }
       return okAsync(undefined);
     },
-    deleteTemporary: (owner, filenames) => {
+    deleteTemporary: (owner, used) => {
       const ownerFiles = files.temporary.get(owner);
-      for (const filename of filenames) ownerFiles?.delete(filename);
+      for (const { filename, version } of used) {
+        if (ownerFiles?.get(filename)?.version === version) ownerFiles.delete(filename);
+      }
       if (ownerFiles?.size === 0) files.temporary.delete(owner);
       return okAsync(undefined);
     },

@@ -1,3 +1,4 @@
+import type { DocumentStorage } from '@onboarding-kit/core';
 import { describe, expect, it } from 'vitest';
 import { createControllableClock, createMemoryAdapters } from '../src/index.js';
 
@@ -43,6 +44,10 @@ const setup = (maxUploadBytes = 1_024) => {
 const flipCharAt = (text: string, index: number) =>
   `${text.slice(0, index)}${text[index] === 'A' ? 'B' : 'A'}${text.slice(index + 1)}`;
 
+/** The version of a temporary file as stored, read as core reads it before a copy. */
+const versionOf = async (storage: DocumentStorage, filename: string): Promise<string> =>
+  (await storage.statTemporary(owner, filename))._unsafeUnwrap()?.version ?? '';
+
 describe('memory signed links', () => {
   it('accepts an upload through its link and stamps it with the clock', async () => {
     const { adapters, uploadToken, clock } = setup();
@@ -53,6 +58,7 @@ describe('memory signed links', () => {
       filename: 'passport.pdf',
       size: 3,
       uploadedAt: new Date(start.getTime() + 60_000),
+      version: expect.any(String),
     });
   });
 
@@ -91,7 +97,14 @@ describe('memory signed links', () => {
   it('refuses an upload token used to download and a download token used to upload', async () => {
     const { adapters, uploadToken, downloadToken } = setup();
     adapters.testing.putTemporaryFile(owner, 'a.pdf', new Uint8Array([7]));
-    await adapters.documentStorage.copyToPermanent([{ owner, filename: 'a.pdf', key: 'k_a.pdf' }]);
+    await adapters.documentStorage.copyToPermanent([
+      {
+        owner,
+        filename: 'a.pdf',
+        key: 'k_a.pdf',
+        version: await versionOf(adapters.documentStorage, 'a.pdf'),
+      },
+    ]);
     const upload = await uploadToken('a.pdf');
     const download = await downloadToken('k_a.pdf', 'a.pdf');
     expect((await adapters.signedLinks.openDownload(upload))._unsafeUnwrapErr()).toEqual(rejected('invalid'));
@@ -103,7 +116,14 @@ describe('memory signed links', () => {
   it('expires upload and download links after 15 minutes of the clock', async () => {
     const { adapters, clock, uploadToken, downloadToken } = setup();
     adapters.testing.putTemporaryFile(owner, 'a.pdf', new Uint8Array([7, 8]));
-    await adapters.documentStorage.copyToPermanent([{ owner, filename: 'a.pdf', key: 'k_a.pdf' }]);
+    await adapters.documentStorage.copyToPermanent([
+      {
+        owner,
+        filename: 'a.pdf',
+        key: 'k_a.pdf',
+        version: await versionOf(adapters.documentStorage, 'a.pdf'),
+      },
+    ]);
     const upload = await uploadToken('b.pdf');
     const download = await downloadToken('k_a.pdf', 'a.pdf');
 
@@ -145,7 +165,14 @@ describe('memory signed links', () => {
   it('answers a download link whose document was deleted as invalid', async () => {
     const { adapters, downloadToken } = setup();
     adapters.testing.putTemporaryFile(owner, 'a.pdf', new Uint8Array([7]));
-    await adapters.documentStorage.copyToPermanent([{ owner, filename: 'a.pdf', key: 'k_a.pdf' }]);
+    await adapters.documentStorage.copyToPermanent([
+      {
+        owner,
+        filename: 'a.pdf',
+        key: 'k_a.pdf',
+        version: await versionOf(adapters.documentStorage, 'a.pdf'),
+      },
+    ]);
     const token = await downloadToken('k_a.pdf', 'a.pdf');
     await adapters.documentStorage.deletePermanent(['k_a.pdf']);
     expect((await adapters.signedLinks.openDownload(token))._unsafeUnwrapErr()).toEqual(rejected('invalid'));

@@ -13,6 +13,8 @@ import {
   type StorageUnavailable,
   storageUnavailable,
   type TemporaryFile,
+  type TemporaryFilesChanged,
+  temporaryFilesChanged,
 } from '@onboarding-kit/core';
 import { ResultAsync } from 'neverthrow';
 
@@ -50,6 +52,23 @@ const isNotFound = (error: unknown): boolean => {
   return name === 'NotFound' || name === 'NoSuchKey' || $metadata?.httpStatusCode === 404;
 };
 
+/**
+ * The copy's source is no longer the upload that was checked: the key is gone (`NoSuchKey`; a
+ * missing bucket is `NoSuchBucket`, an outage) or holds another upload (412 on `CopySourceIfMatch`).
+ */
+const isSourceGoneOrReplaced = (error: unknown): boolean => {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, $metadata } = error as { name?: unknown; $metadata?: { httpStatusCode?: unknown } };
+  return name === 'NoSuchKey' || name === 'PreconditionFailed' || $metadata?.httpStatusCode === 412;
+};
+
+/** Thrown inside a copy whose source changed; gathered into `TemporaryFilesChanged`. */
+class SourceChanged extends Error {
+  constructor(readonly filename: string) {
+    super(`The temporary file ${JSON.stringify(filename)} changed since it was checked`);
+  }
+}
+
 export const createS3DocumentStorage = (options: S3DocumentStorageOptions): DocumentStorage => {
   const { client, bucket } = options;
   const keys = s3ObjectKeys(
@@ -67,18 +86,23 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
       unavailable,
     );
 
-  const deleteKeys = async (objectKeys: readonly string[]): Promise<void> => {
-    const unique = [...new Set(objectKeys)];
+  /** Deletes objects, each only at `etag` when one is given (a changed object is kept, not an error). */
+  const deleteKeys = async (objects: readonly { key: string; etag?: string }[]): Promise<void> => {
+    const unique = [...new Map(objects.map((object) => [object.key, object])).values()];
     for (let start = 0; start < unique.length; start += DELETE_BATCH_SIZE) {
       const batch = unique.slice(start, start + DELETE_BATCH_SIZE);
       const output = await client.send(
         new DeleteObjectsCommand({
           Bucket: bucket,
-          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+          Delete: {
+            Objects: batch.map(({ key, etag }) => ({ Key: key, ...(etag ? { ETag: etag } : {}) })),
+            Quiet: true,
+          },
         }),
       );
-      // DeleteObjects answers 200 even when some keys failed: the failures are in the body.
-      const failure = output.Errors?.[0];
+      // DeleteObjects answers 200 even when some keys failed: the failures are in the body. A
+      // conditional delete whose object changed (PreconditionFailed) kept the newer upload: fine.
+      const failure = output.Errors?.find((error) => error.Code !== 'PreconditionFailed');
       if (failure !== undefined) {
         throw new Error(`DeleteObjects failed for ${failure.Key}: ${failure.Code} ${failure.Message}`);
       }
@@ -86,13 +110,19 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
   };
 
   const copyOne = async (item: PromotionItem): Promise<void> => {
-    const output = await client.send(
-      new CopyObjectCommand({
-        Bucket: bucket,
-        Key: keys.permanent(item.key),
-        CopySource: copySourceOf(bucket, keys.temporary(item.owner, item.filename)),
-      }),
-    );
+    const output = await client
+      .send(
+        new CopyObjectCommand({
+          Bucket: bucket,
+          Key: keys.permanent(item.key),
+          CopySource: copySourceOf(bucket, keys.temporary(item.owner, item.filename)),
+          // Only the upload that was checked: a re-upload since (another ETag) is refused with 412.
+          ...(item.version === '' ? {} : { CopySourceIfMatch: item.version }),
+        }),
+      )
+      .catch((error: unknown) => {
+        throw isSourceGoneOrReplaced(error) ? new SourceChanged(item.filename) : error;
+      });
     // The SDK turns an error inside a 200 body into a thrown error; a result without an ETag is
     // still not a copy we can trust, whatever the server or SDK version.
     if (output.CopyObjectResult?.ETag === undefined) {
@@ -127,7 +157,12 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
           for (const object of page.Contents ?? []) {
             const filename = object.Key === undefined ? null : keys.filenameOf(owner, object.Key);
             if (filename === null) continue;
-            files.push({ filename, size: object.Size ?? 0, uploadedAt: object.LastModified ?? now() });
+            files.push({
+              filename,
+              size: object.Size ?? 0,
+              uploadedAt: object.LastModified ?? now(),
+              version: object.ETag ?? '',
+            });
           }
           ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
         } while (ContinuationToken !== undefined);
@@ -140,7 +175,12 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
           const head = await client.send(
             new HeadObjectCommand({ Bucket: bucket, Key: keys.temporary(owner, filename) }),
           );
-          return { filename, size: head.ContentLength ?? 0, uploadedAt: head.LastModified ?? now() };
+          return {
+            filename,
+            size: head.ContentLength ?? 0,
+            uploadedAt: head.LastModified ?? now(),
+            version: head.ETag ?? '',
+          };
         } catch (error) {
           if (!isNotFound(error)) throw error;
           // A HEAD 404 has no body, so a missing bucket looks like a missing file: ask the bucket,
@@ -151,20 +191,34 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
       }),
 
     copyToPermanent: (items) =>
-      attempt(async () => {
-        const settled = await settleWithConcurrency(items, concurrency, copyOne);
-        const failure = settled.find((outcome) => !outcome.ok);
-        if (failure === undefined || failure.ok) return;
-        // Leave no half-promotion behind: the caller sees a failure and owns no copy to clean.
-        const copied = settled.flatMap((outcome) => (outcome.ok ? [keys.permanent(outcome.item.key)] : []));
-        await deleteKeys(copied).catch(() => undefined);
-        throw failure.error;
-      }),
+      ResultAsync.fromPromise(
+        (async () => {
+          const settled = await settleWithConcurrency(items, concurrency, copyOne);
+          const failures = settled.flatMap((outcome) => (outcome.ok ? [] : [outcome.error]));
+          if (failures.length === 0) return;
+          // Leave no half-promotion behind: the caller sees a failure and owns no copy to clean.
+          const copied = settled.flatMap((outcome) =>
+            outcome.ok ? [{ key: keys.permanent(outcome.item.key) }] : [],
+          );
+          await deleteKeys(copied).catch(() => undefined);
+          throw failures.find((error) => !(error instanceof SourceChanged)) ?? failures;
+        })(),
+        (error): StorageUnavailable | TemporaryFilesChanged =>
+          Array.isArray(error)
+            ? temporaryFilesChanged(error.map((changed: SourceChanged) => changed.filename))
+            : unavailable(error),
+      ),
 
-    deleteTemporary: (owner, filenames) =>
-      attempt(() => deleteKeys(filenames.map((filename) => keys.temporary(owner, filename)))),
+    // Each delete names the ETag used (S3 conditional delete): a re-upload since is kept.
+    deleteTemporary: (owner, used) =>
+      attempt(() =>
+        deleteKeys(
+          used.map(({ filename, version }) => ({ key: keys.temporary(owner, filename), etag: version })),
+        ),
+      ),
 
-    deletePermanent: (documentKeys) => attempt(() => deleteKeys(documentKeys.map(keys.permanent))),
+    deletePermanent: (documentKeys) =>
+      attempt(() => deleteKeys(documentKeys.map((documentKey) => ({ key: keys.permanent(documentKey) })))),
 
     presignDownload: (key, filename, expiresAt) =>
       attempt(() =>

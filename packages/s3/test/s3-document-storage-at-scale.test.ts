@@ -52,7 +52,12 @@ describe('S3 document storage at scale', () => {
     for (const file of listed) expect(file.size).toBe(Buffer.byteLength(file.filename));
     expect(counts.get('ListObjectsV2Command')).toBe(3);
 
-    await expectOk(storage.deleteTemporary(owner, filenames));
+    await expectOk(
+      storage.deleteTemporary(
+        owner,
+        listed.map(({ filename, version }) => ({ filename, version })),
+      ),
+    );
     expect(counts.get('DeleteObjectsCommand')).toBe(3);
     expect(await expectOk(storage.listTemporary(owner))).toEqual([]);
     expect((await expectOk(storage.listTemporary(neighbour))).map((file) => file.filename)).toEqual([

@@ -1,21 +1,29 @@
 import { expectOk, runDocumentStorageContract } from '@onboarding-kit/contract-tests';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';
 import { s3ObjectKeys } from '../src/s3-object-keys.js';
 import { attachmentFilenameOf } from './attachment-filename-of.js';
+import { type ConditionProxy, startConditionProxy } from './condition-proxy.js';
 import { freshBucket, readObject, s3ClientFor } from './s3-compatible-client.js';
 
 // On s3rver: it applies the signed response-content-disposition as S3 does (moto ignores it), so
-// the downloaded filename is the server's own answer.
-const client = s3ClientFor(inject('s3rverEndpoint'));
+// the downloaded filename is the server's own answer. Through the condition proxy, which enforces
+// what S3 does and s3rver does not: conditional copies and deletes (the contract requires them).
+const directClient = s3ClientFor(inject('s3rverEndpoint'));
 const keys = s3ObjectKeys('tmp/', 'documents/');
 let sharedBucket: Promise<string> | undefined;
+let proxy: Promise<ConditionProxy> | undefined;
+afterAll(async () => {
+  await (await proxy)?.close();
+});
 
 runDocumentStorageContract({
   name: 'S3 (s3rver)',
   setup: async () => {
-    sharedBucket ??= freshBucket(client);
+    sharedBucket ??= freshBucket(directClient);
+    proxy ??= startConditionProxy(inject('s3rverEndpoint'));
     const bucket = await sharedBucket;
+    const client = s3ClientFor((await proxy).endpoint);
     const storage = createS3DocumentStorage({ client, bucket });
     return {
       storage,
@@ -38,9 +46,9 @@ runDocumentStorageContract({
         };
       },
       inspect: {
-        readPermanent: async (key) => toBytes(await readObject(client, bucket, keys.permanent(key))),
+        readPermanent: async (key) => toBytes(await readObject(directClient, bucket, keys.permanent(key))),
         readTemporary: async (owner, filename) =>
-          toBytes(await readObject(client, bucket, keys.temporary(owner, filename))),
+          toBytes(await readObject(directClient, bucket, keys.temporary(owner, filename))),
       },
     };
   },

@@ -32,6 +32,15 @@ const trickyFilenames = [
   '..hidden.',
 ];
 
+/** Promotion items as core builds them: each file's current version, read with statTemporary. */
+const promotionItems = (storage: DocumentStorage, owner: string, filenames: readonly string[]) =>
+  Promise.all(
+    filenames.map(async (filename): Promise<PromotionItem> => {
+      const file = await expectOk(storage.statTemporary(owner, filename));
+      return { owner, filename, key: `${randomUUID()}_${filename}`, version: file?.version ?? '' };
+    }),
+  );
+
 describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint }) => {
   let client: S3Client;
   let bucket: string;
@@ -110,11 +119,7 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
     expect(listed.map((file) => file.filename).sort()).toEqual([...trickyFilenames].sort());
     for (const file of listed) expect(file.size).toBe(contents.get(file.filename)?.length);
 
-    const items = trickyFilenames.map((filename) => ({
-      owner,
-      filename,
-      key: `${randomUUID()}_${filename}`,
-    }));
+    const items = await promotionItems(storage, owner, trickyFilenames);
     await expectOk(storage.copyToPermanent(items));
     for (const item of items) {
       const url = await expectOk(storage.presignDownload(item.key, item.filename, inFifteenMinutes()));
@@ -134,17 +139,19 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
     const bodies = [randomBytes(11), randomBytes(12)];
     await upload(storage, owner, 'one.pdf', bodies[0] as Buffer);
     await upload(storage, owner, 'two.pdf', bodies[1] as Buffer);
-    const items: PromotionItem[] = [
-      { owner, filename: 'one.pdf', key: `${randomUUID()}_one.pdf` },
-      { owner, filename: 'two.pdf', key: `${randomUUID()}_two.pdf` },
-    ];
+    const items: PromotionItem[] = await promotionItems(storage, owner, ['one.pdf', 'two.pdf']);
 
     await expectOk(storage.copyToPermanent(items));
     expect(await readObject(client, bucket, keys.permanent(items[0]?.key ?? ''))).toEqual(bodies[0]);
     expect(await readObject(client, bucket, keys.permanent(items[1]?.key ?? ''))).toEqual(bodies[1]);
     expect((await expectOk(storage.listTemporary(owner))).length).toBe(2);
 
-    await expectOk(storage.deleteTemporary(owner, ['one.pdf', 'two.pdf']));
+    await expectOk(
+      storage.deleteTemporary(
+        owner,
+        items.map(({ filename, version }) => ({ filename, version })),
+      ),
+    );
     expect(await expectOk(storage.listTemporary(owner))).toEqual([]);
     expect(await readObject(client, bucket, keys.permanent(items[0]?.key ?? ''))).toEqual(bodies[0]);
 
@@ -159,14 +166,14 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
     const narrow = createS3DocumentStorage({ client, bucket, promotionConcurrency: 2 });
     const present = ['a.pdf', 'b.pdf', 'c.pdf', 'd.pdf'];
     for (const filename of present) await upload(narrow, owner, filename, randomBytes(5));
-    const items = [...present.slice(0, 2), 'missing.pdf', ...present.slice(2)].map((filename) => ({
-      owner,
-      filename,
-      key: `${randomUUID()}_${filename}`,
-    }));
+    const items = await promotionItems(narrow, owner, [
+      ...present.slice(0, 2),
+      'missing.pdf',
+      ...present.slice(2),
+    ]);
 
     const result = await narrow.copyToPermanent(items);
-    expect(result._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', store: 's3' });
+    expect(result._unsafeUnwrapErr()).toEqual({ type: 'TemporaryFilesChanged', filenames: ['missing.pdf'] });
     for (const item of items) expect(await readObject(client, bucket, keys.permanent(item.key))).toBeNull();
     expect((await expectOk(narrow.listTemporary(owner))).length).toBe(4);
   });
@@ -200,7 +207,7 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
       { step: 'finalizeRequest' },
     );
     const observed = createS3DocumentStorage({ client: observedClient, bucket, promotionConcurrency: bound });
-    const items = filenames.map((filename) => ({ owner, filename, key: `${randomUUID()}_${filename}` }));
+    const items = await promotionItems(observed, owner, filenames);
     await expectOk(observed.copyToPermanent(items));
 
     expect(maxInFlight).toBe(bound);
@@ -219,8 +226,9 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
     expect(expiryOf(expiredUpload.url)).toBe(Math.floor(past.getTime() / 1000) * 1000);
 
     await upload(storage, owner, 'doc.pdf', randomBytes(8));
-    const key = `${randomUUID()}_doc.pdf`;
-    await expectOk(storage.copyToPermanent([{ owner, filename: 'doc.pdf', key }]));
+    const promoted = await promotionItems(storage, owner, ['doc.pdf']);
+    const key = promoted[0]?.key ?? '';
+    await expectOk(storage.copyToPermanent(promoted));
     const expiredDownload = await expectOk(storage.presignDownload(key, 'doc.pdf', past));
     if (name === 's3rver') expect((await fetch(expiredDownload)).status).toBe(403);
     const expiresAt = inFifteenMinutes();

@@ -17,12 +17,14 @@ describe('S3 document storage when the endpoint is unreachable', () => {
     const client = s3ClientFor(`http://127.0.0.1:${closedPort}`, { maxAttempts: 1 });
     const storage = createS3DocumentStorage({ client, bucket: 'kit-unreachable' });
     const owner = `manager:${randomUUID()}`;
-    const item = { owner, filename: 'a.pdf', key: `${randomUUID()}_a.pdf` };
+    const item = { owner, filename: 'a.pdf', key: `${randomUUID()}_a.pdf`, version: '"0"' };
 
     expect(await expectErr(storage.listTemporary(owner))).toMatchObject(unavailable);
     expect(await expectErr(storage.statTemporary(owner, 'a.pdf'))).toMatchObject(unavailable);
     expect(await expectErr(storage.copyToPermanent([item]))).toMatchObject(unavailable);
-    expect(await expectErr(storage.deleteTemporary(owner, ['a.pdf']))).toMatchObject(unavailable);
+    expect(
+      await expectErr(storage.deleteTemporary(owner, [{ filename: 'a.pdf', version: '"0"' }])),
+    ).toMatchObject(unavailable);
     expect(await expectErr(storage.deletePermanent([item.key]))).toMatchObject(unavailable);
     // Presigning is local signing: it works offline, and the link fails only when used.
     const upload = await expectOk(storage.presignUpload(owner, 'a.pdf', inFifteenMinutes()));
@@ -48,12 +50,18 @@ describe.each<CopyFault>(['error-inside-200', 'empty-200'])('CopyObject answerin
         const upload = await expectOk(storage.presignUpload(owner, filename, inFifteenMinutes()));
         expect((await fetch(upload.url, { method: 'PUT', body: randomBytes(32) })).status).toBe(200);
       }
-      const items = filenames.map((filename) => ({ owner, filename, key: `${randomUUID()}_${filename}` }));
+      const listed = await expectOk(storage.listTemporary(owner));
+      const items = filenames.map((filename) => ({
+        owner,
+        filename,
+        key: `${randomUUID()}_${filename}`,
+        version: listed.find((file) => file.filename === filename)?.version ?? '',
+      }));
 
       const failure = await expectErr(storage.copyToPermanent(items));
       expect(failure).toMatchObject(unavailable);
       // The SDK read the 200 as the failure it is (an XML <Error> body, or "S3 aborted request").
-      expect(String((failure.cause as Error).message)).toMatch(
+      expect(String(((failure as { cause?: unknown }).cause as Error).message)).toMatch(
         fault === 'empty-200' ? /aborted/ : /internal error/,
       );
       for (const item of items) expect(await readObject(direct, bucket, keys.permanent(item.key))).toBeNull();

@@ -14,6 +14,11 @@ export type TemporaryFile = {
   readonly filename: string;
   readonly size: number;
   readonly uploadedAt: Date;
+  /**
+   * Names this upload of the file (S3: its ETag; memory: an id per upload). A re-upload under the
+   * same name has another version, so a promotion copies and deletes exactly the file it checked.
+   */
+  readonly version: string;
 };
 
 /** A document key: a random UUID v4, an underscore, the original filename. */

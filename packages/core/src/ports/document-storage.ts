@@ -1,6 +1,6 @@
 import type { ResultAsync } from 'neverthrow';
 import type { TemporaryFile } from '../domain/documents.js';
-import type { StorageUnavailable } from '../errors.js';
+import type { StorageUnavailable, TemporaryFilesChanged } from '../errors.js';
 
 /** Address and headers a caller uses to PUT one file. */
 export type PresignedUpload = {
@@ -15,7 +15,12 @@ export type PromotionItem = {
   readonly filename: string;
   /** Permanent document key, `<uuid>_<filename>`. */
   readonly key: string;
+  /** The version that was checked: the copy is made only from that version. */
+  readonly version: string;
 };
+
+/** A temporary file to delete if it is still the version that was used. */
+export type UsedTemporaryFile = { readonly filename: string; readonly version: string };
 
 /**
  * Where files live: a temporary area per owner (filled through presigned uploads, emptied after
@@ -32,9 +37,16 @@ export interface DocumentStorage {
   listTemporary(owner: string): ResultAsync<TemporaryFile[], StorageUnavailable>;
   /** One temporary file, or null when it is not there. */
   statTemporary(owner: string, filename: string): ResultAsync<TemporaryFile | null, StorageUnavailable>;
-  /** Copies temporary files to their permanent keys (the temporary files stay). */
-  copyToPermanent(items: readonly PromotionItem[]): ResultAsync<void, StorageUnavailable>;
-  deleteTemporary(owner: string, filenames: readonly string[]): ResultAsync<void, StorageUnavailable>;
+  /**
+   * Copies temporary files to their permanent keys (the temporary files stay), each only from the
+   * version the item names (S3: `CopySourceIfMatch`). A source that is gone or was replaced since is
+   * `TemporaryFilesChanged`; on any failure no copy of the call is left behind.
+   */
+  copyToPermanent(
+    items: readonly PromotionItem[],
+  ): ResultAsync<void, StorageUnavailable | TemporaryFilesChanged>;
+  /** Deletes the owner's temporary files that are still at the version used (a newer upload stays). */
+  deleteTemporary(owner: string, files: readonly UsedTemporaryFile[]): ResultAsync<void, StorageUnavailable>;
   /** Removes permanent copies: the compensation of a command whose commit failed. */
   deletePermanent(keys: readonly string[]): ResultAsync<void, StorageUnavailable>;
   /** A GET address that downloads the document as an attachment named `filename`. */

@@ -1,7 +1,12 @@
 import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
 import { collectDocumentReferences, replaceDocumentReferences } from '../domain/document-references.js';
 import { type DocumentRecord, documentKeyFor, type TemporaryFile } from '../domain/documents.js';
-import { type DomainError, type ParameterErrors, validationFailed } from '../errors.js';
+import {
+  type DomainError,
+  type ParameterErrors,
+  type TemporaryFilesChanged,
+  validationFailed,
+} from '../errors.js';
 import type { PromotionItem } from '../ports/document-storage.js';
 import type { KitContext } from './kit-context.js';
 
@@ -113,11 +118,24 @@ export const promoteDocumentsAround = <P, T>(
 ): ResultAsync<T, DomainError> =>
   checkReferencedFiles(ctx, owner, payload).andThen((files) => {
     const storage = ctx.ports.documentStorage;
-    const items: PromotionItem[] = [...files.keys()].map((filename) => ({
+    const items: PromotionItem[] = [...files.values()].map((file) => ({
       owner,
-      filename,
-      key: documentKeyFor(ctx.ports.ids.uuid(), filename),
+      filename: file.filename,
+      key: documentKeyFor(ctx.ports.ids.uuid(), file.filename),
+      version: file.version,
     }));
+    const changedSinceChecked = (changed: TemporaryFilesChanged): DomainError => {
+      const names = new Set(changed.filenames);
+      const parameterErrors: ParameterErrors = {};
+      for (const { path, filename } of collectDocumentReferences(payload)) {
+        if (names.has(filename)) {
+          parameterErrors[path] = [
+            `File "${filename}" was uploaded again or removed while this request ran: send the request again`,
+          ];
+        }
+      }
+      return validationFailed('Some documents changed while they were being used', parameterErrors);
+    };
     const keyByFilename = new Map(items.map((item) => [item.filename, item.key]));
     const storedAt = ctx.ports.clock.now().toISOString();
     const removeCopiesThenFail = (error: DomainError) =>
@@ -133,28 +151,40 @@ export const promoteDocumentsAround = <P, T>(
     if (items.length === 0) {
       return commit({ payload, documentRecords: () => [] });
     }
-    return storage
-      .copyToPermanent(items)
-      .orElse(removeCopiesThenFail)
-      .andThen(() =>
-        commit({
-          payload: replaceDocumentReferences(payload, (filename) => keyByFilename.get(filename) ?? filename),
-          documentRecords: (clientId, managerId) =>
-            items.map((item) => ({
-              key: item.key,
-              clientId,
-              managerId,
-              filename: item.filename,
-              size: files.get(item.filename)?.size ?? 0,
-              storedAt,
-            })),
-        }).orElse(removeCopiesThenFail),
-      )
-      .andThen((value) =>
-        // The client is committed: a failed delete only leaves temporary files to expire in 24 h.
-        storage
-          .deleteTemporary(owner, [...files.keys()])
-          .map(() => value)
-          .orElse(() => okAsync(value)),
-      );
+    return (
+      storage
+        .copyToPermanent(items)
+        // The port removes its own copies on failure; removing them again covers a removal that failed.
+        .orElse((error) =>
+          removeCopiesThenFail(error.type === 'TemporaryFilesChanged' ? changedSinceChecked(error) : error),
+        )
+        .andThen(() =>
+          commit({
+            payload: replaceDocumentReferences(
+              payload,
+              (filename) => keyByFilename.get(filename) ?? filename,
+            ),
+            documentRecords: (clientId, managerId) =>
+              items.map((item) => ({
+                key: item.key,
+                clientId,
+                managerId,
+                filename: item.filename,
+                size: files.get(item.filename)?.size ?? 0,
+                storedAt,
+              })),
+          }).orElse(removeCopiesThenFail),
+        )
+        .andThen((value) =>
+          // The client is committed: a failed delete only leaves temporary files to expire in 24 h.
+          // Only the versions used: a file uploaded again meanwhile under the same name stays.
+          storage
+            .deleteTemporary(
+              owner,
+              items.map(({ filename, version }) => ({ filename, version })),
+            )
+            .map(() => value)
+            .orElse(() => okAsync(value)),
+        )
+    );
   });
