@@ -16,6 +16,8 @@ export type StartDemoOptions = {
   readonly warn?: (message: string) => void;
   /** How often expired idempotency records are purged (default: every 10 minutes). */
   readonly purgeIntervalMs?: number;
+  /** How often orphan documents are swept (default hourly). */
+  readonly orphanSweepIntervalMs?: number;
 };
 
 export type RunningDemo = {
@@ -31,6 +33,7 @@ export type RunningDemo = {
 };
 
 const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
+const DEFAULT_ORPHAN_SWEEP_INTERVAL_MS = 60 * 60_000;
 const CLOSE_GRACE_MS = 5_000;
 
 const listen = (server: Server, port: number, host: string): ResultAsync<number, DemoStartFailure> =>
@@ -92,6 +95,13 @@ export const startDemo = (
         }, options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS);
         // The purge never keeps the process alive on its own.
         purge.unref();
+        // Copies left by a command that crashed between its copy and its commit (issue 11 §4).
+        const sweep = setInterval(() => {
+          void kit.documents
+            .sweepOrphanDocuments()
+            .mapErr((failure) => logger.error('demo: could not sweep orphan documents', { failure }));
+        }, options.orphanSweepIntervalMs ?? DEFAULT_ORPHAN_SWEEP_INTERVAL_MS);
+        sweep.unref();
         return {
           origin,
           port,
@@ -100,6 +110,7 @@ export const startDemo = (
           server,
           close: async () => {
             clearInterval(purge);
+            clearInterval(sweep);
             await closeServer(server);
             await adapters.close();
           },

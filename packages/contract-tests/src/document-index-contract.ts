@@ -56,6 +56,20 @@ export const runDocumentIndexContract = ({ name, setup }: DocumentIndexContractO
       }
     });
 
+    it('names the indexed keys among any keys, whoever owns them (the orphan sweep)', async () => {
+      const fixture = await openFixture(setup);
+      const ofA = await recordsFor(fixture, randomUUID(), ['a.pdf', 'b.pdf']);
+      const ofB = await recordsFor(fixture, randomUUID(), ['c.pdf']);
+      await expectOk(fixture.documents.insertMany([...ofA, ...ofB]));
+      const unknown = `${randomUUID()}_orphan.pdf`;
+      const found = await expectOk(
+        fixture.documents.findIndexedKeys([unknown, ...[...ofA, ...ofB].map((record) => record.key)]),
+      );
+      expect([...found].sort()).toEqual([...ofA, ...ofB].map((record) => record.key).sort());
+      expect(await expectOk(fixture.documents.findIndexedKeys([]))).toEqual([]);
+      expect(await expectOk(fixture.documents.findIndexedKeys([unknown]))).toEqual([]);
+    });
+
     it('accepts an empty batch', async () => {
       const fixture = await openFixture(setup);
       await expectOk(fixture.documents.insertMany([]));

@@ -1,5 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type DocumentStorage, documentKeyFor, type TemporaryFile } from '@onboarding-kit/core';
+import {
+  type DocumentStorage,
+  documentKeyFor,
+  type PermanentDocumentPage,
+  type TemporaryFile,
+} from '@onboarding-kit/core';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';
@@ -250,6 +255,36 @@ export const runDocumentStorageContract = ({
         fixture.storage.deleteTemporary(owner, [{ filename: 'scan.pdf', version: newest.version }]),
       );
       expect(await fixture.inspect.readTemporary(owner, 'scan.pdf')).toBeNull();
+    });
+
+    it('lists the permanent area page by page, every document once, with when it was stored', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      const names = ['p1.pdf', 'p2.pdf', 'p3.pdf', 'p4.pdf', 'p5.pdf'];
+      const keys: string[] = [];
+      for (const filename of names) {
+        await fixture.putTemporaryFile(owner, filename, bytesOf(4));
+        const key = documentKeyFor(randomUUID(), filename);
+        await expectOk(fixture.storage.copyToPermanent([await itemOf(fixture, owner, filename, key)]));
+        keys.push(key);
+      }
+      const seen: string[] = [];
+      let after: string | null = null;
+      let pages = 0;
+      do {
+        const page: PermanentDocumentPage = await expectOk(fixture.storage.listPermanent(after, 2));
+        expect(page.documents.length).toBeLessThanOrEqual(2);
+        for (const document of page.documents) {
+          seen.push(document.key);
+          expect(Number.isNaN(document.storedAt.getTime())).toBe(false);
+        }
+        after = page.next;
+        pages += 1;
+      } while (after !== null && pages < 10_000);
+      // Every document of this test once (other tests' documents may share the area).
+      for (const key of keys) expect(seen.filter((listed) => listed === key)).toEqual([key]);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(pages).toBeGreaterThanOrEqual(3);
     });
 
     it('removes permanent copies with deletePermanent, ignoring unknown keys', async () => {

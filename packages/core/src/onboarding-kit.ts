@@ -163,6 +163,16 @@ export interface DocumentService {
     principal: ManagerPrincipal,
     body: unknown,
   ): ResultAsync<BatchDownloadResponse, DomainError>;
+  /**
+   * Removes permanent documents that no client references and that are older than `graceMs`
+   * (default 24 hours): the copies of a command that crashed between its copy and its commit, or
+   * whose commit was not kept. Safe to run on several instances at once (it deletes only what has no
+   * index row); schedule it (the demo runs it hourly). Resolves to how many were removed.
+   */
+  sweepOrphanDocuments(options?: {
+    readonly graceMs?: number;
+    readonly pageSize?: number;
+  }): ResultAsync<number, DomainError>;
 }
 
 export interface PresetFeeService {

@@ -119,7 +119,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
       return file === undefined ? null : new Uint8Array(file.bytes);
     },
     readDocument: (key) => {
-      const bytes = files.permanent.get(key);
+      const bytes = files.permanent.get(key)?.bytes;
       return bytes === undefined ? null : new Uint8Array(bytes);
     },
     listTemporaryOwners: () => [...files.temporary.keys()],

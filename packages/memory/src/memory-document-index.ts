@@ -8,6 +8,7 @@ export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex =>
       for (const document of documents) tables.documents.set(document.key, document);
       return ok(undefined);
     }),
+  findIndexedKeys: (keys) => access.read((tables) => keys.filter((key) => tables.documents.has(key))),
   findByKeys: (managerId, keys) =>
     access.read((tables) =>
       keys.flatMap((key) => {

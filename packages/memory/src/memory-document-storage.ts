@@ -19,10 +19,12 @@ export type StoredTemporaryFile = {
   readonly version: string;
 };
 
+export type StoredDocument = { readonly bytes: Uint8Array; readonly storedAt: Date };
+
 /** The files themselves: temporary ones per owner, permanent ones per document key. */
 export type MemoryFileStore = {
   readonly temporary: Map<string, Map<string, StoredTemporaryFile>>;
-  readonly permanent: Map<string, Uint8Array>;
+  readonly permanent: Map<string, StoredDocument>;
 };
 
 export type MemoryDocumentStorageOptions = {
@@ -147,9 +149,23 @@ export const createMemoryDocumentStorage = ({
       for (const item of items) {
         const file = files.temporary.get(item.owner)?.get(item.filename);
         // Stored bytes are never written in place, so the permanent copy may share them.
-        if (file !== undefined) files.permanent.set(item.key, file.bytes);
+        if (file !== undefined) files.permanent.set(item.key, { bytes: file.bytes, storedAt: clock.now() });
       }
       return okAsync(undefined);
+    },
+    listPermanent: (after, limit) => {
+      const keys = [...files.permanent.keys()].sort();
+      const start = after === null ? 0 : keys.findIndex((key) => key > after);
+      const page = start < 0 ? [] : keys.slice(start, start + Math.max(1, Math.floor(limit)));
+      const documents = page.map((key) => ({
+        key,
+        storedAt: new Date(files.permanent.get(key)?.storedAt ?? clock.now()),
+      }));
+      const last = page.at(-1);
+      return okAsync({
+        documents,
+        next: last !== undefined && keys.at(-1) !== last ? last : null,
+      });
     },
     deleteTemporary: (owner, used) => {
       const ownerFiles = files.temporary.get(owner);
@@ -201,7 +217,7 @@ export const createMemoryDocumentStorage = ({
     openDownload: (token) => {
       const link = verified(token, 'download');
       if (link.isErr()) return errAsync(link.error);
-      const bytes = files.permanent.get(link.value.key);
+      const bytes = files.permanent.get(link.value.key)?.bytes;
       // A document removed since the link was signed: the link no longer leads anywhere.
       if (bytes === undefined) return errAsync(signedLinkRejected('invalid'));
       return okAsync({ body: new Uint8Array(bytes), filename: link.value.filename });

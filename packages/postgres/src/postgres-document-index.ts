@@ -44,6 +44,15 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
             unavailable,
           ).map(() => undefined),
 
+    findIndexedKeys: (keys: readonly string[]) =>
+      keys.length === 0
+        ? okAsync([])
+        : ResultAsync.fromPromise(
+            db.query<{ key: string }>(`SELECT key FROM ${tables.documents} WHERE key = ANY($1::text[])`, [
+              keys,
+            ]),
+            unavailable,
+          ).map((result) => result.rows.map((row) => row.key)),
     findByKeys: (managerId: string, keys: readonly string[]) =>
       keys.length === 0
         ? okAsync([])

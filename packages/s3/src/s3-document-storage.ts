@@ -217,6 +217,23 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
         ),
       ),
 
+    listPermanent: (after, limit) =>
+      attempt(async () => {
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: keys.permanentFolder,
+            MaxKeys: Math.min(1000, Math.max(1, Math.floor(limit))),
+            ...(after === null ? {} : { ContinuationToken: after }),
+          }),
+        );
+        const documents = (page.Contents ?? []).flatMap((object) => {
+          const key = object.Key === undefined ? null : keys.documentKeyOf(object.Key);
+          return key === null ? [] : [{ key, storedAt: object.LastModified ?? now() }];
+        });
+        return { documents, next: page.IsTruncated ? (page.NextContinuationToken ?? null) : null };
+      }),
+
     deletePermanent: (documentKeys) =>
       attempt(() => deleteKeys(documentKeys.map((documentKey) => ({ key: keys.permanent(documentKey) })))),
 

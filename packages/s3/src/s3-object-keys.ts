@@ -10,6 +10,9 @@ export type S3ObjectKeys = {
   /** The filename of a key listed under `temporaryFolder(owner)`, or null for a foreign key. */
   readonly filenameOf: (owner: string, key: string) => string | null;
   readonly permanent: (documentKey: string) => string;
+  readonly permanentFolder: string;
+  /** The document key of a key listed under `permanentFolder`, or null for a foreign key. */
+  readonly documentKeyOf: (key: string) => string | null;
 };
 
 const encodeSegment = (value: string): string => encodeURIComponent(value);
@@ -37,6 +40,14 @@ export const s3ObjectKeys = (temporaryPrefix: string, permanentPrefix: string): 
       return filename !== null && encodeSegment(filename) === segment ? filename : null;
     },
     permanent: (documentKey) => `${permanentPrefix}${encodeSegment(documentKey)}`,
+    permanentFolder: permanentPrefix,
+    documentKeyOf: (key) => {
+      if (!key.startsWith(permanentPrefix)) return null;
+      const segment = key.slice(permanentPrefix.length);
+      if (segment.length === 0 || segment.includes('/')) return null;
+      const documentKey = decodeSegment(segment);
+      return documentKey !== null && encodeSegment(documentKey) === segment ? documentKey : null;
+    },
   };
 };
 

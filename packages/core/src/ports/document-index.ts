@@ -7,4 +7,6 @@ export interface DocumentIndex {
   insertMany(documents: readonly DocumentRecord[]): ResultAsync<void, StorageUnavailable>;
   /** The documents among `keys` that belong to a client of `managerId` (others are left out). */
   findByKeys(managerId: string, keys: readonly string[]): ResultAsync<DocumentRecord[], StorageUnavailable>;
+  /** The keys among `keys` that have an index row, whoever owns them (the orphan sweep's check). */
+  findIndexedKeys(keys: readonly string[]): ResultAsync<string[], StorageUnavailable>;
 }

@@ -22,6 +22,15 @@ export type PromotionItem = {
 /** A temporary file to delete if it is still the version that was used. */
 export type UsedTemporaryFile = { readonly filename: string; readonly version: string };
 
+/** A permanent object as listed: its document key and when it was written. */
+export type PermanentDocument = { readonly key: string; readonly storedAt: Date };
+
+/** One page of the permanent area, in key order; `next` continues after it, null at the end. */
+export type PermanentDocumentPage = {
+  readonly documents: readonly PermanentDocument[];
+  readonly next: string | null;
+};
+
 /**
  * Where files live: a temporary area per owner (filled through presigned uploads, emptied after
  * 24 hours) and a permanent area keyed by document key. Promotion is split in steps so that a
@@ -47,6 +56,8 @@ export interface DocumentStorage {
   ): ResultAsync<void, StorageUnavailable | TemporaryFilesChanged>;
   /** Deletes the owner's temporary files that are still at the version used (a newer upload stays). */
   deleteTemporary(owner: string, files: readonly UsedTemporaryFile[]): ResultAsync<void, StorageUnavailable>;
+  /** A page of at most `limit` permanent documents, after the page token `after` (null: from the start). */
+  listPermanent(after: string | null, limit: number): ResultAsync<PermanentDocumentPage, StorageUnavailable>;
   /** Removes permanent copies: the compensation of a command whose commit failed. */
   deletePermanent(keys: readonly string[]): ResultAsync<void, StorageUnavailable>;
   /** A GET address that downloads the document as an attachment named `filename`. */

@@ -1,5 +1,5 @@
-import { errAsync, ResultAsync } from 'neverthrow';
-import { documentNotFound } from '../errors.js';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
+import { type DomainError, documentNotFound } from '../errors.js';
 import type { DocumentService } from '../onboarding-kit.js';
 import { principalKey } from '../principal.js';
 import { batchDownloadRequestSchema, batchUploadRequestSchema } from '../schemas/documents.js';
@@ -11,7 +11,34 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
   const { ports, options } = ctx;
   const later = (ms: number) => new Date(ports.clock.now().getTime() + ms);
 
+  const sweepPage = (
+    after: string | null,
+    cutoff: number,
+    pageSize: number,
+    removed: number,
+  ): ResultAsync<number, DomainError> =>
+    ports.documentStorage.listPermanent(after, pageSize).andThen((page) => {
+      const old = page.documents.filter((document) => document.storedAt.getTime() < cutoff).map((d) => d.key);
+      const swept =
+        old.length === 0
+          ? okAsync(0)
+          : ports.documentIndex.findIndexedKeys(old).andThen((indexed) => {
+              const referenced = new Set(indexed);
+              const orphans = old.filter((key) => !referenced.has(key));
+              return orphans.length === 0
+                ? okAsync(0)
+                : ports.documentStorage.deletePermanent(orphans).map(() => orphans.length);
+            });
+      return swept.andThen((count) =>
+        page.next === null
+          ? okAsync(removed + count)
+          : sweepPage(page.next, cutoff, pageSize, removed + count),
+      );
+    });
+
   return {
+    sweepOrphanDocuments: ({ graceMs = 24 * 60 * 60_000, pageSize = 1000 } = {}) =>
+      sweepPage(null, ports.clock.now().getTime() - graceMs, Math.max(1, Math.floor(pageSize)), 0),
     requestUploadBatch: (principal, body) => {
       const parsed = parseRequest(batchUploadRequestSchema, body);
       if (parsed.isErr()) return errAsync(parsed.error);
