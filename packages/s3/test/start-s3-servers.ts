@@ -1,6 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  releaseFromEventLoop,
+  removeOnExit,
+  spawnInGroup,
+  stopGroup,
+} from '../../../test-support/process-groups.js';
 
 /** A port nothing listens on right now (the OS picks it, we release it). */
 export const freePort = (): Promise<number> =>
@@ -14,51 +23,80 @@ export const freePort = (): Promise<number> =>
     });
   });
 
+/** A server in a child process of its own (its process group is killed with this process). */
 export type RunningServer = { readonly endpoint: string; readonly stop: () => Promise<void> };
-
-const stopper = (child: ChildProcess) => async () => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-};
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
+/** The last lines a child printed, for the error that says why it did not start. */
+const keepTail = (child: ChildProcess): (() => string) => {
+  let tail = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-4_000);
+  });
+  return () => tail;
+};
+
+const running = (child: ChildProcess, endpoint: string, stopped = async () => {}): RunningServer => {
+  releaseFromEventLoop(child);
+  return {
+    endpoint,
+    stop: async () => {
+      await stopGroup(child, 'SIGTERM');
+      await stopped();
+    },
+  };
+};
+
 /** s3rver on a free port with a fresh temporary directory, in a child process (see s3rver-process.ts). */
-export const startS3rver = (): Promise<RunningServer> =>
-  new Promise((resolve, reject) => {
+export const startS3rver = async (): Promise<RunningServer> => {
+  const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
+  const forgetDirectory = removeOnExit(directory);
+  const removeDirectory = async () => {
+    await rm(directory, { recursive: true, force: true });
+    forgetDirectory();
+  };
+  return new Promise<RunningServer>((resolve, reject) => {
     const script = fileURLToPath(new URL('./s3rver-process.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', 'tsx', script], {
-      cwd: repositoryRoot,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const timer = setTimeout(() => {
-      child.kill();
-      reject(new Error('s3rver did not start within 30 s'));
-    }, 30_000);
+    const args = ['--openssl-legacy-provider', '--import', 'tsx', script, directory];
+    const child = spawnInGroup(
+      process.execPath,
+      args,
+      { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+      { directory },
+    );
+    const stderr = keepTail(child);
+    let settled = false;
+    const failed = (why: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const error = new Error(`s3rver ${why}\n${stderr()}`);
+      void stopGroup(child, 'SIGKILL')
+        .then(removeDirectory)
+        .finally(() => reject(error));
+    };
+    const timer = setTimeout(() => failed('did not start within 30 s'), 30_000);
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const line = /^\{"port":(\d+)\}$/m.exec(output);
-      if (line === null) return;
+      if (settled || line === null) return;
+      settled = true;
       clearTimeout(timer);
-      resolve({ endpoint: `http://127.0.0.1:${line[1]}`, stop: stopper(child) });
+      resolve(running(child, `http://127.0.0.1:${line[1]}`, removeDirectory));
     });
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`s3rver exited with code ${code} before listening`));
-    });
+    child.once('error', (error) => failed(`could not start: ${error.message}`));
+    child.once('exit', (code, signal) => failed(`exited (${signal ?? code}) before listening`));
   });
+};
 
 const waitUntilAnswering = async (endpoint: string, child: ChildProcess, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`moto_server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`moto_server exited (${child.signalCode ?? child.exitCode}) before answering`);
+    }
     const answered = await fetch(endpoint).then(
       () => true,
       () => false,
@@ -72,14 +110,19 @@ const waitUntilAnswering = async (endpoint: string, child: ChildProcess, timeout
 /** moto_server (Python) as a child process: the server with lifecycle configuration. */
 export const startMotoServer = async (): Promise<RunningServer> => {
   const port = await freePort();
-  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-  const spawnFailure = new Promise<never>((_resolve, reject) => child.once('error', reject));
+  const child = spawnInGroup('moto_server', ['-H', '127.0.0.1', '-p', String(port)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stderr = keepTail(child);
+  const spawnFailure = new Promise<never>((_resolve, reject) =>
+    child.once('error', (error) => reject(new Error(`moto_server could not start: ${error.message}`))),
+  );
   const endpoint = `http://127.0.0.1:${port}`;
   try {
     await Promise.race([waitUntilAnswering(endpoint, child, 30_000), spawnFailure]);
   } catch (error) {
-    child.kill();
-    throw error;
+    await stopGroup(child, 'SIGKILL');
+    throw new Error(`${(error as Error).message}\n${stderr()}`, { cause: error });
   }
-  return { endpoint, stop: stopper(child) };
+  return running(child, endpoint);
 };

@@ -1,10 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { signalGroup, spawnInGroup } from '../../../../test-support/process-groups.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** A demo started exactly as `pnpm demo` starts it, in a process of its own. */
+/**
+ * A demo started exactly as `pnpm demo` starts it, in a process group of its own: tsx runs the demo
+ * in a node process of its own, and `kill` ends both (so does the end of this process).
+ */
 export type DemoProcess = {
   readonly child: ChildProcess;
   /** Everything it printed so far, stdout and stderr. */
@@ -12,13 +16,13 @@ export type DemoProcess = {
   /** Resolves with the match once the output matches, or rejects with what was printed. */
   waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
   readonly exited: Promise<number | null>;
-  /** SIGKILL unless it already stopped. */
+  /** SIGKILL to tsx and the demo it runs. */
   kill(): void;
 };
 
 export const spawnDemoProcess = (env: Readonly<Record<string, string>>): DemoProcess => {
   const { DATABASE_URL: _database, S3_BUCKET: _bucket, S3_ENDPOINT: _endpoint, ...inherited } = process.env;
-  const child = spawn(
+  const child = spawnInGroup(
     join(repositoryRoot, 'node_modules/.bin/tsx'),
     ['--tsconfig', 'tsconfig.json', 'examples/demo/src/main.ts'],
     { cwd: repositoryRoot, env: { ...inherited, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -29,7 +33,13 @@ export const spawnDemoProcess = (env: Readonly<Record<string, string>>): DemoPro
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', resolve);
+    child.once('error', (error) => {
+      printed += `could not start: ${error.message}\n`;
+      resolve(null);
+    });
+  });
   return {
     child,
     output: () => printed,
@@ -49,7 +59,7 @@ export const spawnDemoProcess = (env: Readonly<Record<string, string>>): DemoPro
         }, 50);
       }),
     kill: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      signalGroup(child, 'SIGKILL');
     },
   };
 };
