@@ -1,49 +1,221 @@
-export * from './auth/api-key-hash.js';
-export * from './create-onboarding-kit.js';
-export * from './domain/attachment-content-disposition.js';
-export * from './domain/document-references.js';
-export * from './domain/documents.js';
-export * from './domain/fee-models.js';
-export * from './domain/onboarding-information.js';
-export * from './domain/status-machine.js';
-export * from './domain/stored-client.js';
-export * from './domain/uuid.js';
-export * from './errors.js';
-export * from './idempotency/idempotency-key.js';
-export * from './idempotency/request-fingerprint.js';
-export * from './onboarding-kit.js';
-export * from './ports/api-key-store.js';
-export * from './ports/client-repository.js';
-export * from './ports/clock.js';
-export * from './ports/document-index.js';
-export * from './ports/document-storage.js';
-export * from './ports/id-generator.js';
-export * from './ports/idempotency-store.js';
-export * from './ports/preset-fee-repository.js';
-export * from './ports/signed-link-endpoint.js';
-export * from './ports/text-hashing.js';
-export * from './ports/unit-of-work.js';
-export * from './principal.js';
-export * from './schemas/client-list-query.js';
-export * from './schemas/client-response.js';
-export * from './schemas/compliance.js';
-export * from './schemas/documents.js';
-export * from './schemas/error-body.js';
-export * from './schemas/example-payloads.js';
-export * from './schemas/onboarding-payloads.js';
-export * from './schemas/preset-fee.js';
+/**
+ * The public API of @onboarding-kit/core: every name a host, an adapter or the Express binding may
+ * import. Anything not listed here is internal and may change in any release. The list is pinned
+ * by `docs/api/core.exports.txt` (a test fails when it changes without that file).
+ */
+
+export { hashApiKey } from './auth/api-key-hash.js';
+// --- Wiring the kit -------------------------------------------------------------------------------
+export { createOnboardingKit, defaultOnboardingKitOptions } from './create-onboarding-kit.js';
+export { attachmentContentDisposition } from './domain/attachment-content-disposition.js';
+export { replaceDocumentReferences } from './domain/document-references.js';
+export { type DocumentRecord, documentKeyFor, type TemporaryFile } from './domain/documents.js';
+export { evaluateFee, validateFeeConfiguration } from './domain/fee-models.js';
+export {
+  entityOnboardingInformation,
+  individualOnboardingInformation,
+  type OnboardingInformation,
+} from './domain/onboarding-information.js';
+// --- Domain rules ----------------------------------------------------------------------------------
+export {
+  type ClientStatusTransition,
+  type ClientStatusTrigger,
+  clientStatusTransitions,
+  type TransitionActor,
+} from './domain/status-machine.js';
+export type { StoredClient } from './domain/stored-client.js';
+export { isUuid } from './domain/uuid.js';
+// --- Errors (tagged objects; the Express binding maps them to HTTP) -------------------------------
+export {
+  type ClientNotFound,
+  type ClientTypeMismatch,
+  type CommitOutcomeUnknown,
+  clientNotFound,
+  clientTypeMismatch,
+  commitOutcomeUnknown,
+  type DocumentNotFound,
+  type DomainError,
+  type DomainErrorType,
+  documentNotFound,
+  type Forbidden,
+  forbidden,
+  type IdempotencyKeyReused,
+  type IdempotencyQuotaExceeded,
+  type IdempotencyRequestInProgress,
+  type InvalidStatus,
+  idempotencyKeyReused,
+  idempotencyRequestInProgress,
+  invalidStatus,
+  type ParameterErrors,
+  type PresetFeeIdTaken,
+  type PresetFeeNotFound,
+  presetFeeIdTaken,
+  presetFeeNotFound,
+  type SignedLinkRejected,
+  type StorageUnavailable,
+  signedLinkRejected,
+  storageUnavailable,
+  type TemporaryFilesChanged,
+  temporaryFilesChanged,
+  type Unauthorized,
+  unauthorized,
+  type ValidationFailed,
+  validationFailed,
+} from './errors.js';
+// --- Idempotency (used by the Express binding and by hosts protecting their own routes) ------------
+export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency/idempotency-key.js';
+export { fingerprintRequestBody } from './idempotency/request-fingerprint.js';
+export type {
+  ClientService,
+  ComplianceService,
+  DocumentService,
+  IdempotencyClaimInput,
+  IdempotencyDecision,
+  IdempotencyService,
+  IdempotentCommandContext,
+  OnboardingKit,
+  OnboardingKitOptions,
+  OnboardingKitPorts,
+  PresetFeeService,
+  ResolvedOnboardingKitOptions,
+} from './onboarding-kit.js';
+// --- Ports, and what adapter authors build them with ------------------------------------------------
+export type { ApiKeyStore } from './ports/api-key-store.js';
+export type {
+  ClientListCursor,
+  ClientListQuery,
+  ClientRepository,
+  StaleClientState,
+} from './ports/client-repository.js';
+export { type Clock, systemClock } from './ports/clock.js';
+export type { DocumentIndex } from './ports/document-index.js';
+export type {
+  DocumentStorage,
+  PermanentDocument,
+  PermanentDocumentPage,
+  PresignedUpload,
+  PromotionItem,
+  UsedTemporaryFile,
+} from './ports/document-storage.js';
+export type { IdGenerator } from './ports/id-generator.js';
+export type {
+  IdempotencyClaim,
+  IdempotencyClaimRef,
+  IdempotencyClaimRequest,
+  IdempotencyLockLost,
+  IdempotencyStore,
+  StoredResponse,
+} from './ports/idempotency-store.js';
+export type { PresetFeeRepository } from './ports/preset-fee-repository.js';
+export type { SignedLinkEndpoint } from './ports/signed-link-endpoint.js';
+export { portableTextHashing, type TextHashing } from './ports/text-hashing.js';
+export type { TransactionalStores, UnitOfWork } from './ports/unit-of-work.js';
+export {
+  type ClientPrincipal,
+  type CompliancePrincipal,
+  type ManagerPrincipal,
+  type Principal,
+  principalKey,
+  type UploaderPrincipal,
+} from './principal.js';
+export { type ClientListQueryInput, clientListQuerySchema } from './schemas/client-list-query.js';
+export {
+  type BankAccount,
+  type BankAccountIdentifierFormat,
+  type BankAccountIdentifiers,
+  type BlockchainWallet,
+  bankAccountIdentifierFormats,
+  bankAccountTypes,
+  type Client,
+  type ClientListResponse,
+  type ClientStatus,
+  type ClientType,
+  type Company,
+  type CompanyDirectorsAndUbos,
+  type CompanyRepresentative,
+  clientListResponseSchema,
+  clientSchema,
+  clientStatuses,
+  clientStatusSchema,
+  clientTypeSchema,
+  clientTypes,
+  dateTimeSchema,
+  type IndividualProfile,
+  type IndividualSourceOfFunds,
+  type RepresentativeRole,
+  representativeRoleSchema,
+  representativeRoles,
+  type StatusHistoryEntry,
+  statusHistoryResponseSchema,
+} from './schemas/client-response.js';
+export { type RequestResubmissionBody, requestResubmissionBodySchema } from './schemas/compliance.js';
+export {
+  type BatchDownloadRequest,
+  type BatchDownloadResponse,
+  type BatchUploadRequest,
+  type BatchUploadResponse,
+  batchDownloadRequestSchema,
+  batchDownloadResponseSchema,
+  batchUploadRequestSchema,
+  batchUploadResponseSchema,
+  MAX_FILENAMES_PER_BATCH,
+  type TemporaryFilesResponse,
+  temporaryFilesResponseSchema,
+} from './schemas/documents.js';
+export { type ErrorBody, type ErrorCode, errorBodySchema, errorCodes } from './schemas/error-body.js';
+export {
+  type EntityExampleDocuments,
+  exampleEntityPayload,
+  exampleIndividualPayload,
+  type IndividualExampleDocuments,
+} from './schemas/example-payloads.js';
+// --- Wire shapes: request and response schemas, and example payloads -------------------------------
+export {
+  type CreateBankAccountPayload,
+  type CreateBlockchainWalletPayload,
+  createOnboardingPayloadSchemas,
+  defaultOnboardingPayloadSchemas,
+  type EntityOnboardingPayload,
+  type IndividualOnboardingPayload,
+  MAX_ARRAY_ITEMS,
+  MAX_STRING_LENGTH,
+  type OnboardingPayloadSchemas,
+} from './schemas/onboarding-payloads.js';
+export {
+  type FeeConfiguration,
+  type FeeDirection,
+  feeConfigurationSchema,
+  feeDirectionSchema,
+  feeDirections,
+  type PresetFee,
+  type PresetFeeListItem,
+  type PresetFeeResponse,
+  presetFeeListResponseSchema,
+  presetFeeSchema,
+} from './schemas/preset-fee.js';
 export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './services/document-promotion.js';
-export * from './validation/aba-routing-number.js';
-export * from './validation/australian-bsb.js';
-export * from './validation/blockchain-address.js';
-export * from './validation/clabe.js';
-export * from './validation/filename.js';
-export * from './validation/iban.js';
-export * from './validation/indian-ifsc.js';
-export * from './validation/iso-3166-country-codes.js';
-export * from './validation/iso-4217-currency-codes.js';
-export * from './validation/parse-request.js';
-export * from './validation/phone-number.js';
-export * from './validation/reference-lists.js';
-export * from './validation/storable-text.js';
-export * from './validation/uk-sort-code.js';
+// --- Validation rules and reference lists (hosts may reuse them in their own forms) ----------------
+export { isValidAbaRoutingNumber } from './validation/aba-routing-number.js';
+export { isValidBsb } from './validation/australian-bsb.js';
+export {
+  type BlockchainAddressFormat,
+  blockchainAddressFormats,
+  isValidAddressOfFormat,
+  isValidEvmAddress,
+  isValidSolanaAddress,
+  isValidTronAddress,
+} from './validation/blockchain-address.js';
+export { isValidClabe } from './validation/clabe.js';
+export { checkFilename, documentFilenameSchema, MAX_FILENAME_BYTES } from './validation/filename.js';
+export { isValidBic, isValidIban, toElectronicIban } from './validation/iban.js';
+export { isValidIfsc } from './validation/indian-ifsc.js';
+export { iso3166CountryCodes } from './validation/iso-3166-country-codes.js';
+export { iso4217CurrencyCodes, iso4217FiatCurrencyCodes } from './validation/iso-4217-currency-codes.js';
+export { isPossibleInternationalPhoneNumber } from './validation/phone-number.js';
+export {
+  defaultReferenceLists,
+  type ReferenceLists,
+  withReferenceLists,
+} from './validation/reference-lists.js';
+export { hasUnstorableCharacter, UNSTORABLE_TEXT_MESSAGE } from './validation/storable-text.js';
+export { isValidSortCode } from './validation/uk-sort-code.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { transitionClientStatus } from '../src/domain/status-machine.js';
 import {
   type ClientStatus,
   type CompliancePrincipal,
@@ -6,7 +7,6 @@ import {
   clientStatusTransitions,
   exampleEntityPayload,
   exampleIndividualPayload,
-  transitionClientStatus,
 } from '../src/index.js';
 import { aManager, createMemoryKit } from './support/memory-kit.js';
 

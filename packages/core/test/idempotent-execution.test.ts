@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../src/idempotency/request-fingerprint.js';
 import {
-  canonicalJson,
   exampleIndividualPayload,
   fingerprintRequestBody,
   type IdempotentCommandContext,

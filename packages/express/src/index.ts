@@ -1,16 +1,49 @@
-export * from './api-docs-router.js';
-export * from './authentication.js';
-export * from './client-router.js';
-export * from './compliance-router.js';
-export * from './error-response.js';
-export * from './http-error.js';
-export * from './http-logger.js';
-export * from './idempotency-key-header.js';
-export * from './idempotency-middleware.js';
-export * from './interface-operations.js';
-export * from './interface-router.js';
-export * from './json-body.js';
-export * from './manager-router.js';
-export * from './openapi-document.js';
-export * from './operation.js';
-export * from './signed-link-router.js';
+/**
+ * The public API of @onboarding-kit/express, the binding a host mounts into its Express app. Anything
+ * not listed here is internal. The list is pinned by `docs/api/express.exports.txt`.
+ */
+
+export { type ApiDocsRouterOptions, createApiDocsRouter } from './api-docs-router.js';
+// --- Authentication: SERVICE_API_KEY through the kit, or the host's own ----------------------------
+export {
+  API_KEY_HEADER,
+  type AuthenticateRequest,
+  type AuthenticationOptions,
+  authenticatedPrincipal,
+  createAuthenticationMiddleware,
+  type PrincipalKind,
+  type PrincipalOfKind,
+} from './authentication.js';
+export { createClientRouter } from './client-router.js';
+export { createComplianceRouter } from './compliance-router.js';
+// --- Errors and logs: the one error body, and where causes go -------------------------------------
+export { createErrorHandler } from './error-response.js';
+export {
+  type BindingError,
+  errorStatusByCode,
+  type HttpError,
+  type HttpFailure,
+  toHttpError,
+} from './http-error.js';
+export { consoleHttpLogger, type HttpLogger } from './http-logger.js';
+export { IDEMPOTENCY_KEY_HEADER } from './idempotency-key-header.js';
+// --- Idempotency on the host's own routes ----------------------------------------------------------
+export {
+  createIdempotencyMiddleware,
+  IDEMPOTENT_REPLAYED_HEADER,
+  type IdempotencyMiddlewareOptions,
+  isStorableResponse,
+} from './idempotency-middleware.js';
+export { createRouteNotFoundHandler, type RouterOptions } from './interface-router.js';
+export { MAX_JSON_BODY_BYTES } from './json-body.js';
+// --- The routers a host mounts --------------------------------------------------------------------
+export { createManagerRouter } from './manager-router.js';
+// --- The OpenAPI document of the three interfaces ---------------------------------------------------
+export {
+  createOpenApiDocument,
+  defaultInterfaceBasePaths,
+  type InterfaceBasePaths,
+  type OpenApiDocument,
+  type OpenApiDocumentOptions,
+} from './openapi-document.js';
+export { createSignedLinkRouter, type SignedLinkRouterOptions } from './signed-link-router.js';

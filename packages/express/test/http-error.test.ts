@@ -22,7 +22,7 @@ import {
   routeNotFound,
   toHttpError,
   unsupportedMediaType,
-} from '../src/index.js';
+} from '../src/http-error.js';
 
 /** Decisions §2: one status and code per failure, mapped in one place. */
 const cases: [HttpFailure, number, string][] = [

@@ -1,13 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import {
-  clientOperations,
-  complianceOperations,
-  createOpenApiDocument,
-  managerOperations,
-  type OperationSpec,
-  pathParameterSchemaOf,
-} from '../src/index.js';
+import { createOpenApiDocument } from '../src/index.js';
+import { clientOperations, complianceOperations, managerOperations } from '../src/interface-operations.js';
+import { type OperationSpec, pathParameterSchemaOf } from '../src/operation.js';
 
 const document = createOpenApiDocument();
 

@@ -1,5 +1,16 @@
-export * from './controllable-clock.js';
-export * from './demo-seed.js';
-export * from './id-generators.js';
-export * from './memory-adapters.js';
-export * from './node-text-hashing.js';
+/**
+ * The public API of @onboarding-kit/memory: every port of the kit in memory (host unit tests, the
+ * demo), a controllable clock, id generators, and the demo's seed. The list is pinned by
+ * `docs/api/memory.exports.txt`.
+ */
+
+export { type ControllableClock, createControllableClock } from './controllable-clock.js';
+export { type DemoSeedPorts, demoClientA1, demoIdentities, seedDemoData } from './demo-seed.js';
+export { createRandomIds, createSequentialIds } from './id-generators.js';
+export {
+  createMemoryAdapters,
+  type MemoryAdapters,
+  type MemoryAdaptersOptions,
+  type MemoryTestingHelpers,
+} from './memory-adapters.js';
+export { nodeTextHashing } from './node-text-hashing.js';
