@@ -20,7 +20,6 @@ import {
   exampleIndividualPayload,
   fingerprintRequestBody,
   type ManagerPrincipal,
-  type StoredResponse,
   systemClock,
 } from '@onboarding-kit/core';
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
@@ -77,8 +76,6 @@ const kitCreate = (pool: Pool) => {
   const principal: ManagerPrincipal = { kind: 'manager', managerId: `bench-kit-${randomUUID()}` };
   const owner = `manager:${principal.managerId}`;
   const scope = `${owner} POST /manager/v1/clients/individuals`;
-  const encode = (outcome: { isOk(): boolean; value?: unknown }): StoredResponse | null =>
-    outcome.isOk() ? { status: 201, body: outcome.value } : null;
   return async (i: number) => {
     const filename = `passport-${i}.pdf`;
     memory.testing.putTemporaryFile(owner, filename, new Uint8Array(2048));
@@ -87,9 +84,7 @@ const kitCreate = (pool: Pool) => {
       await kit.idempotency.claim({ scope, key: `k-${i}`, owner, body: payload })
     )._unsafeUnwrap();
     if (decision.type !== 'Claimed') throw new Error('bench key already used');
-    const created = await kit.clients.createIndividual(principal, payload, {
-      idempotency: { ref: decision.ref, encode },
-    });
+    const created = await kit.clients.createIndividual(principal, payload, { claim: decision.ref });
     if (created.isErr()) throw new Error(`create failed: ${JSON.stringify(created.error)}`);
   };
 };
@@ -162,9 +157,9 @@ const baselineCreate = (pool: Pool) => {
         [clientId, owner, now],
       );
       await db.query(
-        `UPDATE ${t}.idempotency_records SET state = 'COMPLETED', response_status = 201, response_body = $4, completed_at = $5
+        `UPDATE ${t}.idempotency_records SET state = 'COMPLETED', outcome = $4, completed_at = $5
          WHERE scope = $1 AND idempotency_key = $2 AND token = $3`,
-        [scope, `k-${i}`, token, JSON.stringify({ id: clientId }), now],
+        [scope, `k-${i}`, token, JSON.stringify({ kind: 'command', ok: true, value: { id: clientId } }), now],
       );
       await db.query('COMMIT');
       db.release();

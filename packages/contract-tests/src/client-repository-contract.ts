@@ -549,7 +549,11 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
         lockTtlMs: 60_000,
         recordTtlMs: 86_400_000,
       });
-      const response = { status: 201, body: { id: randomUUID(), nested: { list: [1, 'two', null] } } };
+      const outcome = {
+        kind: 'command',
+        ok: true,
+        value: { id: randomUUID(), nested: { list: [1, 'two', null] } },
+      } as const;
 
       const rolledBack = claimOf(`manager:${randomUUID()} POST /clients`, randomUUID());
       expect(await expectOk(idempotency.claim(rolledBack))).toEqual({ type: 'Claimed' });
@@ -558,7 +562,7 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
         fixture.unitOfWork.transaction((stores) =>
           stores.clients
             .insert(doomed, creationEntryFor(doomed))
-            .andThen(() => stores.idempotency.complete(rolledBack, response, now))
+            .andThen(() => stores.idempotency.complete(rolledBack, outcome, now))
             .andThen(() => errAsync({ type: 'DecidedAgainst' as const })),
         ),
       );
@@ -575,13 +579,13 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
         fixture.unitOfWork.transaction((stores) =>
           stores.clients
             .insert(kept, creationEntryFor(kept))
-            .andThen(() => stores.idempotency.complete(committed, response, now))
+            .andThen(() => stores.idempotency.complete(committed, outcome, now))
             .andThen(() => okAsync(undefined)),
         ),
       );
       expect(await expectOk(idempotency.claim(claimOf(committed.scope, randomUUID())))).toEqual({
         type: 'Replay',
-        response,
+        outcome,
       });
       expect(await fixture.inspect.readClient(kept.id)).toEqual(kept);
     });

@@ -4,7 +4,7 @@ import type {
   IdempotencyClaimRequest,
   IdempotencyLockLost,
   IdempotencyStore,
-  StoredResponse,
+  RecordedOutcome,
 } from '@onboarding-kit/core';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
@@ -13,7 +13,7 @@ import { openFixture, type Teardown } from './test-fixture.js';
 export type IdempotencyRecordSnapshot = {
   readonly fingerprint: string;
   /** Null while the request is in progress. */
-  readonly response: StoredResponse | null;
+  readonly outcome: RecordedOutcome | null;
 };
 
 export type IdempotencyStoreInspector = {
@@ -40,9 +40,10 @@ const recordTtlMs = 86_400_000;
 const fingerprintA = 'a'.repeat(64);
 const fingerprintB = 'b'.repeat(64);
 
-const response: StoredResponse = {
-  status: 201,
-  body: {
+const outcome: RecordedOutcome = {
+  kind: 'command',
+  ok: true,
+  value: {
     id: randomUUID(),
     name: 'Zoé “quoted” ✓',
     amount: 12.5,
@@ -78,7 +79,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       const { idempotency, inspect } = await openFixture(setup);
       const scope = newScope();
       expect(await expectOk(idempotency.claim(claimRequest(scope)))).toEqual({ type: 'Claimed' });
-      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, response: null });
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, outcome: null });
     });
 
     it('answers InProgress to the same key and fingerprint while the first holds it', async () => {
@@ -90,16 +91,16 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       });
     });
 
-    it('replays the exact stored response once completed', async () => {
+    it('replays the exact stored outcome once completed', async () => {
       const { idempotency, inspect } = await openFixture(setup);
       const scope = newScope();
       const first = claimRequest(scope);
       await expectOk(idempotency.claim(first));
-      await expectOk(idempotency.complete(first, response, at(500)));
-      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, response });
+      await expectOk(idempotency.complete(first, outcome, at(500)));
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, outcome });
       expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(1_000) })))).toEqual({
         type: 'Replay',
-        response,
+        outcome,
       });
     });
 
@@ -108,7 +109,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       const completedScope = newScope();
       const first = claimRequest(completedScope);
       await expectOk(idempotency.claim(first));
-      await expectOk(idempotency.complete(first, response, at(500)));
+      await expectOk(idempotency.complete(first, outcome, at(500)));
       expect(
         await expectOk(
           idempotency.claim(claimRequest(completedScope, { fingerprint: fingerprintB, now: at(1_000) })),
@@ -116,7 +117,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       ).toEqual({ type: 'KeyReused' });
       expect(await inspect.readRecord(completedScope, 'key-1')).toEqual({
         fingerprint: fingerprintA,
-        response,
+        outcome,
       });
 
       // Also while the first request still runs: the fingerprint is checked before the lock.
@@ -130,9 +131,9 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       ).toEqual({ type: 'KeyReused' });
       expect(await inspect.readRecord(runningScope, 'key-1')).toEqual({
         fingerprint: fingerprintA,
-        response: null,
+        outcome: null,
       });
-      await expectOk(idempotency.complete(running, response, at(2_000)));
+      await expectOk(idempotency.complete(running, outcome, at(2_000)));
     });
 
     it('frees a released key for a new claim, and ignores a release by another token', async () => {
@@ -149,8 +150,8 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       expect(await inspect.readRecord(scope, 'key-1')).toBeNull();
       const retry = claimRequest(scope, { fingerprint: fingerprintB, now: at(200) });
       expect(await expectOk(idempotency.claim(retry))).toEqual({ type: 'Claimed' });
-      await expectOk(idempotency.complete(retry, response, at(300)));
-      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintB, response });
+      await expectOk(idempotency.complete(retry, outcome, at(300)));
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintB, outcome });
     });
 
     it('lets a claim take over a lock older than lockTtlMs; the old holder then loses it', async () => {
@@ -170,7 +171,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       });
 
       const lost = await expectErr(
-        idempotency.complete(crashed, { status: 500, body: null }, at(lockTtlMs + 3_000)),
+        idempotency.complete(crashed, { kind: 'response', status: 500, body: null }, at(lockTtlMs + 3_000)),
       );
       expect(lost).toEqual({
         type: 'IdempotencyLockLost',
@@ -178,12 +179,12 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
         key: 'key-1',
       } satisfies IdempotencyLockLost);
       await expectOk(idempotency.release(crashed));
-      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, response: null });
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, outcome: null });
 
-      await expectOk(idempotency.complete(takeover, response, at(lockTtlMs + 4_000)));
+      await expectOk(idempotency.complete(takeover, outcome, at(lockTtlMs + 4_000)));
       expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(lockTtlMs + 5_000) })))).toEqual({
         type: 'Replay',
-        response,
+        outcome,
       });
     });
 
@@ -193,7 +194,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       await expectOk(idempotency.claim(claimRequest(scope)));
       const other = claimRequest(scope, { fingerprint: fingerprintB, now: at(lockTtlMs + 1_000) });
       expect(await expectOk(idempotency.claim(other))).toEqual({ type: 'KeyReused' });
-      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, response: null });
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintA, outcome: null });
     });
 
     it('expires strictly after the TTLs: at exactly lockTtlMs and recordTtlMs nothing is taken over', async () => {
@@ -210,7 +211,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       const completed = newScope();
       const first = claimRequest(completed);
       await expectOk(idempotency.claim(first));
-      await expectOk(idempotency.complete(first, response, t0));
+      await expectOk(idempotency.complete(first, outcome, t0));
       const atTtl = claimRequest(completed, { fingerprint: fingerprintB, now: at(recordTtlMs) });
       expect(await expectOk(idempotency.claim(atTtl))).toEqual({ type: 'KeyReused' });
       const afterTtl = claimRequest(completed, { fingerprint: fingerprintB, now: at(recordTtlMs + 1) });
@@ -223,7 +224,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       const first = claimRequest(scope);
       await expectOk(idempotency.claim(first));
       await expectOk(idempotency.release(first));
-      const lost = await expectErr(idempotency.complete(first, response, at(100)));
+      const lost = await expectErr(idempotency.complete(first, outcome, at(100)));
       expect(lost).toEqual({ type: 'IdempotencyLockLost', scope, key: 'key-1' });
     });
 
@@ -232,21 +233,21 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       const scope = newScope();
       const first = claimRequest(scope);
       await expectOk(idempotency.claim(first));
-      await expectOk(idempotency.complete(first, response, at(1_000)));
+      await expectOk(idempotency.complete(first, outcome, at(1_000)));
       expect(
         await expectOk(idempotency.claim(claimRequest(scope, { now: at(recordTtlMs - 1_000) }))),
       ).toEqual({
         type: 'Replay',
-        response,
+        outcome,
       });
 
       const later = claimRequest(scope, { fingerprint: fingerprintB, now: at(recordTtlMs + 1_000) });
       expect(await expectOk(idempotency.claim(later))).toEqual({ type: 'Claimed' });
-      const second: StoredResponse = { status: 404, body: { code: 'CLIENT_NOT_FOUND' } };
+      const second: RecordedOutcome = { kind: 'response', status: 404, body: { code: 'CLIENT_NOT_FOUND' } };
       await expectOk(idempotency.complete(later, second, at(recordTtlMs + 2_000)));
       expect(await inspect.readRecord(scope, 'key-1')).toEqual({
         fingerprint: fingerprintB,
-        response: second,
+        outcome: second,
       });
     });
 
@@ -256,13 +257,13 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       const scopeB = newScope();
       const inA = claimRequest(scopeA);
       expect(await expectOk(idempotency.claim(inA))).toEqual({ type: 'Claimed' });
-      await expectOk(idempotency.complete(inA, response, at(10)));
+      await expectOk(idempotency.complete(inA, outcome, at(10)));
       const inB = claimRequest(scopeB, { fingerprint: fingerprintB });
       expect(await expectOk(idempotency.claim(inB))).toEqual({ type: 'Claimed' });
-      expect(await inspect.readRecord(scopeA, 'key-1')).toEqual({ fingerprint: fingerprintA, response });
+      expect(await inspect.readRecord(scopeA, 'key-1')).toEqual({ fingerprint: fingerprintA, outcome });
       expect(await inspect.readRecord(scopeB, 'key-1')).toEqual({
         fingerprint: fingerprintB,
-        response: null,
+        outcome: null,
       });
     });
 
@@ -278,7 +279,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       for (const [i, request] of [...old, ...fresh].entries()) {
         await expectOk(idempotency.claim(request));
         // Completed and in-progress records alike are purged by age.
-        if (i % 2 === 0) await expectOk(idempotency.complete(request, response, request.now));
+        if (i % 2 === 0) await expectOk(idempotency.complete(request, outcome, request.now));
       }
 
       expect(await expectOk(idempotency.purgeExpired(new Date(Date.UTC(1975, 6, 1)), 3))).toBe(7);
@@ -301,7 +302,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       ];
       for (const request of held)
         expect(await expectOk(idempotency.claim(request))).toEqual({ type: 'Claimed' });
-      await expectOk(idempotency.complete(held[0] as IdempotencyClaimRef, response, at(0)));
+      await expectOk(idempotency.complete(held[0] as IdempotencyClaimRef, outcome, at(0)));
 
       const later = at(5000);
       expect(
@@ -310,7 +311,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       // What the owner already holds still answers: a replay and an in-progress key.
       expect(
         await expectOk(idempotency.claim(claimRequest(createScope, { ...quota, key: 'k-1', now: later }))),
-      ).toEqual({ type: 'Replay', response });
+      ).toEqual({ type: 'Replay', outcome });
       expect(
         await expectOk(idempotency.claim(claimRequest(deleteScope, { ...quota, key: 'k-2', now: later }))),
       ).toEqual({ type: 'InProgress' });
@@ -358,14 +359,14 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       expect(await expectErr(idempotency.renew(first, at(110_002)))).toMatchObject({
         type: 'IdempotencyLockLost',
       });
-      await expectOk(idempotency.complete(takeover, response, at(110_003)));
+      await expectOk(idempotency.complete(takeover, outcome, at(110_003)));
       // A completed record has no lock to renew.
       expect(await expectErr(idempotency.renew(takeover, at(110_004)))).toMatchObject({
         type: 'IdempotencyLockLost',
       });
       expect(await expectOk(idempotency.claim(claimRequest(scope, { now: at(110_005) })))).toEqual({
         type: 'Replay',
-        response,
+        outcome,
       });
     });
 

@@ -103,6 +103,24 @@ export type DomainError =
 
 export type DomainErrorType = DomainError['type'];
 
+/**
+ * The refusals decided once a command ran against stored state (the client is not there, or not in
+ * a status that allows the move): an idempotent command records them and replays them, like a
+ * success. Any other failure (invalid input, an outage) is not recorded: a corrected retry runs anew.
+ */
+export type RecordableRefusal =
+  | ClientNotFound
+  | DocumentNotFound
+  | PresetFeeNotFound
+  | InvalidStatus
+  | ClientTypeMismatch;
+export const isRecordableRefusal = (error: DomainError): error is RecordableRefusal =>
+  error.type === 'ClientNotFound' ||
+  error.type === 'DocumentNotFound' ||
+  error.type === 'PresetFeeNotFound' ||
+  error.type === 'InvalidStatus' ||
+  error.type === 'ClientTypeMismatch';
+
 export const validationFailed = (
   reason: string,
   parameterErrors: ParameterErrors | null = null,

@@ -46,11 +46,13 @@ export {
   idempotencyKeyReused,
   idempotencyRequestInProgress,
   invalidStatus,
+  isRecordableRefusal,
   type ParameterErrors,
   type PresetFeeIdTaken,
   type PresetFeeNotFound,
   presetFeeIdTaken,
   presetFeeNotFound,
+  type RecordableRefusal,
   type SignedLinkRejected,
   type StorageUnavailable,
   signedLinkRejected,
@@ -104,7 +106,7 @@ export type {
   IdempotencyClaimRequest,
   IdempotencyLockLost,
   IdempotencyStore,
-  StoredResponse,
+  RecordedOutcome,
 } from './ports/idempotency-store.js';
 export type { PresetFeeRepository } from './ports/preset-fee-repository.js';
 export type { SignedLinkEndpoint } from './ports/signed-link-endpoint.js';

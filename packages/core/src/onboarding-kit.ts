@@ -1,4 +1,4 @@
-import type { Result, ResultAsync } from 'neverthrow';
+import type { ResultAsync } from 'neverthrow';
 import type {
   DomainError,
   PresetFeeIdTaken,
@@ -12,7 +12,7 @@ import type { Clock } from './ports/clock.js';
 import type { DocumentIndex } from './ports/document-index.js';
 import type { DocumentStorage } from './ports/document-storage.js';
 import type { IdGenerator } from './ports/id-generator.js';
-import type { IdempotencyClaimRef, IdempotencyStore, StoredResponse } from './ports/idempotency-store.js';
+import type { IdempotencyClaimRef, IdempotencyStore, RecordedOutcome } from './ports/idempotency-store.js';
 import type { PresetFeeRepository } from './ports/preset-fee-repository.js';
 import type { TextHashing } from './ports/text-hashing.js';
 import type { UnitOfWork } from './ports/unit-of-work.js';
@@ -70,21 +70,17 @@ export type ResolvedOnboardingKitOptions = Required<Omit<OnboardingKitOptions, '
 };
 
 /**
- * Lets a mutating command record its idempotency outcome inside its own transaction, so that the
- * business write and the record commit together. `encode` turns the outcome into the response to
- * replay, or null when that outcome is not stored (the caller then releases the key).
+ * Makes one call of a mutating command idempotent: the claim its caller holds on an Idempotency-Key
+ * (`kit.idempotency.claim`). The command then owns the claim: it records its outcome in its own
+ * transaction (a success with its writes, a recordable refusal on its own) or releases the claim
+ * (any other failure). The caller only maps the outcome; it never completes or releases the claim.
  */
-export type IdempotentCommandContext = {
-  readonly idempotency?: {
-    readonly ref: IdempotencyClaimRef;
-    readonly encode: (outcome: Result<unknown, DomainError>) => StoredResponse | null;
-  };
-};
+export type IdempotentCommandContext = { readonly claim?: IdempotencyClaimRef };
 
 /** What an incoming idempotent request may do. */
 export type IdempotencyDecision =
   | { readonly type: 'Claimed'; readonly ref: IdempotencyClaimRef }
-  | { readonly type: 'Replay'; readonly response: StoredResponse };
+  | { readonly type: 'Replay'; readonly outcome: RecordedOutcome };
 
 export type IdempotencyClaimInput = {
   /** Principal + method + route with its path parameters. */
@@ -157,11 +153,13 @@ export interface DocumentService {
   requestUploadBatch(
     principal: UploaderPrincipal,
     body: unknown,
+    context?: IdempotentCommandContext,
   ): ResultAsync<BatchUploadResponse, DomainError>;
   listUploads(principal: UploaderPrincipal): ResultAsync<TemporaryFilesResponse, DomainError>;
   requestDownloadBatch(
     principal: ManagerPrincipal,
     body: unknown,
+    context?: IdempotentCommandContext,
   ): ResultAsync<BatchDownloadResponse, DomainError>;
   /**
    * Removes permanent documents that no client references and that are older than `graceMs`
@@ -185,8 +183,11 @@ export interface PresetFeeService {
 export interface IdempotencyService {
   /** Claims the key, or answers with the replay, `IdempotencyRequestInProgress` or `IdempotencyKeyReused`. */
   claim(input: IdempotencyClaimInput): ResultAsync<IdempotencyDecision, DomainError>;
-  /** Records a response outside any command transaction (routes without their own write). */
-  complete(ref: IdempotencyClaimRef, response: StoredResponse): ResultAsync<void, DomainError>;
+  /**
+   * Records a host route's answer (the binding's middleware does, for routes that are not kit
+   * commands: kit commands record their own outcome).
+   */
+  complete(ref: IdempotencyClaimRef, outcome: RecordedOutcome): ResultAsync<void, DomainError>;
   release(ref: IdempotencyClaimRef): ResultAsync<void, DomainError>;
   /**
    * Keeps a running claim's lock: call it every `lockRenewalIntervalMs` while the command runs (the

@@ -7,9 +7,12 @@ import {
   type OnboardingKit,
   parseIdempotencyKey,
 } from '../src/index.js';
-import { aManager, createMemoryKit, encodeForTest } from './support/memory-kit.js';
+import { aManager, createMemoryKit } from './support/memory-kit.js';
 
-/** What the express binding does around a command: claim, run with the in-transaction encoder, release. */
+/**
+ * What the express binding does around a command: claim the key, then hand the claim to the
+ * command, which owns it from there (records its outcome or releases the key).
+ */
 const idempotentCreate = async (
   kit: OnboardingKit,
   manager: ReturnType<typeof aManager>,
@@ -19,22 +22,9 @@ const idempotentCreate = async (
   const scope = `manager:${manager.managerId}|POST|/clients/individuals`;
   const claim = await kit.idempotency.claim({ scope, key, owner: `manager:${manager.managerId}`, body });
   if (claim.isErr()) return { refused: claim.error.type } as const;
-  if (claim.value.type === 'Replay') return { replayed: claim.value.response } as const;
-  let recorded = false;
-  const encode = encodeForTest(201);
-  const command: IdempotentCommandContext = {
-    idempotency: {
-      ref: claim.value.ref,
-      encode: (outcome) => {
-        const response = encode(outcome);
-        recorded = response !== null;
-        return response;
-      },
-    },
-  };
-  const result = await kit.clients.createIndividual(manager, body, command);
-  if (!recorded) await kit.idempotency.release(claim.value.ref);
-  return { ran: result } as const;
+  if (claim.value.type === 'Replay') return { replayed: claim.value.outcome } as const;
+  const command: IdempotentCommandContext = { claim: claim.value.ref };
+  return { ran: await kit.clients.createIndividual(manager, body, command) } as const;
 };
 
 describe('idempotent execution (decisions §5)', () => {
@@ -46,7 +36,7 @@ describe('idempotent execution (decisions §5)', () => {
     const first = await idempotentCreate(kit, manager, 'key-1', body);
     const client = first.ran?._unsafeUnwrap();
     const second = await idempotentCreate(kit, manager, 'key-1', body);
-    expect(second.replayed).toEqual({ status: 201, body: client });
+    expect(second.replayed).toEqual({ kind: 'command', ok: true, value: client });
     expect((await kit.clients.list(manager, {}))._unsafeUnwrap().data).toHaveLength(1);
   });
 
@@ -57,14 +47,16 @@ describe('idempotent execution (decisions §5)', () => {
     const body = exampleIndividualPayload();
     const reordered = Object.fromEntries(Object.entries(body).reverse());
     const first = await idempotentCreate(kit, manager, 'key-2', body);
-    expect((await idempotentCreate(kit, manager, 'key-2', reordered)).replayed?.status).toBe(201);
+    expect((await idempotentCreate(kit, manager, 'key-2', reordered)).replayed).toMatchObject({ ok: true });
     const changed = { ...body, blockchainWallets: [] };
     expect(await idempotentCreate(kit, manager, 'key-2', changed)).toEqual({
       refused: 'IdempotencyKeyReused',
     });
-    expect((await idempotentCreate(kit, manager, 'key-2', body)).replayed?.body).toEqual(
-      first.ran?._unsafeUnwrap(),
-    );
+    expect((await idempotentCreate(kit, manager, 'key-2', body)).replayed).toEqual({
+      kind: 'command',
+      ok: true,
+      value: first.ran?._unsafeUnwrap(),
+    });
   });
 
   it('answers in-progress while the first request still runs', async () => {
@@ -102,7 +94,7 @@ describe('idempotent execution (decisions §5)', () => {
     )._unsafeUnwrap();
     if (claim.type !== 'Claimed') throw new Error('expected a claim');
     const result = await kit.clients.resubmitIndividual(manager, unknownId, exampleIndividualPayload(), {
-      idempotency: { ref: claim.ref, encode: encodeForTest(201) },
+      claim: claim.ref,
     });
     expect(result._unsafeUnwrapErr().type).toBe('ClientNotFound');
     const replay = (
@@ -110,7 +102,58 @@ describe('idempotent execution (decisions §5)', () => {
     )._unsafeUnwrap();
     expect(replay).toEqual({
       type: 'Replay',
-      response: { status: 404, body: { type: 'ClientNotFound', clientId: unknownId } },
+      outcome: { kind: 'command', ok: false, error: { type: 'ClientNotFound', clientId: unknownId } },
+    });
+  });
+
+  it('every command owns its claim: success recorded, refusal recorded, any other failure released', async () => {
+    const { kit, upload } = createMemoryKit();
+    const manager = aManager();
+    const owner = `manager:${manager.managerId}`;
+    const claimFor = async (scope: string) => {
+      const claimed = (await kit.idempotency.claim({ scope, owner, key: 'k', body: {} }))._unsafeUnwrap();
+      if (claimed.type !== 'Claimed') throw new Error('expected a claim');
+      return claimed.ref;
+    };
+    const replayOf = async (scope: string) =>
+      (await kit.idempotency.claim({ scope, owner, key: 'k', body: {} }))._unsafeUnwrap();
+
+    // A command without a write of its own (presigning) is recorded once it is done.
+    const links = await kit.documents.requestUploadBatch(
+      manager,
+      { filenames: ['a.pdf'] },
+      { claim: await claimFor('upload') },
+    );
+    expect(await replayOf('upload')).toEqual({
+      type: 'Replay',
+      outcome: { kind: 'command', ok: true, value: links._unsafeUnwrap() },
+    });
+    // A refusal decided by stored state is recorded (404 DOCUMENT_NOT_FOUND).
+    const missing = `${crypto.randomUUID()}_x.pdf`;
+    await kit.documents.requestDownloadBatch(
+      manager,
+      { filenames: [missing] },
+      { claim: await claimFor('download') },
+    );
+    expect(await replayOf('download')).toEqual({
+      type: 'Replay',
+      outcome: { kind: 'command', ok: false, error: { type: 'DocumentNotFound', keys: [missing] } },
+    });
+    // Invalid input is not: the key is free again for the corrected request.
+    await kit.compliance.requestResubmission(
+      { kind: 'compliance', complianceId: 'c' },
+      crypto.randomUUID(),
+      { reason: '' },
+      { claim: await claimFor('review') },
+    );
+    expect((await replayOf('review')).type).toBe('Claimed');
+    // A transition records its success in its own transaction.
+    await upload(manager, 'passport.pdf');
+    const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    const deleted = await kit.clients.delete(manager, client.id, { claim: await claimFor('delete') });
+    expect(await replayOf('delete')).toEqual({
+      type: 'Replay',
+      outcome: { kind: 'command', ok: true, value: deleted._unsafeUnwrap() },
     });
   });
 
@@ -159,10 +202,14 @@ describe('idempotent execution (decisions §5)', () => {
     expect(takeover.type).toBe('Claimed');
     // The crashed holder comes back: its fenced token no longer completes.
     expect(
-      (await kit.idempotency.complete(claim.ref, { status: 201, body: {} }))._unsafeUnwrapErr().type,
+      (
+        await kit.idempotency.complete(claim.ref, { kind: 'response', status: 201, body: {} })
+      )._unsafeUnwrapErr().type,
     ).toBe('IdempotencyRequestInProgress');
     if (takeover.type !== 'Claimed') throw new Error('expected a claim');
-    (await kit.idempotency.complete(takeover.ref, { status: 201, body: { done: true } }))._unsafeUnwrap();
+    (
+      await kit.idempotency.complete(takeover.ref, { kind: 'response', status: 201, body: { done: true } })
+    )._unsafeUnwrap();
     clock.advance(24 * 60 * 60 * 1000);
     expect(
       (
@@ -183,7 +230,8 @@ describe('idempotent execution (decisions §5)', () => {
       const claim = (
         await kit.idempotency.claim({ scope: 's', owner: 'manager:m', key: `k${i}`, body: {} })
       )._unsafeUnwrap();
-      if (claim.type === 'Claimed') await kit.idempotency.complete(claim.ref, { status: 200, body: {} });
+      if (claim.type === 'Claimed')
+        await kit.idempotency.complete(claim.ref, { kind: 'response', status: 200, body: {} });
     }
     clock.advance(24 * 60 * 60 * 1000 + 1);
     await kit.idempotency.claim({ scope: 's', owner: 'manager:m', key: 'fresh', body: {} });

@@ -13,7 +13,8 @@ export const createClientRouter = (kit: OnboardingKit, options: RouterOptions = 
     'client',
     clientOperations,
     {
-      requestBatchUpload: ({ principal, body }) => kit.documents.requestUploadBatch(principal, body),
+      requestBatchUpload: ({ principal, body, context }) =>
+        kit.documents.requestUploadBatch(principal, body, context),
       listUploads: ({ principal }) => kit.documents.listUploads(principal),
     },
     options,

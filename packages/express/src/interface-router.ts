@@ -1,5 +1,13 @@
-import type { OnboardingKit } from '@onboarding-kit/core';
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import {
+  type DomainError,
+  type IdempotentCommandContext,
+  type OnboardingKit,
+  principalKey,
+  type RecordedOutcome,
+} from '@onboarding-kit/core';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { err, ok, type Result } from 'neverthrow';
+import { match } from 'ts-pattern';
 import {
   type AuthenticateRequest,
   authenticatedPrincipal,
@@ -11,7 +19,8 @@ import {
 import { createErrorHandler, sendHttpFailure } from './error-response.js';
 import { routeNotFound } from './http-error.js';
 import { consoleHttpLogger, type HttpLogger } from './http-logger.js';
-import { createIdempotencyMiddleware, idempotentCommandContext } from './idempotency-middleware.js';
+import { claimIdempotencyKey, renewWhileRunning } from './idempotency-claim.js';
+import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { createJsonBodyParser } from './json-body.js';
 import {
   isWriteOperation,
@@ -35,7 +44,47 @@ export const createRouteNotFoundHandler =
   (req, res) =>
     sendHttpFailure(req, res, routeNotFound(req.method, req.originalUrl.split('?')[0] ?? ''), logger);
 
+/** Sends a core Result as the operation's answer: its success status and value, or the mapped error. */
+const sendOutcome = (
+  req: Request,
+  res: Response,
+  operation: OperationSpec,
+  outcome: Result<unknown, DomainError>,
+  logger: HttpLogger,
+) =>
+  outcome.match(
+    (value) => {
+      res.status(operation.success.status).json(value);
+    },
+    (failure) => sendHttpFailure(req, res, failure, logger),
+  );
+
+/** Sends a replayed outcome exactly as the first answer was sent, marked `Idempotent-Replayed`. */
+const sendReplay = (
+  req: Request,
+  res: Response,
+  operation: OperationSpec,
+  outcome: RecordedOutcome,
+  logger: HttpLogger,
+) => {
+  res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  match(outcome)
+    .with({ kind: 'command', ok: true }, ({ value }) => sendOutcome(req, res, operation, ok(value), logger))
+    .with({ kind: 'command', ok: false }, ({ error }) => sendOutcome(req, res, operation, err(error), logger))
+    // Recorded before outcomes were kept in domain terms: the answer as it was sent.
+    .with({ kind: 'response' }, ({ status, body }) => {
+      res.status(status).json(body);
+    })
+    .exhaustive();
+};
+
+/**
+ * One operation: call its core service and map the Result. A write operation with an
+ * Idempotency-Key first claims the key (or replays it); the core command then owns the claim
+ * (records its outcome or releases it, `runCommand`), while this keeps its lock renewed.
+ */
 const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
+  kit: Pick<OnboardingKit, 'idempotency'>,
   kind: K,
   operation: Spec,
   handler: OperationHandler<PrincipalOfKind<K>, Spec>,
@@ -47,22 +96,42 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
       next(new Error(`No ${kind} principal on an authenticated route`));
       return;
     }
-    const input: OperationInput<PrincipalOfKind<K>, Spec> = {
-      principal,
-      // Express fills every parameter of the matched path.
-      params: req.params as OperationInput<PrincipalOfKind<K>, Spec>['params'],
-      query: req.query,
-      body: req.body,
-      context: idempotentCommandContext(req, operation.success.status),
+    const run = (context: IdempotentCommandContext) =>
+      handler({
+        principal,
+        // Express fills every parameter of the matched path.
+        params: req.params as OperationInput<PrincipalOfKind<K>, Spec>['params'],
+        query: req.query,
+        body: req.body,
+        context,
+      });
+    const respond = async (): Promise<void> => {
+      if (!isWriteOperation(operation)) {
+        sendOutcome(req, res, operation, await run({}), logger);
+        return;
+      }
+      const keyed = await claimIdempotencyKey(kit.idempotency, req, principalKey(principal));
+      if (keyed.isErr()) {
+        sendHttpFailure(req, res, keyed.error, logger);
+        return;
+      }
+      const request = keyed.value;
+      if (request.type === 'Replay') {
+        sendReplay(req, res, operation, request.outcome, logger);
+        return;
+      }
+      if (request.type === 'Unkeyed') {
+        sendOutcome(req, res, operation, await run({}), logger);
+        return;
+      }
+      const stopRenewing = renewWhileRunning(kit.idempotency, request.ref, req, logger);
+      try {
+        sendOutcome(req, res, operation, await run({ claim: request.ref }), logger);
+      } finally {
+        stopRenewing();
+      }
     };
-    handler(input)
-      .match(
-        (value) => {
-          res.status(operation.success.status).json(value);
-        },
-        (failure) => sendHttpFailure(req, res, failure, logger),
-      )
-      .catch(next);
+    respond().catch(next);
   };
 };
 
@@ -91,14 +160,12 @@ export const createInterfaceRouter = <
     }),
   );
   const jsonBody = createJsonBodyParser(logger);
-  const idempotency = createIdempotencyMiddleware(kit.idempotency, { logger });
   for (const id of Object.keys(operations) as (keyof Operations & string)[]) {
     const operation = operations[id] as Operations[typeof id];
     router[operation.method](
       operation.path,
       ...(operation.requestBody ? jsonBody : []),
-      ...(isWriteOperation(operation) ? [idempotency] : []),
-      runOperation(kind, operation, handlers[id], logger),
+      runOperation(kit, kind, operation, handlers[id], logger),
     );
   }
   router.use(createRouteNotFoundHandler(logger));

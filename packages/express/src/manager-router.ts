@@ -22,9 +22,11 @@ export const createManagerRouter = (kit: OnboardingKit, options: RouterOptions =
       deleteClient: ({ principal, params, context }) =>
         kit.clients.delete(principal, params.clientId, context),
       statusHistory: ({ principal, params }) => kit.clients.statusHistory(principal, params.clientId),
-      requestBatchUpload: ({ principal, body }) => kit.documents.requestUploadBatch(principal, body),
+      requestBatchUpload: ({ principal, body, context }) =>
+        kit.documents.requestUploadBatch(principal, body, context),
       listUploads: ({ principal }) => kit.documents.listUploads(principal),
-      requestBatchDownload: ({ principal, body }) => kit.documents.requestDownloadBatch(principal, body),
+      requestBatchDownload: ({ principal, body, context }) =>
+        kit.documents.requestDownloadBatch(principal, body, context),
       listPresetFees: ({ principal }) => kit.presetFees.list(principal),
       getPresetFee: ({ principal, params }) => kit.presetFees.get(principal, params.presetFeeId),
     },

@@ -6,10 +6,10 @@ import {
   type OnboardingKitPorts,
   type PresetFee,
   type Principal,
+  type RecordedOutcome,
   type SignedLinkEndpoint,
   type StatusHistoryEntry,
   type StoredClient,
-  type StoredResponse,
   systemClock,
 } from '@onboarding-kit/core';
 import { createRandomIds } from './id-generators.js';
@@ -70,7 +70,7 @@ export type MemoryTestingHelpers = {
   readIdempotencyRecord(
     scope: string,
     key: string,
-  ): { fingerprint: string; response: StoredResponse | null; claimedAt: Date } | null;
+  ): { fingerprint: string; outcome: RecordedOutcome | null; claimedAt: Date } | null;
   readPresetFee(presetFeeId: string): { managerId: string; fee: PresetFee } | null;
   /** The stored API key digests and their principals. */
   listApiKeyDigests(): Array<{ keyHash: string; principal: Principal }>;
@@ -134,7 +134,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
         ? null
         : {
             fingerprint: record.fingerprint,
-            response: structuredClone(record.response),
+            outcome: structuredClone(record.outcome),
             claimedAt: new Date(record.claimedAt),
           };
     },

@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type DocumentRecord,
+  type RecordedOutcome,
   type StatusHistoryEntry,
   type StorageUnavailable,
   type StoredClient,
-  type StoredResponse,
   storageUnavailable,
 } from '@onboarding-kit/core';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
@@ -21,7 +21,7 @@ export type IdempotencyRecord = {
   readonly claimedAt: number;
   /** When the lock was taken or last renewed: the lock TTL counts from here. */
   readonly lockedAt: number;
-  readonly response: StoredResponse | null;
+  readonly outcome: RecordedOutcome | null;
 };
 
 /** The data a transaction spans: what `TransactionalStores` write. */

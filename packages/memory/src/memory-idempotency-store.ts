@@ -4,7 +4,7 @@ import type {
   IdempotencyClaimRequest,
   IdempotencyLockLost,
   IdempotencyStore,
-  StoredResponse,
+  RecordedOutcome,
 } from '@onboarding-kit/core';
 import { err, ok } from 'neverthrow';
 import {
@@ -27,14 +27,14 @@ const lockLost = ({ scope, key }: IdempotencyClaimRef): IdempotencyLockLost => (
 export const completeIdempotencyClaim = (
   access: TableAccess,
   ref: IdempotencyClaimRef,
-  response: StoredResponse,
+  outcome: RecordedOutcome,
 ) =>
   access.write((tables) => {
     const id = idempotencyRecordId(ref.scope, ref.key);
     const record = tables.idempotency.get(id);
-    if (record === undefined || record.token !== ref.token || record.response !== null)
+    if (record === undefined || record.token !== ref.token || record.outcome !== null)
       return err(lockLost(ref));
-    tables.idempotency.set(id, { ...record, response });
+    tables.idempotency.set(id, { ...record, outcome });
     return ok(undefined);
   });
 
@@ -77,7 +77,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
         token: request.token,
         claimedAt: now,
         lockedAt: now,
-        response: null,
+        outcome: null,
       };
       const claimed: IdempotencyClaim = { type: 'Claimed' };
       if (record === undefined) {
@@ -93,20 +93,19 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       // The fingerprint is checked first: reusing a key for another request is a caller's bug
       // whether or not the first request still runs.
       if (record.fingerprint !== request.fingerprint) return ok<IdempotencyClaim>({ type: 'KeyReused' });
-      if (record.response !== null)
-        return ok<IdempotencyClaim>({ type: 'Replay', response: record.response });
+      if (record.outcome !== null) return ok<IdempotencyClaim>({ type: 'Replay', outcome: record.outcome });
       if (now - record.lockedAt > request.lockTtlMs) {
         tables.idempotency.set(id, fresh);
         return ok(claimed);
       }
       return ok<IdempotencyClaim>({ type: 'InProgress' });
     }),
-  complete: (ref, response) => completeIdempotencyClaim(access, ref, response),
+  complete: (ref, outcome) => completeIdempotencyClaim(access, ref, outcome),
   renew: (ref, now) =>
     access.write((tables) => {
       const id = idempotencyRecordId(ref.scope, ref.key);
       const record = tables.idempotency.get(id);
-      if (record === undefined || record.token !== ref.token || record.response !== null)
+      if (record === undefined || record.token !== ref.token || record.outcome !== null)
         return err(lockLost(ref));
       tables.idempotency.set(id, { ...record, lockedAt: now.getTime() });
       return ok(undefined);
@@ -115,7 +114,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
     access.write((tables) => {
       const id = idempotencyRecordId(ref.scope, ref.key);
       const record = tables.idempotency.get(id);
-      if (record !== undefined && record.token === ref.token && record.response === null) {
+      if (record !== undefined && record.token === ref.token && record.outcome === null) {
         tables.idempotency.delete(id);
       }
       return ok(undefined);

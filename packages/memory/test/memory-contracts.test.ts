@@ -98,7 +98,7 @@ runIdempotencyStoreContract({
       inspect: {
         readRecord: async (scope, key) => {
           const record = adapters.testing.readIdempotencyRecord(scope, key);
-          return record === null ? null : { fingerprint: record.fingerprint, response: record.response };
+          return record === null ? null : { fingerprint: record.fingerprint, outcome: record.outcome };
         },
       },
     };

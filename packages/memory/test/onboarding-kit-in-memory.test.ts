@@ -68,10 +68,12 @@ describe('the kit in memory mode', () => {
     const input = { scope: 'manager:a POST /clients', owner: 'manager:a', key: 'k-1', body: { a: 1 } };
     const claimed = (await kit.idempotency.claim(input))._unsafeUnwrap();
     if (claimed.type !== 'Claimed') expect.fail('a free key is claimed');
-    (await kit.idempotency.complete(claimed.ref, { status: 201, body: { ok: true } }))._unsafeUnwrap();
+    (
+      await kit.idempotency.complete(claimed.ref, { kind: 'response', status: 201, body: { ok: true } })
+    )._unsafeUnwrap();
     expect((await kit.idempotency.claim(input))._unsafeUnwrap()).toEqual({
       type: 'Replay',
-      response: { status: 201, body: { ok: true } },
+      outcome: { kind: 'response', status: 201, body: { ok: true } },
     });
     clock.advance(day + 1);
     expect((await kit.idempotency.claim(input))._unsafeUnwrap().type).toBe('Claimed');

@@ -4,8 +4,8 @@ import {
   type IdempotencyClaimRequest,
   type IdempotencyLockLost,
   type IdempotencyStore,
+  type RecordedOutcome,
   type StorageUnavailable,
-  type StoredResponse,
   storageUnavailable,
 } from '@onboarding-kit/core';
 import { err, ok, ResultAsync } from 'neverthrow';
@@ -18,8 +18,7 @@ type ClaimRow = {
   claimed: boolean;
   fingerprint: string;
   state: 'IN_PROGRESS' | 'COMPLETED' | 'QUOTA_EXCEEDED';
-  response_status: number | null;
-  response_body: unknown;
+  outcome: RecordedOutcome | null;
   /** A Date, or a string when the host's pg type parsers say so. */
   oldest_live: Date | string | null;
 };
@@ -53,20 +52,19 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
       WHERE $9::integer IS NULL OR (SELECT n FROM live) < $9::integer OR (SELECT exists FROM known)
       ON CONFLICT (scope, idempotency_key) DO UPDATE SET
         owner = excluded.owner, fingerprint = excluded.fingerprint, token = excluded.token,
-        state = 'IN_PROGRESS', response_status = NULL, response_body = NULL,
+        state = 'IN_PROGRESS', outcome = NULL,
         created_at = excluded.created_at, locked_at = excluded.locked_at, completed_at = NULL
       WHERE record.created_at < $6
         OR (record.state = 'IN_PROGRESS' AND record.locked_at < $7 AND record.fingerprint = excluded.fingerprint)
       RETURNING fingerprint, state
     )
-    SELECT true AS claimed, fingerprint, state, NULL::integer AS response_status, NULL::json AS response_body,
-      NULL::timestamptz AS oldest_live
+    SELECT true AS claimed, fingerprint, state, NULL::json AS outcome, NULL::timestamptz AS oldest_live
     FROM claimed
     UNION ALL
-    SELECT false, fingerprint, state, response_status, response_body, NULL FROM ${tables.idempotency}
+    SELECT false, fingerprint, state, outcome, NULL FROM ${tables.idempotency}
     WHERE scope = $1 AND idempotency_key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)
     UNION ALL
-    SELECT false, '', 'QUOTA_EXCEEDED', NULL, NULL,
+    SELECT false, '', 'QUOTA_EXCEEDED', NULL,
       (SELECT min(created_at) FROM ${tables.idempotency} WHERE owner = $8 AND created_at >= $6)
     WHERE NOT EXISTS (SELECT 1 FROM claimed) AND NOT (SELECT exists FROM known)
       AND $9::integer IS NOT NULL AND (SELECT n FROM live) >= $9::integer`;
@@ -74,7 +72,7 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
   const claimRecord = preparedStatement(claimStatement);
   const completeRecord = preparedStatement(
     `UPDATE ${tables.idempotency}
-     SET state = 'COMPLETED', response_status = $4, response_body = $5::json, completed_at = $6
+     SET state = 'COMPLETED', outcome = $4::json, completed_at = $5
      WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
   );
   const renewLock = preparedStatement(
@@ -109,21 +107,12 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
   return {
     claim: (request) => ResultAsync.fromPromise(claim(request), unavailable),
 
-    complete: (ref: IdempotencyClaimRef, response: StoredResponse, now: Date) =>
+    complete: (ref: IdempotencyClaimRef, outcome: RecordedOutcome, now: Date) =>
       // Serializing the opaque body happens inside the promise: a body JSON cannot hold (a BigInt,
       // a cycle) becomes an Err like any other failure to store, never a throw.
       ResultAsync.fromPromise(
         (async () =>
-          db.query(
-            completeRecord([
-              ref.scope,
-              ref.key,
-              ref.token,
-              response.status,
-              JSON.stringify(response.body ?? null),
-              now,
-            ]),
-          ))(),
+          db.query(completeRecord([ref.scope, ref.key, ref.token, JSON.stringify(outcome), now])))(),
         unavailable,
       ).andThen((result) =>
         result.rowCount === 1
@@ -192,7 +181,8 @@ const toClaim = (row: ClaimRow, request: IdempotencyClaimRequest): IdempotencyCl
     case 'IN_PROGRESS':
       return { type: 'InProgress' };
     case 'COMPLETED':
-      // A CHECK constraint guarantees a completed record its status; `?? 500` only satisfies the compiler.
-      return { type: 'Replay', response: { status: row.response_status ?? 500, body: row.response_body } };
+      // A CHECK constraint guarantees a completed record its outcome.
+      if (row.outcome === null) throw new Error('a completed idempotency record without its outcome');
+      return { type: 'Replay', outcome: row.outcome };
   }
 };

@@ -3,7 +3,6 @@ import {
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,
-  type StoredResponse,
   systemClock,
 } from '@onboarding-kit/core';
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
@@ -49,9 +48,6 @@ beforeAll(async () => {
 });
 afterAll(() => pool.end());
 
-const storedAs201 = (outcome: { isOk(): boolean; value?: unknown }): StoredResponse | null =>
-  outcome.isOk() ? { status: 201, body: outcome.value } : null;
-
 it('a lost COMMIT reply keeps the documents of the saved client, and the retry replays it', async () => {
   const memory = createMemoryAdapters();
   const kit = createOnboardingKit({
@@ -70,12 +66,9 @@ it('a lost COMMIT reply keeps the documents of the saved client, and the retry r
   const decision = (await kit.idempotency.claim(claimInput))._unsafeUnwrap();
   if (decision.type !== 'Claimed') throw new Error(`expected a claim, got ${decision.type}`);
   loseNextCommitReply();
-  const outcome = await kit.clients.createIndividual(principal, payload, {
-    idempotency: { ref: decision.ref, encode: storedAs201 },
-  });
+  const outcome = await kit.clients.createIndividual(principal, payload, { claim: decision.ref });
   expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'CommitOutcomeUnknown', store: 'postgres' });
-  // What the binding does on a failure: release the key (a no-op on a completed record).
-  (await kit.idempotency.release(decision.ref))._unsafeUnwrap();
+  // The command released the key on this failure: a no-op, since the kept commit completed it.
 
   // The commit was kept: the client, its document row and the copy all exist.
   const inspect = rawSqlInspector(pool, kitTables(schema));
@@ -88,8 +81,8 @@ it('a lost COMMIT reply keeps the documents of the saved client, and the retry r
   // The retry with the same key replays the saved client, whose document is there to download.
   const retry = (await kit.idempotency.claim(claimInput))._unsafeUnwrap();
   if (retry.type !== 'Replay') throw new Error(`expected a replay, got ${retry.type}`);
-  const saved = retry.response.body as { id: string; individualProfile: { idDocuments: string[] } };
-  expect(retry.response.status).toBe(201);
+  if (retry.outcome.kind !== 'command' || !retry.outcome.ok) throw new Error('expected the saved client');
+  const saved = retry.outcome.value as { id: string; individualProfile: { idDocuments: string[] } };
   expect(saved.individualProfile.idDocuments).toEqual([documentKey]);
   expect(await inspect.readClient(saved.id)).not.toBeNull();
   const download = await kit.documents.requestDownloadBatch(principal, { filenames: [documentKey] });

@@ -150,11 +150,11 @@ describe('idempotency across processes', () => {
     await pause(lockTtlMs + 200);
     const token = randomUUID();
     expect((await retry(token))._unsafeUnwrap()).toEqual({ type: 'Claimed' });
-    const response = { status: 201, body: { ok: true } };
+    const outcome = { kind: 'response', status: 201, body: { ok: true } } as const;
     (
-      await database.adapters.idempotency.complete({ scope, key: 'crash-key', token }, response, new Date())
+      await database.adapters.idempotency.complete({ scope, key: 'crash-key', token }, outcome, new Date())
     )._unsafeUnwrap();
-    expect((await retry(randomUUID()))._unsafeUnwrap()).toEqual({ type: 'Replay', response });
+    expect((await retry(randomUUID()))._unsafeUnwrap()).toEqual({ type: 'Replay', outcome });
   }, 30_000);
 });
 
@@ -209,7 +209,7 @@ describe('complete', () => {
     (await database.adapters.idempotency.claim(request))._unsafeUnwrap();
     const outcome = await database.adapters.idempotency.complete(
       { scope, key: 'k', token },
-      { status: 201, body: { amount: 10n } },
+      { kind: 'command', ok: true, value: { amount: 10n } },
       new Date(),
     );
     expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', store: 'postgres' });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -65,6 +67,57 @@ describe('migrate', () => {
       expect(halfDone.rows[0]?.t).toBeNull();
     } finally {
       await pool.end();
+    }
+  });
+
+  it('upgrades a database in use: records written before 0002 and 0003 get their owner and replay as sent', async () => {
+    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 });
+    const schema = newSchemaName();
+    const shipped = fileURLToPath(new URL('../migrations/', import.meta.url));
+    const onlyFirst = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
+    try {
+      await copyFile(join(shipped, '0001_initial_schema.sql'), join(onlyFirst, '0001_initial_schema.sql'));
+      (await migrate(pool, { schema, migrationsDirectory: onlyFirst }))._unsafeUnwrap();
+      const scope = `manager:${randomUUID()} POST /manager/v1/clients/individuals ${JSON.stringify([])}`;
+      await pool.query(
+        `INSERT INTO "${schema}".idempotency_records
+           (scope, idempotency_key, fingerprint, token, state, response_status, response_body, created_at, locked_at, completed_at)
+         VALUES ($1, 'old-key', 'f', 't', 'COMPLETED', 201, '{"id":"kept"}', now(), now(), now())`,
+        [scope],
+      );
+      (await migrate(pool, { schema }))._unsafeUnwrap();
+      const adapters = createPostgresAdapters({ pool, schema });
+      const replay = await adapters.idempotency.claim({
+        scope,
+        owner: scope.split(' ')[0] ?? '',
+        maxLiveRecordsPerOwner: 1,
+        key: 'old-key',
+        token: randomUUID(),
+        fingerprint: 'f',
+        now: new Date(),
+        lockTtlMs: 60_000,
+        recordTtlMs: 86_400_000,
+      });
+      expect(replay._unsafeUnwrap()).toEqual({
+        type: 'Replay',
+        outcome: { kind: 'response', status: 201, body: { id: 'kept' } },
+      });
+      // The old record counts against its owner's quota (1): a new key of that owner is refused.
+      const another = await adapters.idempotency.claim({
+        scope,
+        owner: scope.split(' ')[0] ?? '',
+        maxLiveRecordsPerOwner: 1,
+        key: 'new-key',
+        token: randomUUID(),
+        fingerprint: 'f',
+        now: new Date(),
+        lockTtlMs: 60_000,
+        recordTtlMs: 86_400_000,
+      });
+      expect(another._unsafeUnwrap().type).toBe('QuotaExceeded');
+    } finally {
+      await pool.end();
+      await rm(onlyFirst, { recursive: true, force: true });
     }
   });
 

@@ -4,7 +4,6 @@ import {
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,
-  type StoredResponse,
   systemClock,
 } from '@onboarding-kit/core';
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
@@ -30,9 +29,6 @@ const kitOnPostgres = () => {
   return { kit, files: memory.testing };
 };
 
-const storedAs201 = (outcome: { isOk(): boolean; value?: unknown }): StoredResponse | null =>
-  outcome.isOk() ? { status: 201, body: outcome.value } : null;
-
 describe('createIndividual through the kit on the postgres adapters', () => {
   it('creates the client, its rows, its document and the idempotency record in at most 8 round trips', async () => {
     const { kit, files } = kitOnPostgres();
@@ -55,9 +51,7 @@ describe('createIndividual through the kit on the postgres adapters', () => {
       })
     )._unsafeUnwrap();
     if (decision.type !== 'Claimed') throw new Error(`expected a claim, got ${decision.type}`);
-    const created = await kit.clients.createIndividual(principal, payload, {
-      idempotency: { ref: decision.ref, encode: storedAs201 },
-    });
+    const created = await kit.clients.createIndividual(principal, payload, { claim: decision.ref });
     const roundTrips = database.queryCount() - before;
     const client: Client = created._unsafeUnwrap();
 
@@ -81,7 +75,7 @@ describe('createIndividual through the kit on the postgres adapters', () => {
       filename: 'passport.pdf',
     });
     const record = await inspect.readIdempotencyRecord(scope, 'create-1');
-    expect(record?.response).toEqual({ status: 201, body: JSON.parse(JSON.stringify(client)) });
+    expect(record?.outcome).toEqual({ kind: 'command', ok: true, value: JSON.parse(JSON.stringify(client)) });
 
     // The same request again is replayed from the record: nothing runs, no second client.
     const replay = (
@@ -92,7 +86,7 @@ describe('createIndividual through the kit on the postgres adapters', () => {
         body: payload,
       })
     )._unsafeUnwrap();
-    expect(replay).toEqual({ type: 'Replay', response: record?.response });
+    expect(replay).toEqual({ type: 'Replay', outcome: record?.outcome });
     const count = await database.pool.query(
       `SELECT count(*)::int AS n FROM ${database.tables.clients} WHERE manager_id = $1`,
       [principal.managerId],

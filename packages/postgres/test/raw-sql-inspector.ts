@@ -131,8 +131,7 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
     if (r === undefined) return null;
     return {
       fingerprint: r.fingerprint as string,
-      response:
-        r.state === 'COMPLETED' ? { status: r.response_status as number, body: r.response_body } : null,
+      outcome: r.state === 'COMPLETED' ? r.outcome : null,
     };
   };
 

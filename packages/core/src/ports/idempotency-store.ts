@@ -1,8 +1,16 @@
 import type { ResultAsync } from 'neverthrow';
-import type { StorageUnavailable } from '../errors.js';
+import type { RecordableRefusal, StorageUnavailable } from '../errors.js';
 
-/** The response recorded for a key, replayed as is. Core treats it as opaque data. */
-export type StoredResponse = { readonly status: number; readonly body: unknown };
+/**
+ * What a completed key replays; stores keep it as opaque JSON.
+ * - `command`: a kit command's outcome in domain terms (its value, or a recordable refusal), written
+ *   by core in the command's own transaction. The HTTP binding maps it, fresh or replayed alike.
+ * - `response`: a host route's answer as the binding's middleware sent it (status and JSON body).
+ */
+export type RecordedOutcome =
+  | { readonly kind: 'command'; readonly ok: true; readonly value: unknown }
+  | { readonly kind: 'command'; readonly ok: false; readonly error: RecordableRefusal }
+  | { readonly kind: 'response'; readonly status: number; readonly body: unknown };
 
 /** Names one claimed key; `token` fences the claim so a holder whose lock was taken over cannot complete. */
 export type IdempotencyClaimRef = { readonly scope: string; readonly key: string; readonly token: string };
@@ -27,7 +35,7 @@ export type IdempotencyClaimRequest = IdempotencyClaimRef & {
 
 export type IdempotencyClaim =
   | { readonly type: 'Claimed' }
-  | { readonly type: 'Replay'; readonly response: StoredResponse }
+  | { readonly type: 'Replay'; readonly outcome: RecordedOutcome }
   | { readonly type: 'InProgress' }
   | { readonly type: 'KeyReused' }
   /** `retryAfterMs`: when the owner's oldest live record expires and frees a place. */
@@ -44,10 +52,10 @@ export type IdempotencyLockLost = {
 export interface IdempotencyStore {
   /** Atomically: claim a free, expired or abandoned key, or report what holds it. */
   claim(request: IdempotencyClaimRequest): ResultAsync<IdempotencyClaim, StorageUnavailable>;
-  /** Records the response of a claim this token holds. */
+  /** Records the outcome of a claim this token holds. */
   complete(
     ref: IdempotencyClaimRef,
-    response: StoredResponse,
+    outcome: RecordedOutcome,
     now: Date,
   ): ResultAsync<void, StorageUnavailable | IdempotencyLockLost>;
   /**

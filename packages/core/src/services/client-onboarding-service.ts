@@ -17,7 +17,7 @@ import { parseRequest } from '../validation/parse-request.js';
 import { decodeClientListCursor, encodeClientListCursor } from './client-list-cursor.js';
 import { checkTransition, runClientTransition } from './client-transition.js';
 import { promoteDocumentsAround } from './document-promotion.js';
-import { recordRefusal, recordSuccessInTransaction } from './idempotency-recording.js';
+import { runCommand } from './idempotent-command.js';
 import type { KitContext } from './kit-context.js';
 
 type ToOnboardingInformation<P> = (
@@ -61,33 +61,34 @@ export const createClientService = (ctx: KitContext): ClientService => {
     command: IdempotentCommandContext | undefined,
   ): ResultAsync<Client, DomainError> => {
     const owner = principalKey(principal);
-    const parsed = parseRequest(schema, payload);
-    if (parsed.isErr()) return recordRefusal(ctx, command, parsed.error);
-    return promoteDocumentsAround(ctx, owner, parsed.value, ({ payload: withKeys, documentRecords }) => {
-      const at = ports.clock.now().toISOString();
-      const stamp = { newId: () => ports.ids.uuid(), at };
-      const client = storedClient(
-        {
-          id: ports.ids.uuid(),
-          managerId: principal.managerId,
-          status: 'ONBOARDING_UNDER_REVIEW',
-          createdAt: at,
-          updatedAt: at,
-          deletedAt: null,
-        },
-        toInformation(withKeys, stamp),
-        null,
-      );
-      const response = toClientResponse(client);
-      const documents = documentRecords(client.id, client.managerId);
-      return ports.unitOfWork.transaction((tx) =>
-        tx.clients
-          .insert(client, historyEntry(null, client.status, owner, at))
-          .andThen(() => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)))
-          .andThen(() => recordSuccessInTransaction(ctx, tx.idempotency, command, response))
-          .map(() => response),
-      );
-    }).orElse((error) => recordRefusal(ctx, command, error));
+    return runCommand(ctx, command, (transaction) => {
+      const parsed = parseRequest(schema, payload);
+      if (parsed.isErr()) return errAsync(parsed.error);
+      return promoteDocumentsAround(ctx, owner, parsed.value, ({ payload: withKeys, documentRecords }) => {
+        const at = ports.clock.now().toISOString();
+        const stamp = { newId: () => ports.ids.uuid(), at };
+        const client = storedClient(
+          {
+            id: ports.ids.uuid(),
+            managerId: principal.managerId,
+            status: 'ONBOARDING_UNDER_REVIEW',
+            createdAt: at,
+            updatedAt: at,
+            deletedAt: null,
+          },
+          toInformation(withKeys, stamp),
+          null,
+        );
+        const response = toClientResponse(client);
+        const documents = documentRecords(client.id, client.managerId);
+        return transaction((tx) =>
+          tx.clients
+            .insert(client, historyEntry(null, client.status, owner, at))
+            .andThen(() => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)))
+            .map(() => response),
+        );
+      });
+    });
   };
 
   const resubmit = <S extends z.ZodType>(
@@ -106,31 +107,31 @@ export const createClientService = (ctx: KitContext): ClientService => {
       actor: owner,
       visibleTo: ownedBy(principal),
       expectedType: clientType,
-      command,
     } as const;
-    const parsed = parseRequest(schema, payload);
-    if (parsed.isErr()) return recordRefusal(ctx, command, parsed.error);
-    // Checked once before any file is copied, and again under the lock inside the transaction.
-    return (isUuid(clientId) ? ports.clients.findById(clientId) : okAsync(null))
-      .andThen((client) => {
-        const checked = checkTransition(transition, client);
-        return checked.isErr() ? errAsync(checked.error) : okAsync(undefined);
-      })
-      .andThen(() =>
-        promoteDocumentsAround(ctx, owner, parsed.value, ({ payload: withKeys, documentRecords }) =>
-          runClientTransition(ctx, {
-            ...transition,
-            documents: documentRecords(clientId, principal.managerId),
-            apply: (client, to, at) =>
-              storedClient(
-                { ...client, status: to, updatedAt: at },
-                toInformation(withKeys, { newId: () => ports.ids.uuid(), at }),
-                null,
-              ),
-          }),
-        ),
-      )
-      .orElse((error) => recordRefusal(ctx, command, error));
+    return runCommand(ctx, command, (transaction) => {
+      const parsed = parseRequest(schema, payload);
+      if (parsed.isErr()) return errAsync(parsed.error);
+      // Checked once before any file is copied, and again under the lock inside the transaction.
+      return (isUuid(clientId) ? ports.clients.findById(clientId) : okAsync(null))
+        .andThen((client) => {
+          const checked = checkTransition(transition, client);
+          return checked.isErr() ? errAsync(checked.error) : okAsync(undefined);
+        })
+        .andThen(() =>
+          promoteDocumentsAround(ctx, owner, parsed.value, ({ payload: withKeys, documentRecords }) =>
+            runClientTransition(ctx, transaction, {
+              ...transition,
+              documents: documentRecords(clientId, principal.managerId),
+              apply: (client, to, at) =>
+                storedClient(
+                  { ...client, status: to, updatedAt: at },
+                  toInformation(withKeys, { newId: () => ports.ids.uuid(), at }),
+                  null,
+                ),
+            }),
+          ),
+        );
+    });
   };
 
   const findVisible = (
@@ -206,23 +207,23 @@ export const createClientService = (ctx: KitContext): ClientService => {
     },
 
     delete: (principal, clientId, command) =>
-      (isUuid(clientId)
-        ? runClientTransition(ctx, {
-            clientId,
-            trigger: 'DELETE',
-            actor: principalKey(principal),
-            visibleTo: ownedBy(principal),
-            command,
-            apply: (client, to, at) => ({
-              ...client,
-              status: to,
-              onboardingResubmissionReason: null,
-              updatedAt: at,
-              deletedAt: at,
-            }),
-          })
-        : errAsync(clientNotFound(clientId))
-      ).orElse((error) => recordRefusal(ctx, command, error)),
+      runCommand(ctx, command, (transaction) =>
+        isUuid(clientId)
+          ? runClientTransition(ctx, transaction, {
+              clientId,
+              trigger: 'DELETE',
+              actor: principalKey(principal),
+              visibleTo: ownedBy(principal),
+              apply: (client, to, at) => ({
+                ...client,
+                status: to,
+                onboardingResubmissionReason: null,
+                updatedAt: at,
+                deletedAt: at,
+              }),
+            })
+          : errAsync(clientNotFound(clientId)),
+      ),
 
     statusHistory: (principal, clientId) =>
       findVisible(principal, clientId).andThen((client) => ports.clients.statusHistory(client.id)),

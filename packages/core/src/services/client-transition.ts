@@ -4,9 +4,8 @@ import { historyEntry } from '../domain/onboarding-information.js';
 import { type ClientStatusTrigger, transitionClientStatus } from '../domain/status-machine.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { clientNotFound, clientTypeMismatch, type DomainError, invalidStatus } from '../errors.js';
-import type { IdempotentCommandContext } from '../onboarding-kit.js';
 import type { Client, ClientStatus, ClientType } from '../schemas/client-response.js';
-import { recordSuccessInTransaction } from './idempotency-recording.js';
+import type { CommandTransaction } from './idempotent-command.js';
 import type { KitContext } from './kit-context.js';
 
 /** One move of the status machine on an existing client, as a command. */
@@ -24,7 +23,6 @@ export type ClientTransition = {
   readonly apply: (client: StoredClient, to: ClientStatus, at: string) => StoredClient;
   /** Index rows of documents promoted by this command, written in the same transaction. */
   readonly documents?: readonly DocumentRecord[];
-  readonly command?: IdempotentCommandContext | undefined;
 };
 
 /** The target status if the move is allowed for this caller on this client, else the refusal. */
@@ -41,14 +39,15 @@ export const checkTransition = (
 };
 
 /**
- * Runs the move in one transaction: lock the client, check the move, write the client, its history
- * entry, the document index rows and the idempotency record together.
+ * Runs the move in the command's transaction: lock the client, check the move, write the client,
+ * its history entry and the document index rows (the transaction adds the idempotency record).
  */
 export const runClientTransition = (
   ctx: KitContext,
+  transaction: CommandTransaction<Client>,
   transition: ClientTransition,
 ): ResultAsync<Client, DomainError> =>
-  ctx.ports.unitOfWork.transaction((tx) =>
+  transaction((tx) =>
     tx.clients.findForUpdate(transition.clientId).andThen((current) => {
       const checked = checkTransition(transition, current);
       if (checked.isErr()) return errAsync(checked.error);
@@ -66,9 +65,6 @@ export const runClientTransition = (
               : error,
         )
         .andThen(() => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)))
-        .andThen(() =>
-          recordSuccessInTransaction(ctx, tx.idempotency, transition.command, toClientResponse(next)),
-        )
         .map(() => toClientResponse(next));
     }),
   );

@@ -7,7 +7,7 @@ import type { Client } from '../schemas/client-response.js';
 import { requestResubmissionBodySchema } from '../schemas/compliance.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { runClientTransition } from './client-transition.js';
-import { recordRefusal } from './idempotency-recording.js';
+import { runCommand } from './idempotent-command.js';
 import type { KitContext } from './kit-context.js';
 
 type ReviewTrigger = 'APPROVE' | 'REQUEST_RESUBMISSION' | 'SIGN_TERMS';
@@ -21,30 +21,31 @@ export const createComplianceReviewService = (ctx: KitContext): ComplianceServic
     command: IdempotentCommandContext | undefined,
     resubmissionReason: string | null = null,
   ): ResultAsync<Client, DomainError> =>
-    (isUuid(clientId)
-      ? runClientTransition(ctx, {
-          clientId,
-          trigger,
-          actor: principalKey(principal),
-          visibleTo: () => true,
-          reason: resubmissionReason,
-          command,
-          // The reason is shown only while the client is in RESUBMISSION_REQUIRED.
-          apply: (client, to, at) => ({
-            ...client,
-            status: to,
-            onboardingResubmissionReason: resubmissionReason,
-            updatedAt: at,
-          }),
-        })
-      : errAsync(clientNotFound(clientId))
-    ).orElse((error) => recordRefusal(ctx, command, error));
+    runCommand(ctx, command, (transaction) =>
+      isUuid(clientId)
+        ? runClientTransition(ctx, transaction, {
+            clientId,
+            trigger,
+            actor: principalKey(principal),
+            visibleTo: () => true,
+            reason: resubmissionReason,
+            // The reason is shown only while the client is in RESUBMISSION_REQUIRED.
+            apply: (client, to, at) => ({
+              ...client,
+              status: to,
+              onboardingResubmissionReason: resubmissionReason,
+              updatedAt: at,
+            }),
+          })
+        : errAsync(clientNotFound(clientId)),
+    );
 
   return {
     approve: (principal, clientId, command) => review(principal, clientId, 'APPROVE', command),
     requestResubmission: (principal, clientId, body, command) => {
       const parsed = parseRequest(requestResubmissionBodySchema, body);
-      if (parsed.isErr()) return recordRefusal(ctx, command, parsed.error);
+      // Invalid input is refused before the command runs: runCommand releases the claim.
+      if (parsed.isErr()) return runCommand(ctx, command, () => errAsync(parsed.error));
       return review(principal, clientId, 'REQUEST_RESUBMISSION', command, parsed.value.reason);
     },
     markTermsSigned: (principal, clientId, command) => review(principal, clientId, 'SIGN_TERMS', command),

@@ -4,6 +4,7 @@ import type { DocumentService } from '../onboarding-kit.js';
 import { principalKey } from '../principal.js';
 import { batchDownloadRequestSchema, batchUploadRequestSchema } from '../schemas/documents.js';
 import { parseRequest } from '../validation/parse-request.js';
+import { runCommand } from './idempotent-command.js';
 import type { KitContext } from './kit-context.js';
 
 /** Presigned uploads into the caller's temporary storage, its listing, and presigned downloads (decisions §4). */
@@ -39,23 +40,24 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
   return {
     sweepOrphanDocuments: ({ graceMs = 24 * 60 * 60_000, pageSize = 1000 } = {}) =>
       sweepPage(null, ports.clock.now().getTime() - graceMs, Math.max(1, Math.floor(pageSize)), 0),
-    requestUploadBatch: (principal, body) => {
-      const parsed = parseRequest(batchUploadRequestSchema, body);
-      if (parsed.isErr()) return errAsync(parsed.error);
-      const owner = principalKey(principal);
-      const expiresAt = later(options.uploadUrlTtlMs);
-      return ResultAsync.combine(
-        parsed.value.filenames.map((filename) =>
-          ports.documentStorage.presignUpload(owner, filename, expiresAt).map((upload) => ({
-            filename,
-            uploadUrl: upload.url,
-            method: upload.method,
-            headers: { ...upload.headers },
-            expiresAt: expiresAt.toISOString(),
-          })),
-        ),
-      ).map((uploads) => ({ uploads }));
-    },
+    requestUploadBatch: (principal, body, command) =>
+      runCommand(ctx, command, () => {
+        const parsed = parseRequest(batchUploadRequestSchema, body);
+        if (parsed.isErr()) return errAsync(parsed.error);
+        const owner = principalKey(principal);
+        const expiresAt = later(options.uploadUrlTtlMs);
+        return ResultAsync.combine(
+          parsed.value.filenames.map((filename) =>
+            ports.documentStorage.presignUpload(owner, filename, expiresAt).map((upload) => ({
+              filename,
+              uploadUrl: upload.url,
+              method: upload.method,
+              headers: { ...upload.headers },
+              expiresAt: expiresAt.toISOString(),
+            })),
+          ),
+        ).map((uploads) => ({ uploads }));
+      }),
 
     listUploads: (principal) => {
       const now = ports.clock.now().getTime();
@@ -75,25 +77,26 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
       }));
     },
 
-    requestDownloadBatch: (principal, body) => {
-      const parsed = parseRequest(batchDownloadRequestSchema, body);
-      if (parsed.isErr()) return errAsync(parsed.error);
-      const keys = [...new Set(parsed.value.filenames)];
-      const expiresAt = later(options.downloadUrlTtlMs);
-      return ports.documentIndex.findByKeys(principal.managerId, keys).andThen((documents) => {
-        const byKey = new Map(documents.map((document) => [document.key, document]));
-        const missing = keys.filter((key) => !byKey.has(key));
-        // Nothing is presigned unless every key is one of the caller's documents.
-        if (missing.length > 0) return errAsync(documentNotFound(missing));
-        return ResultAsync.combine(
-          parsed.value.filenames.map((key) => {
-            const document = byKey.get(key);
-            return ports.documentStorage
-              .presignDownload(key, document?.filename ?? key, expiresAt)
-              .map((downloadUrl) => ({ filename: key, downloadUrl, expiresAt: expiresAt.toISOString() }));
-          }),
-        ).map((downloads) => ({ downloads }));
-      });
-    },
+    requestDownloadBatch: (principal, body, command) =>
+      runCommand(ctx, command, () => {
+        const parsed = parseRequest(batchDownloadRequestSchema, body);
+        if (parsed.isErr()) return errAsync(parsed.error);
+        const keys = [...new Set(parsed.value.filenames)];
+        const expiresAt = later(options.downloadUrlTtlMs);
+        return ports.documentIndex.findByKeys(principal.managerId, keys).andThen((documents) => {
+          const byKey = new Map(documents.map((document) => [document.key, document]));
+          const missing = keys.filter((key) => !byKey.has(key));
+          // Nothing is presigned unless every key is one of the caller's documents.
+          if (missing.length > 0) return errAsync(documentNotFound(missing));
+          return ResultAsync.combine(
+            parsed.value.filenames.map((key) => {
+              const document = byKey.get(key);
+              return ports.documentStorage
+                .presignDownload(key, document?.filename ?? key, expiresAt)
+                .map((downloadUrl) => ({ filename: key, downloadUrl, expiresAt: expiresAt.toISOString() }));
+            }),
+          ).map((downloads) => ({ downloads }));
+        });
+      }),
   };
 };

@@ -25,8 +25,8 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
       .andThen((claim) =>
         match(claim)
           .with({ type: 'Claimed' }, () => okAsync<IdempotencyDecision>({ type: 'Claimed', ref }))
-          .with({ type: 'Replay' }, ({ response }) =>
-            okAsync<IdempotencyDecision>({ type: 'Replay', response }),
+          .with({ type: 'Replay' }, ({ outcome }) =>
+            okAsync<IdempotencyDecision>({ type: 'Replay', outcome }),
           )
           .with({ type: 'InProgress' }, () => errAsync(idempotencyRequestInProgress()))
           .with({ type: 'KeyReused' }, () => errAsync(idempotencyKeyReused()))
@@ -36,9 +36,9 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
           .exhaustive(),
       );
   },
-  complete: (ref, response) =>
+  complete: (ref, outcome) =>
     ports.idempotency
-      .complete(ref, response, ports.clock.now())
+      .complete(ref, outcome, ports.clock.now())
       .mapErr((error) => (error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error)),
   release: (ref) => ports.idempotency.release(ref),
   renew: (ref) =>

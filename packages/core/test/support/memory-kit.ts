@@ -1,13 +1,9 @@
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
-import type { Result } from 'neverthrow';
-import { match } from 'ts-pattern';
 import {
   createOnboardingKit,
-  type DomainError,
   type ManagerPrincipal,
   type OnboardingKitOptions,
   principalKey,
-  type StoredResponse,
 } from '../../src/index.js';
 
 /** A kit on memory adapters with a controllable clock, as a host's unit tests would build it. */
@@ -25,15 +21,3 @@ export const createMemoryKit = (options: OnboardingKitOptions = {}) => {
 };
 
 export const aManager = (): ManagerPrincipal => ({ kind: 'manager', managerId: crypto.randomUUID() });
-
-/** The encoder the express binding passes: 2xx and business refusals are stored, the rest not. */
-export const encodeForTest =
-  (successStatus: number) =>
-  (outcome: Result<unknown, DomainError>): StoredResponse | null => {
-    if (outcome.isOk()) return { status: successStatus, body: outcome.value };
-    const status = match(outcome.error.type)
-      .with('ClientNotFound', () => 404)
-      .with('InvalidStatus', 'ClientTypeMismatch', () => 409)
-      .otherwise(() => null);
-    return status === null ? null : { status, body: outcome.error };
-  };

@@ -1,0 +1,79 @@
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { type DomainError, idempotencyRequestInProgress, isRecordableRefusal } from '../errors.js';
+import type { IdempotentCommandContext } from '../onboarding-kit.js';
+import type {
+  IdempotencyClaimRef,
+  IdempotencyLockLost,
+  RecordedOutcome,
+} from '../ports/idempotency-store.js';
+import type { TransactionalStores } from '../ports/unit-of-work.js';
+import type { KitContext } from './kit-context.js';
+
+/** The stores a command writes through: its idempotency record is not among them, runCommand writes it. */
+export type CommandStores = Omit<TransactionalStores, 'idempotency'>;
+
+/**
+ * A command's one transaction. What `work` resolves to is the command's result: when the caller
+ * holds a claim, it is recorded in this same transaction, so the write and its replay commit
+ * together (or neither does).
+ */
+export type CommandTransaction<T> = (
+  work: (stores: CommandStores) => ResultAsync<T, DomainError>,
+) => ResultAsync<T, DomainError>;
+
+/** Losing the fenced lock means another request now holds the key: it is "in progress" for us. */
+const lockLostAsInProgress = (error: DomainError | IdempotencyLockLost): DomainError =>
+  error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error;
+
+/**
+ * The one path of every mutating command (decisions §5), so none can forget a step:
+ * - its writes go through the `transaction` it is given, which records its success with them; a
+ *   command with no write of its own (presigning links) has its success recorded once it is done;
+ * - a refusal decided once it ran (`isRecordableRefusal`: not found, invalid status) is recorded
+ *   on its own (there is no business write to commit with it) and replayed like a success;
+ * - any other failure (invalid input, an outage, an unknown commit outcome) releases the claim, so
+ *   a corrected retry runs anew (a commit that was kept has completed the record: the release
+ *   then changes nothing, and the retry replays it).
+ * Without a claim the command simply runs.
+ */
+export const runCommand = <T>(
+  ctx: KitContext,
+  context: IdempotentCommandContext | undefined,
+  command: (transaction: CommandTransaction<T>) => ResultAsync<T, DomainError>,
+): ResultAsync<T, DomainError> => {
+  const claim = context?.claim;
+  const { ports } = ctx;
+  const complete = (ref: IdempotencyClaimRef, outcome: RecordedOutcome) =>
+    ports.idempotency.complete(ref, outcome, ports.clock.now()).mapErr(lockLostAsInProgress);
+
+  let transacted = false;
+  const transaction: CommandTransaction<T> = (work) => {
+    transacted = true;
+    return ports.unitOfWork.transaction((stores) =>
+      work({ clients: stores.clients, documents: stores.documents }).andThen((value) =>
+        claim === undefined
+          ? okAsync(value)
+          : stores.idempotency
+              .complete(claim, { kind: 'command', ok: true, value }, ports.clock.now())
+              .mapErr(lockLostAsInProgress)
+              .map(() => value),
+      ),
+    );
+  };
+
+  const outcome = command(transaction);
+  if (claim === undefined) return outcome;
+  return outcome
+    .andThen((value) =>
+      transacted ? okAsync(value) : complete(claim, { kind: 'command', ok: true, value }).map(() => value),
+    )
+    .orElse((error) =>
+      isRecordableRefusal(error)
+        ? complete(claim, { kind: 'command', ok: false, error }).andThen(() => errAsync(error))
+        : ports.idempotency
+            .release(claim)
+            // A release that fails leaves the lock to expire (lock TTL): the failure to report is the command's.
+            .orElse(() => okAsync(undefined))
+            .andThen(() => errAsync(error)),
+    );
+};
