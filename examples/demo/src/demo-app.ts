@@ -46,7 +46,7 @@ export const createDemoApp = ({ kit, signedLinks, logger = consoleHttpLogger }: 
   app.get('/', (_req, res) => {
     res.redirect(302, demoPaths.docs);
   });
-  app.use(createRouteNotFoundHandler(logger));
-  app.use(createErrorHandler(logger));
+  app.use(createRouteNotFoundHandler({ logger }));
+  app.use(createErrorHandler({ logger }));
   return app;
 };

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOnboardingKit, type OnboardingKit } from '@onboarding-kit/core';
-import { consoleHttpLogger, type HttpLogger } from '@onboarding-kit/express';
+import { consoleHttpLogger, type HttpLogger, startKitMaintenance } from '@onboarding-kit/express';
 import { seedDemoData } from '@onboarding-kit/memory';
 import { errAsync, ResultAsync } from 'neverthrow';
 import { type DemoAdapters, openDemoAdapters } from './demo-adapters.js';
@@ -86,22 +86,12 @@ export const startDemo = (
       })
       .map(({ adapters, kit }): RunningDemo => {
         server.on('request', createDemoApp({ kit, signedLinks: adapters.signedLinks, logger }));
-        const purge = setInterval(() => {
-          void kit.idempotency
-            .purgeExpired()
-            .mapErr((failure) =>
-              logger.error('demo: could not purge expired idempotency records', { failure }),
-            );
-        }, options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS);
-        // The purge never keeps the process alive on its own.
-        purge.unref();
-        // Copies left by a command that crashed between its copy and its commit (issue 11 §4).
-        const sweep = setInterval(() => {
-          void kit.documents
-            .sweepOrphanDocuments()
-            .mapErr((failure) => logger.error('demo: could not sweep orphan documents', { failure }));
-        }, options.orphanSweepIntervalMs ?? DEFAULT_ORPHAN_SWEEP_INTERVAL_MS);
-        sweep.unref();
+        // Purge of expired idempotency records, sweep of orphan documents (issue 11 §4).
+        const maintenance = startKitMaintenance(kit, {
+          logger,
+          purgeIdempotencyEveryMs: options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS,
+          sweepOrphanDocumentsEveryMs: options.orphanSweepIntervalMs ?? DEFAULT_ORPHAN_SWEEP_INTERVAL_MS,
+        });
         return {
           origin,
           port,
@@ -109,8 +99,7 @@ export const startDemo = (
           adapters,
           server,
           close: async () => {
-            clearInterval(purge);
-            clearInterval(sweep);
+            await maintenance.close();
             await closeServer(server);
             await adapters.close();
           },

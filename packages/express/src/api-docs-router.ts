@@ -1,5 +1,4 @@
-import express, { type Router } from 'express';
-import getSwaggerUiAssetsPath from 'swagger-ui-dist/absolute-path.js';
+import express, { type RequestHandler, type Router } from 'express';
 import { createOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
 
 export type ApiDocsRouterOptions = {
@@ -7,7 +6,26 @@ export type ApiDocsRouterOptions = {
   readonly document?: OpenApiDocument;
   /** Title of the `/docs` page. */
   readonly title?: string;
+  /**
+   * Serve Swagger UI at `/docs` (default true). It needs the optional peer `swagger-ui-dist`,
+   * loaded on the first `/docs` request: without it `/docs` answers 501 saying what to install.
+   */
+  readonly ui?: boolean;
 };
+
+/** Swagger UI's files, from the optional peer dependency, loaded once on first use (null: absent). */
+const swaggerUiAssets = (): (() => Promise<RequestHandler | null>) => {
+  let loaded: Promise<RequestHandler | null> | undefined;
+  return () => {
+    loaded ??= import('swagger-ui-dist/absolute-path.js').then(
+      (module) => express.static((module.default as unknown as () => string)(), { index: false }),
+      () => null,
+    );
+    return loaded;
+  };
+};
+
+const NO_SWAGGER_UI = 'Swagger UI is not installed: add swagger-ui-dist to the app to serve /docs';
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -54,12 +72,30 @@ export const createApiDocsRouter = (options: ApiDocsRouterOptions = {}): Router 
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  router.get('/docs', (req, res) => {
-    res.type('html').send(docsPage(title, req.baseUrl));
-  });
+  if (options.ui === false) return router;
+  const loadAssets = swaggerUiAssets();
+  const withAssets =
+    (handle: (assets: RequestHandler) => RequestHandler): RequestHandler =>
+    (req, res, next) => {
+      loadAssets()
+        .then((assets) => {
+          if (assets === null) res.status(501).type('text/plain').send(NO_SWAGGER_UI);
+          else handle(assets)(req, res, next);
+        })
+        .catch(next);
+    };
+  router.get(
+    '/docs',
+    withAssets(() => (req, res) => {
+      res.type('html').send(docsPage(title, req.baseUrl));
+    }),
+  );
   router.get('/docs/swagger-initializer.js', (_req, res) => {
     res.type('application/javascript').send(SWAGGER_UI_INITIALIZER);
   });
-  router.use('/docs', express.static(getSwaggerUiAssetsPath(), { index: false }));
+  router.use(
+    '/docs',
+    withAssets((assets) => assets),
+  );
   return router;
 };

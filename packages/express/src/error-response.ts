@@ -1,3 +1,4 @@
+import type { ErrorCode, ParameterErrors } from '@onboarding-kit/core';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import {
   type HttpFailure,
@@ -8,34 +9,100 @@ import {
   toHttpError,
   unsupportedMediaType,
 } from './http-error.js';
-import type { HttpLogger } from './http-logger.js';
+import { consoleHttpLogger, defaultRequestIdOf, type HttpLogger, type RequestIdOf } from './http-logger.js';
+
+/** A failure of the kit as the host may format it: status, the kit's code, reason and field paths. */
+export type KitError = {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly reason: string;
+  /** Problems by field path (`profile.email`, `filenames[2]`), or null. */
+  readonly parameterErrors: ParameterErrors | null;
+};
+
+/**
+ * The body the host answers for a kit failure, in its own error shape. The status and headers
+ * (`Retry-After`) stay the kit's. Default: the kit's `{ code, reason, parameterErrors }`.
+ */
+export type FormatErrorBody = (
+  error: KitError,
+  request: { readonly req: Request; readonly res: Response },
+) => unknown;
+
+/** How the binding answers and reports failures: every router and middleware takes these options. */
+export type ErrorReportingOptions = {
+  /** Receives 500/503 causes (error) and refusals worth watching (warn). Default: the console. */
+  readonly logger?: HttpLogger;
+  /** The host's error body. */
+  readonly formatError?: FormatErrorBody;
+  /** The request id written to every log line (default: `res.locals.requestId`, else `X-Request-Id`). */
+  readonly requestIdOf?: RequestIdOf;
+};
+
+/** ErrorReportingOptions with their defaults applied. */
+export type ErrorReporting = {
+  readonly logger: HttpLogger;
+  readonly formatError: FormatErrorBody | undefined;
+  readonly requestIdOf: RequestIdOf;
+};
+
+export const errorReporting = (options: ErrorReportingOptions = {}): ErrorReporting => ({
+  logger: options.logger ?? consoleHttpLogger,
+  formatError: options.formatError,
+  requestIdOf: options.requestIdOf ?? defaultRequestIdOf,
+});
+
+/**
+ * The route as a pattern (`/storage/uploads/:token`, `/manager/v1/clients/:clientId`), never the
+ * path as sent: a signed link's token or a query string never reaches a log line.
+ */
+const routePathOf = (req: Request): string => {
+  const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  return `${req.baseUrl}${typeof pattern === 'string' ? pattern : req.path}`;
+};
+
+/** Statuses of refusals worth a warning: someone failing to authenticate, or pushing a limit. */
+const WATCHED_REFUSALS = new Set([401, 403, 413, 429]);
 
 /** Sends the mapped answer of a failure; what the body hides (causes) goes to the logger. */
 export const sendHttpFailure = (
   req: Request,
   res: Response,
   failure: HttpFailure,
-  logger: HttpLogger,
+  reporting: ErrorReporting,
 ): void => {
-  if (failure.type === 'Internal') {
-    logger.error('onboarding-kit: unexpected error', {
-      method: req.method,
-      path: req.originalUrl,
-      cause: failure.cause,
-    });
-  } else if (failure.type === 'StorageUnavailable' || failure.type === 'CommitOutcomeUnknown') {
-    logger.error(
-      `onboarding-kit: ${failure.type === 'StorageUnavailable' ? 'storage unavailable' : 'commit outcome unknown'}`,
-      {
-        method: req.method,
-        path: req.originalUrl,
-        store: failure.store,
-        cause: failure.cause,
-      },
-    );
-  }
   const answer = toHttpError(failure);
-  res.status(answer.status).set(answer.headers).json(answer.body);
+  const requestId = reporting.requestIdOf(req, res);
+  const context = {
+    method: req.method,
+    path: routePathOf(req),
+    status: answer.status,
+    code: answer.body.code,
+    ...(requestId === undefined ? {} : { requestId }),
+  };
+  if (failure.type === 'Internal') {
+    reporting.logger.error('onboarding-kit: unexpected error', { ...context, cause: failure.cause });
+  } else if (failure.type === 'StorageUnavailable' || failure.type === 'CommitOutcomeUnknown') {
+    reporting.logger.error(
+      `onboarding-kit: ${failure.type === 'StorageUnavailable' ? 'storage unavailable' : 'commit outcome unknown'}`,
+      { ...context, store: failure.store, cause: failure.cause },
+    );
+  } else if (WATCHED_REFUSALS.has(answer.status)) {
+    reporting.logger.warn?.(`onboarding-kit: refused (${answer.body.code})`, context);
+  }
+  const body =
+    reporting.formatError === undefined
+      ? answer.body
+      : reporting.formatError(
+          {
+            status: answer.status,
+            code: answer.body.code,
+            reason: answer.body.reason,
+            parameterErrors: answer.body.parameterErrors,
+          },
+          { req, res },
+        );
+  res.status(answer.status).set(answer.headers).json(body);
 };
 
 /** body-parser (v1 and v2) tags its errors with a string `type`. */
@@ -93,13 +160,14 @@ export const failureFromThrown = (thrown: unknown): HttpFailure => {
 };
 
 /** The error middleware of every router: thrown errors (body parsing, bugs) become the one error body. */
-export const createErrorHandler =
-  (logger: HttpLogger): ErrorRequestHandler =>
-  (thrown, req, res, next) => {
+export const createErrorHandler = (options: ErrorReportingOptions = {}): ErrorRequestHandler => {
+  const reporting = errorReporting(options);
+  return (thrown, req, res, next) => {
     // Nothing can be said once the response started: Express closes the connection.
     if (res.headersSent) {
       next(thrown);
       return;
     }
-    sendHttpFailure(req, res, failureFromThrown(thrown), logger);
+    sendHttpFailure(req, res, failureFromThrown(thrown), reporting);
   };
+};

@@ -2,15 +2,18 @@ import { type OnboardingKit, principalKey, type RecordedOutcome } from '@onboard
 import type { Request, RequestHandler, Response } from 'express';
 import { match } from 'ts-pattern';
 import { authenticatedPrincipal } from './authentication.js';
-import { sendHttpFailure } from './error-response.js';
+import {
+  type ErrorReporting,
+  type ErrorReportingOptions,
+  errorReporting,
+  sendHttpFailure,
+} from './error-response.js';
 import { internal } from './http-error.js';
-import { consoleHttpLogger, type HttpLogger } from './http-logger.js';
 import { claimIdempotencyKey, renewWhileRunning } from './idempotency-claim.js';
 
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
-export type IdempotencyMiddlewareOptions = {
-  readonly logger?: HttpLogger;
+export type IdempotencyMiddlewareOptions = ErrorReportingOptions & {
   /**
    * Names the caller in the scope. Default: `principalKey` of the principal resolved by this
    * package's authentication middleware, which must then run first.
@@ -48,7 +51,12 @@ const defaultPrincipalKeyOf = (req: Request): string | undefined => {
 };
 
 /** Sends a replayed host-route answer as it was first sent, marked `Idempotent-Replayed: true`. */
-const sendReplayedResponse = (req: Request, res: Response, outcome: RecordedOutcome, logger: HttpLogger) =>
+const sendReplayedResponse = (
+  req: Request,
+  res: Response,
+  outcome: RecordedOutcome,
+  reporting: ErrorReporting,
+) =>
   match(outcome)
     .with({ kind: 'response' }, ({ status, body }) => {
       res.status(status).set(IDEMPOTENT_REPLAYED_HEADER, 'true').json(body);
@@ -58,7 +66,7 @@ const sendReplayedResponse = (req: Request, res: Response, outcome: RecordedOutc
         req,
         res,
         internal(new Error('a kit command outcome replayed on a host route')),
-        logger,
+        reporting,
       ),
     )
     .exhaustive();
@@ -74,7 +82,8 @@ export const createIdempotencyMiddleware = (
   idempotency: OnboardingKit['idempotency'],
   options: IdempotencyMiddlewareOptions = {},
 ): RequestHandler => {
-  const logger = options.logger ?? consoleHttpLogger;
+  const reporting = errorReporting(options);
+  const { logger } = reporting;
   const principalKeyOf = options.principalKeyOf ?? defaultPrincipalKeyOf;
   const isStorable = options.isStorable ?? isStorableResponse;
 
@@ -98,7 +107,7 @@ export const createIdempotencyMiddleware = (
             return;
           }
           if (keyed.type === 'Replay') {
-            sendReplayedResponse(req, res, keyed.outcome, logger);
+            sendReplayedResponse(req, res, keyed.outcome, reporting);
             return;
           }
           const { ref } = keyed;
@@ -135,7 +144,7 @@ export const createIdempotencyMiddleware = (
           });
           next();
         },
-        (failure) => sendHttpFailure(req, res, failure, logger),
+        (failure) => sendHttpFailure(req, res, failure, reporting),
       )
       .catch(next);
   };

@@ -16,8 +16,13 @@ export {
 } from './authentication.js';
 export { createClientRouter } from './client-router.js';
 export { createComplianceRouter } from './compliance-router.js';
-// --- Errors and logs: the one error body, and where causes go -------------------------------------
-export { createErrorHandler } from './error-response.js';
+// --- Errors and logs: the one error body (or the host's), and where causes go -----------------------
+export {
+  createErrorHandler,
+  type ErrorReportingOptions,
+  type FormatErrorBody,
+  type KitError,
+} from './error-response.js';
 export {
   type BindingError,
   errorStatusByCode,
@@ -25,7 +30,14 @@ export {
   type HttpFailure,
   toHttpError,
 } from './http-error.js';
-export { consoleHttpLogger, type HttpLogger } from './http-logger.js';
+export {
+  consoleHttpLogger,
+  type HttpLogger,
+  type LogDetails,
+  type PinoShapedLogger,
+  pinoHttpLogger,
+  type RequestIdOf,
+} from './http-logger.js';
 export { IDEMPOTENCY_KEY_HEADER } from './idempotency-key-header.js';
 // --- Idempotency on the host's own routes ----------------------------------------------------------
 export {
@@ -36,8 +48,18 @@ export {
 } from './idempotency-middleware.js';
 export { createRouteNotFoundHandler, type RouterOptions } from './interface-router.js';
 export { MAX_JSON_BODY_BYTES } from './json-body.js';
-// --- The routers a host mounts --------------------------------------------------------------------
+// --- The kit's background work (purge, sweep), started and stopped by the host --------------------
+export { type KitMaintenance, type KitMaintenanceOptions, startKitMaintenance } from './kit-maintenance.js';
+// --- The routers a host mounts one by one -----------------------------------------------------------
 export { createManagerRouter } from './manager-router.js';
+// --- One mount for everything, from one prefix ----------------------------------------------------
+export {
+  type MountedOnboardingKit,
+  type MountOnboardingKitOptions,
+  mountOnboardingKit,
+  type OnboardingKitPaths,
+  onboardingKitPaths,
+} from './mount-onboarding-kit.js';
 // --- The OpenAPI document of the three interfaces ---------------------------------------------------
 export {
   createOpenApiDocument,

@@ -16,9 +16,14 @@ import {
   type PrincipalKind,
   type PrincipalOfKind,
 } from './authentication.js';
-import { createErrorHandler, sendHttpFailure } from './error-response.js';
+import {
+  createErrorHandler,
+  type ErrorReporting,
+  type ErrorReportingOptions,
+  errorReporting,
+  sendHttpFailure,
+} from './error-response.js';
 import { routeNotFound } from './http-error.js';
-import { consoleHttpLogger, type HttpLogger } from './http-logger.js';
 import { claimIdempotencyKey, renewWhileRunning } from './idempotency-claim.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { createJsonBodyParser } from './json-body.js';
@@ -30,19 +35,21 @@ import {
   type OperationSpec,
 } from './operation.js';
 
-/** What a host may pass to `createManagerRouter`, `createClientRouter` and `createComplianceRouter`. */
-export type RouterOptions = {
+/**
+ * What a host may pass to `createManagerRouter`, `createClientRouter` and `createComplianceRouter`:
+ * its own authentication, and how failures are answered and logged (`ErrorReportingOptions`).
+ */
+export type RouterOptions = ErrorReportingOptions & {
   /** The host's own authentication, in place of `SERVICE_API_KEY` through the kit's ApiKeyStore. */
   readonly authenticate?: AuthenticateRequest;
-  /** Receives the causes of 500 and 503 answers (default: console.error). */
-  readonly logger?: HttpLogger;
 };
 
 /** A JSON 404 for anything under the router's mount path that no route matched. */
-export const createRouteNotFoundHandler =
-  (logger: HttpLogger): RequestHandler =>
-  (req, res) =>
-    sendHttpFailure(req, res, routeNotFound(req.method, req.originalUrl.split('?')[0] ?? ''), logger);
+export const createRouteNotFoundHandler = (options: ErrorReportingOptions = {}): RequestHandler => {
+  const reporting = errorReporting(options);
+  return (req, res) =>
+    sendHttpFailure(req, res, routeNotFound(req.method, req.originalUrl.split('?')[0] ?? ''), reporting);
+};
 
 /** Sends a core Result as the operation's answer: its success status and value, or the mapped error. */
 const sendOutcome = (
@@ -50,13 +57,13 @@ const sendOutcome = (
   res: Response,
   operation: OperationSpec,
   outcome: Result<unknown, DomainError>,
-  logger: HttpLogger,
+  reporting: ErrorReporting,
 ) =>
   outcome.match(
     (value) => {
       res.status(operation.success.status).json(value);
     },
-    (failure) => sendHttpFailure(req, res, failure, logger),
+    (failure) => sendHttpFailure(req, res, failure, reporting),
   );
 
 /** Sends a replayed outcome exactly as the first answer was sent, marked `Idempotent-Replayed`. */
@@ -65,12 +72,16 @@ const sendReplay = (
   res: Response,
   operation: OperationSpec,
   outcome: RecordedOutcome,
-  logger: HttpLogger,
+  reporting: ErrorReporting,
 ) => {
   res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
   match(outcome)
-    .with({ kind: 'command', ok: true }, ({ value }) => sendOutcome(req, res, operation, ok(value), logger))
-    .with({ kind: 'command', ok: false }, ({ error }) => sendOutcome(req, res, operation, err(error), logger))
+    .with({ kind: 'command', ok: true }, ({ value }) =>
+      sendOutcome(req, res, operation, ok(value), reporting),
+    )
+    .with({ kind: 'command', ok: false }, ({ error }) =>
+      sendOutcome(req, res, operation, err(error), reporting),
+    )
     // Recorded before outcomes were kept in domain terms: the answer as it was sent.
     .with({ kind: 'response' }, ({ status, body }) => {
       res.status(status).json(body);
@@ -88,7 +99,7 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
   kind: K,
   operation: Spec,
   handler: OperationHandler<PrincipalOfKind<K>, Spec>,
-  logger: HttpLogger,
+  reporting: ErrorReporting,
 ): RequestHandler => {
   return (req: Request, res, next) => {
     const principal = authenticatedPrincipal(req);
@@ -107,26 +118,26 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
       });
     const respond = async (): Promise<void> => {
       if (!isWriteOperation(operation)) {
-        sendOutcome(req, res, operation, await run({}), logger);
+        sendOutcome(req, res, operation, await run({}), reporting);
         return;
       }
       const keyed = await claimIdempotencyKey(kit.idempotency, req, principalKey(principal));
       if (keyed.isErr()) {
-        sendHttpFailure(req, res, keyed.error, logger);
+        sendHttpFailure(req, res, keyed.error, reporting);
         return;
       }
       const request = keyed.value;
       if (request.type === 'Replay') {
-        sendReplay(req, res, operation, request.outcome, logger);
+        sendReplay(req, res, operation, request.outcome, reporting);
         return;
       }
       if (request.type === 'Unkeyed') {
-        sendOutcome(req, res, operation, await run({}), logger);
+        sendOutcome(req, res, operation, await run({}), reporting);
         return;
       }
-      const stopRenewing = renewWhileRunning(kit.idempotency, request.ref, req, logger);
+      const stopRenewing = renewWhileRunning(kit.idempotency, request.ref, req, reporting.logger);
       try {
-        sendOutcome(req, res, operation, await run({ claim: request.ref }), logger);
+        sendOutcome(req, res, operation, await run({ claim: request.ref }), reporting);
       } finally {
         stopRenewing();
       }
@@ -150,25 +161,19 @@ export const createInterfaceRouter = <
   handlers: OperationHandlers<PrincipalOfKind<K>, Operations>,
   options: RouterOptions = {},
 ): Router => {
-  const logger = options.logger ?? consoleHttpLogger;
+  const reporting = errorReporting(options);
   const router = express.Router();
-  router.use(
-    createAuthenticationMiddleware(kit, {
-      accept: kind,
-      logger,
-      ...(options.authenticate ? { authenticate: options.authenticate } : {}),
-    }),
-  );
-  const jsonBody = createJsonBodyParser(logger);
+  router.use(createAuthenticationMiddleware(kit, { ...options, accept: kind }));
+  const jsonBody = createJsonBodyParser(reporting);
   for (const id of Object.keys(operations) as (keyof Operations & string)[]) {
     const operation = operations[id] as Operations[typeof id];
     router[operation.method](
       operation.path,
       ...(operation.requestBody ? jsonBody : []),
-      runOperation(kit, kind, operation, handlers[id], logger),
+      runOperation(kit, kind, operation, handlers[id], reporting),
     );
   }
-  router.use(createRouteNotFoundHandler(logger));
-  router.use(createErrorHandler(logger));
+  router.use(createRouteNotFoundHandler(options));
+  router.use(createErrorHandler(options));
   return router;
 };

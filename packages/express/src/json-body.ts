@@ -1,7 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { sendHttpFailure } from './error-response.js';
+import { type ErrorReporting, sendHttpFailure } from './error-response.js';
 import { unsupportedMediaType } from './http-error.js';
-import type { HttpLogger } from './http-logger.js';
 
 /** Request bodies over this are 413 (decisions §7). */
 export const MAX_JSON_BODY_BYTES = 1_048_576;
@@ -10,7 +9,7 @@ export const MAX_JSON_BODY_BYTES = 1_048_576;
  * 415 unless the body is declared JSON, then parses it (1 MiB at most). `strict: false` lets any
  * JSON value through, so only a syntax error is MALFORMED_JSON and a wrong shape is a validation error.
  */
-export const createJsonBodyParser = (logger: HttpLogger): RequestHandler[] => [
+export const createJsonBodyParser = (reporting: ErrorReporting): RequestHandler[] => [
   (req, res, next) => {
     // `req.is` is null without a body and false for another type: both are refused here.
     if (req.is(['application/json', 'application/*+json'])) {
@@ -21,7 +20,7 @@ export const createJsonBodyParser = (logger: HttpLogger): RequestHandler[] => [
       req,
       res,
       unsupportedMediaType('The request body must be JSON, sent with Content-Type: application/json'),
-      logger,
+      reporting,
     );
   },
   express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true, strict: false }),

@@ -55,6 +55,27 @@ export type OpenApiDocumentOptions = {
   readonly basePaths?: Partial<InterfaceBasePaths>;
   /** The server URL the paths are relative to (default `/`: the origin serving the document). */
   readonly serverUrl?: string;
+  /** The interfaces the host mounts (default all three): no other appears in the document. */
+  readonly interfaces?: readonly PrincipalKind[];
+  /**
+   * The security schemes every operation requires, by name (default: `ServiceApiKey`, the
+   * `SERVICE_API_KEY` header). A host with its own sessions declares its own, e.g.
+   * `{ BearerSession: { type: 'http', scheme: 'bearer' } }`.
+   */
+  readonly securitySchemes?: Readonly<Record<string, JsonObject>>;
+  /**
+   * The JSON Schema of the host's error body, when the host formats errors itself (`formatError`):
+   * it becomes the `Error` component every error answer refers to. Default: the kit's
+   * `{ code, reason, parameterErrors }`, each status listing its codes.
+   */
+  readonly errorSchema?: JsonObject;
+  /**
+   * Prefixed to every component name (`Kit` → `KitClient`, `KitError`, `KitIdempotencyKey`) and to
+   * the references to them, so the document's components merge into the host's without colliding.
+   */
+  readonly componentPrefix?: string;
+  /** `info.title` (default `onboarding-kit`). */
+  readonly title?: string;
 };
 
 /** Request bodies are described as accepted (zod input), responses as sent (zod output). */
@@ -279,33 +300,48 @@ const IDEMPOTENCY_KEY_DESCRIPTION = [
  * same route table the routers mount. `docs/openapi.json` is this document with the defaults.
  */
 export const createOpenApiDocument = (options: OpenApiDocumentOptions = {}): OpenApiDocument => {
+  const document = kitDocument(options);
+  const hostErrors =
+    options.errorSchema === undefined ? document : withHostErrorSchema(document, options.errorSchema);
+  const secured =
+    options.securitySchemes === undefined
+      ? hostErrors
+      : withSecuritySchemes(hostErrors, options.securitySchemes);
+  return options.componentPrefix === undefined
+    ? secured
+    : withComponentPrefix(secured, options.componentPrefix);
+};
+
+/** Every interface the host mounts, with the kit's error body and its API key scheme. */
+const kitDocument = (options: OpenApiDocumentOptions): OpenApiDocument => {
   const basePaths = { ...defaultInterfaceBasePaths, ...options.basePaths };
+  const mounted = new Set<PrincipalKind>(options.interfaces ?? ['manager', 'client', 'compliance']);
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const [path, method, operation] of [
-    ...interfacePaths('manager', basePaths.manager, managerOperations),
-    ...interfacePaths('client', basePaths.client, clientOperations),
-    ...interfacePaths('compliance', basePaths.compliance, complianceOperations),
+    ...(mounted.has('manager') ? interfacePaths('manager', basePaths.manager, managerOperations) : []),
+    ...(mounted.has('client') ? interfacePaths('client', basePaths.client, clientOperations) : []),
+    ...(mounted.has('compliance')
+      ? interfacePaths('compliance', basePaths.compliance, complianceOperations)
+      : []),
   ]) {
     paths[path] = { ...paths[path], [method]: operation };
   }
+  const tags = [
+    { name: 'manager', description: `Manager interface, at ${basePaths.manager}` },
+    { name: 'client', description: `Client interface, at ${basePaths.client}` },
+    { name: 'compliance', description: `Compliance review, at ${basePaths.compliance}` },
+  ].filter((tag) => mounted.has(tag.name as PrincipalKind));
   return {
     openapi: '3.1.0',
     info: {
-      title: 'onboarding-kit',
+      title: options.title ?? 'onboarding-kit',
       version: '1.0.0',
       description:
         'Client onboarding (KYC/KYB), presigned document upload and download, idempotent critical calls ' +
         'and preset fees. Every failure answers `{ code, reason, parameterErrors }`.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
-    tags: [
-      { name: 'manager', description: `Manager interface, at ${basePaths.manager}, with a manager API key` },
-      { name: 'client', description: `Client interface, at ${basePaths.client}, with a client API key` },
-      {
-        name: 'compliance',
-        description: `Compliance review, at ${basePaths.compliance}, with a compliance API key`,
-      },
-    ],
+    tags,
     security: [{ ServiceApiKey: [] }],
     paths,
     components: {
@@ -339,4 +375,76 @@ export const createOpenApiDocument = (options: OpenApiDocumentOptions = {}): Ope
       },
     },
   };
+};
+
+/** The host's error body in place of the kit's: every error answer refers to the `Error` component. */
+const withHostErrorSchema = (document: OpenApiDocument, errorSchema: JsonObject): OpenApiDocument => {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(methods).map(([method, operation]) => {
+          const responses = operation.responses as Record<string, JsonObject>;
+          return [
+            method,
+            {
+              ...operation,
+              responses: Object.fromEntries(
+                Object.entries(responses).map(([status, response]) => [
+                  status,
+                  Number(status) >= 400
+                    ? {
+                        ...response,
+                        content: { 'application/json': { schema: { $ref: `${COMPONENT_SCHEMAS}Error` } } },
+                      }
+                    : response,
+                ]),
+              ),
+            },
+          ];
+        }),
+      ),
+    ]),
+  );
+  const components = document.components as { schemas: Record<string, JsonObject> };
+  const info = {
+    ...document.info,
+    description: String(document.info.description).replace(/ Every failure answers.*$/, ''),
+  };
+  return {
+    ...document,
+    info,
+    paths,
+    components: { ...document.components, schemas: { ...components.schemas, Error: errorSchema } },
+  };
+};
+
+const withSecuritySchemes = (
+  document: OpenApiDocument,
+  schemes: Readonly<Record<string, JsonObject>>,
+): OpenApiDocument => ({
+  ...document,
+  security: Object.keys(schemes).map((name) => ({ [name]: [] })),
+  components: { ...document.components, securitySchemes: { ...schemes } },
+});
+
+/** Renames the schemas, parameters and headers components, and every reference to them. */
+const withComponentPrefix = (document: OpenApiDocument, prefix: string): OpenApiDocument => {
+  const sections = ['schemas', 'parameters', 'headers'] as const;
+  const renamed = JSON.parse(
+    JSON.stringify(document).replace(
+      /"#\/components\/(schemas|parameters|headers)\/([^"/]+)"/g,
+      (_match, section: string, name: string) => `"#/components/${section}/${prefix}${name}"`,
+    ),
+  ) as OpenApiDocument & { components: Record<string, Record<string, unknown>> };
+  const components = { ...renamed.components };
+  for (const section of sections) {
+    const entries = components[section];
+    if (entries !== undefined) {
+      components[section] = Object.fromEntries(
+        Object.entries(entries).map(([name, value]) => [`${prefix}${name}`, value]),
+      );
+    }
+  }
+  return { ...renamed, components };
 };

@@ -2,7 +2,13 @@ import { attachmentContentDisposition, type SignedLinkEndpoint } from '@onboardi
 import express, { type Request, type Response, type Router } from 'express';
 import { match } from 'ts-pattern';
 
-import { createErrorHandler, sendHttpFailure } from './error-response.js';
+import {
+  createErrorHandler,
+  type ErrorReporting,
+  type ErrorReportingOptions,
+  errorReporting,
+  sendHttpFailure,
+} from './error-response.js';
 import {
   type HttpFailure,
   malformedJson,
@@ -10,12 +16,9 @@ import {
   requestTimeout,
   unsupportedMediaType,
 } from './http-error.js';
-import { consoleHttpLogger, type HttpLogger } from './http-logger.js';
 import { createRouteNotFoundHandler } from './interface-router.js';
 
-export type SignedLinkRouterOptions = {
-  /** Receives the causes of 500 and 503 answers (default: console.error). */
-  readonly logger?: HttpLogger;
+export type SignedLinkRouterOptions = ErrorReportingOptions & {
   /**
    * How long an upload body may take to arrive once its headers are in (default 2 minutes: 25 MiB
    * at 2 Mbit/s). A slower sender is answered 408 and cut off, so it cannot hold memory or a socket.
@@ -26,9 +29,9 @@ export type SignedLinkRouterOptions = {
 const DEFAULT_UPLOAD_TIMEOUT_MS = 120_000;
 
 /** A failure answered before the body was read: the connection closes rather than drain it. */
-const refuseUnread = (req: Request, res: Response, failure: HttpFailure, logger: HttpLogger): void => {
+const refuseUnread = (req: Request, res: Response, failure: HttpFailure, reporting: ErrorReporting): void => {
   res.set('Connection', 'close');
-  sendHttpFailure(req, res, failure, logger);
+  sendHttpFailure(req, res, failure, reporting);
 };
 
 type BodyOutcome =
@@ -95,23 +98,23 @@ export const createSignedLinkRouter = (
   endpoint: SignedLinkEndpoint,
   options: SignedLinkRouterOptions = {},
 ): Router => {
-  const logger = options.logger ?? consoleHttpLogger;
+  const reporting = errorReporting(options);
   const uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;
   const router = express.Router();
 
   router.put('/uploads/:token', (req, res, next) => {
     const permitted = endpoint.verifyUpload(req.params.token ?? '');
     if (permitted.isErr()) {
-      refuseUnread(req, res, permitted.error, logger);
+      refuseUnread(req, res, permitted.error, reporting);
       return;
     }
     const length = announcedLength(req);
     if (Number.isNaN(length)) {
-      refuseUnread(req, res, malformedJson('the Content-Length header is not a byte count'), logger);
+      refuseUnread(req, res, malformedJson('the Content-Length header is not a byte count'), reporting);
       return;
     }
     if (length !== null && length > endpoint.maxUploadBytes) {
-      refuseUnread(req, res, payloadTooLarge(endpoint.maxUploadBytes), logger);
+      refuseUnread(req, res, payloadTooLarge(endpoint.maxUploadBytes), reporting);
       return;
     }
     const encoding = req.headers['content-encoding'];
@@ -121,7 +124,7 @@ export const createSignedLinkRouter = (
         req,
         res,
         unsupportedMediaType('Upload the file as is: Content-Encoding is not supported on upload links'),
-        logger,
+        reporting,
       );
       return;
     }
@@ -129,9 +132,11 @@ export const createSignedLinkRouter = (
       .then((outcome) =>
         match(outcome)
           .with({ type: 'TooLarge' }, () =>
-            refuseUnread(req, res, payloadTooLarge(endpoint.maxUploadBytes), logger),
+            refuseUnread(req, res, payloadTooLarge(endpoint.maxUploadBytes), reporting),
           )
-          .with({ type: 'TimedOut' }, () => refuseUnread(req, res, requestTimeout(uploadTimeoutMs), logger))
+          .with({ type: 'TimedOut' }, () =>
+            refuseUnread(req, res, requestTimeout(uploadTimeoutMs), reporting),
+          )
           // The caller is gone: there is nobody to answer.
           .with({ type: 'Aborted' }, () => undefined)
           .with({ type: 'Read' }, ({ bytes }) =>
@@ -139,7 +144,7 @@ export const createSignedLinkRouter = (
               () => {
                 res.status(200).end();
               },
-              (failure) => sendHttpFailure(req, res, failure, logger),
+              (failure) => sendHttpFailure(req, res, failure, reporting),
             ),
           )
           .exhaustive(),
@@ -162,12 +167,12 @@ export const createSignedLinkRouter = (
             })
             .send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
         },
-        (failure) => sendHttpFailure(req, res, failure, logger),
+        (failure) => sendHttpFailure(req, res, failure, reporting),
       )
       .catch(next);
   });
 
-  router.use(createRouteNotFoundHandler(logger));
-  router.use(createErrorHandler(logger));
+  router.use(createRouteNotFoundHandler(options));
+  router.use(createErrorHandler(options));
   return router;
 };

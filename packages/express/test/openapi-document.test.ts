@@ -113,3 +113,73 @@ describe('OpenAPI document', () => {
     expect(custom.servers).toEqual([{ url: 'https://api.example.com' }]);
   });
 });
+
+describe('a host-shaped document (issue 14 §3)', () => {
+  const hostError = {
+    type: 'object',
+    required: ['error'],
+    properties: { error: { type: 'object', required: ['code', 'message', 'requestId'] } },
+  };
+  const hostDocument = createOpenApiDocument({
+    interfaces: ['manager', 'compliance'],
+    basePaths: { manager: '/onboarding/manager/v1', compliance: '/onboarding/compliance/v1' },
+    securitySchemes: { BearerSession: { type: 'http', scheme: 'bearer' } },
+    errorSchema: hostError,
+    componentPrefix: 'Onboarding',
+  });
+
+  /** Every `$ref` of the document, as written. */
+  const referencesOf = (value: unknown): string[] =>
+    typeof value !== 'object' || value === null
+      ? []
+      : Object.entries(value).flatMap(([key, inner]) =>
+          key === '$ref' && typeof inner === 'string' ? [inner] : referencesOf(inner),
+        );
+
+  test('only the mounted interfaces, at their mount paths', () => {
+    const paths = Object.keys(hostDocument.paths);
+    expect(paths.every((path) => /^\/onboarding\/(manager|compliance)\/v1\//.test(path))).toBe(true);
+    expect(paths.some((path) => path.startsWith('/onboarding/compliance/v1/'))).toBe(true);
+    expect(hostDocument.tags.map((tag) => tag.name)).toEqual(['manager', 'compliance']);
+  });
+
+  test('only the host’s security scheme', () => {
+    expect(hostDocument.security).toEqual([{ BearerSession: [] }]);
+    expect((hostDocument.components as { securitySchemes: object }).securitySchemes).toEqual({
+      BearerSession: { type: 'http', scheme: 'bearer' },
+    });
+    expect(JSON.stringify(hostDocument)).not.toContain('ServiceApiKey');
+  });
+
+  test('every error answer is the host’s error body', () => {
+    const schemas = (hostDocument.components as { schemas: Record<string, unknown> }).schemas;
+    expect(schemas.OnboardingError).toEqual(hostError);
+    for (const methods of Object.values(hostDocument.paths)) {
+      for (const operation of Object.values(methods)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, JsonLike>)) {
+          if (Number(status) < 400) continue;
+          expect(response.content).toEqual({
+            'application/json': { schema: { $ref: '#/components/schemas/OnboardingError' } },
+          });
+        }
+      }
+    }
+  });
+
+  test('every component is prefixed and every reference resolves', () => {
+    const components = hostDocument.components as Record<string, Record<string, unknown>>;
+    for (const section of ['schemas', 'parameters', 'headers']) {
+      expect(Object.keys(components[section] ?? {}).every((name) => name.startsWith('Onboarding'))).toBe(
+        true,
+      );
+    }
+    const references = referencesOf(hostDocument);
+    expect(references.length).toBeGreaterThan(20);
+    for (const reference of references) {
+      const [, section, name] = /^#\/components\/([^/]+)\/(.+)$/.exec(reference) ?? [];
+      expect(components[section ?? '']?.[name ?? ''], reference).toBeDefined();
+    }
+  });
+});
+
+type JsonLike = { readonly content?: unknown };

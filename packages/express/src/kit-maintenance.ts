@@ -1,0 +1,89 @@
+import type { DomainError, OnboardingKit } from '@onboarding-kit/core';
+import type { ResultAsync } from 'neverthrow';
+import { consoleHttpLogger, type HttpLogger } from './http-logger.js';
+
+export type KitMaintenanceOptions = {
+  /** Receives the failures of a run (a run that fails is retried at the next interval). */
+  readonly logger?: HttpLogger;
+  /** How often expired idempotency records are purged (default 10 minutes; 0: never). */
+  readonly purgeIdempotencyEveryMs?: number;
+  /** How often orphan documents are swept (default hourly; 0: never). */
+  readonly sweepOrphanDocumentsEveryMs?: number;
+};
+
+/** The kit's background work, started: `close()` stops it and waits for a run in progress. */
+export type KitMaintenance = {
+  /** Stops every schedule and resolves once no run is in progress. Calling it again does nothing more. */
+  close(): Promise<void>;
+};
+
+type Task = {
+  readonly name: string;
+  readonly everyMs: number;
+  readonly run: () => ResultAsync<unknown, DomainError>;
+};
+
+/**
+ * Starts the kit's background work on this process: the purge of expired idempotency records and
+ * the sweep of orphan documents (each runs now, then at its interval; a run never overlaps the
+ * previous one). Both are safe on several instances at once. Webhook delivery will join them.
+ * Timers never keep the process alive; call `close()` on shutdown to drain a run in progress.
+ */
+export const startKitMaintenance = (
+  kit: Pick<OnboardingKit, 'idempotency' | 'documents'>,
+  options: KitMaintenanceOptions = {},
+): KitMaintenance => {
+  const logger = options.logger ?? consoleHttpLogger;
+  const tasks: Task[] = [
+    {
+      name: 'purge expired idempotency records',
+      everyMs: options.purgeIdempotencyEveryMs ?? 10 * 60_000,
+      run: () => kit.idempotency.purgeExpired(),
+    },
+    {
+      name: 'sweep orphan documents',
+      everyMs: options.sweepOrphanDocumentsEveryMs ?? 60 * 60_000,
+      run: () => kit.documents.sweepOrphanDocuments(),
+    },
+  ];
+  const running = new Set<Promise<void>>();
+  const timers: ReturnType<typeof setInterval>[] = [];
+  let closed = false;
+  let closing: Promise<void> | undefined;
+
+  for (const task of tasks.filter(({ everyMs }) => everyMs > 0)) {
+    let inProgress = false;
+    const runOnce = () => {
+      if (closed || inProgress) return;
+      inProgress = true;
+      const run = Promise.resolve()
+        .then(() => task.run())
+        .then((outcome) => {
+          if (outcome.isErr()) {
+            logger.error(`onboarding-kit: could not ${task.name}`, { failure: outcome.error });
+          }
+        })
+        .catch((cause: unknown) => logger.error(`onboarding-kit: could not ${task.name}`, { cause }))
+        .finally(() => {
+          inProgress = false;
+          running.delete(run);
+        });
+      running.add(run);
+    };
+    const timer = setInterval(runOnce, task.everyMs);
+    timer.unref?.();
+    timers.push(timer);
+    runOnce();
+  }
+
+  return {
+    close: () => {
+      closing ??= (async () => {
+        closed = true;
+        for (const timer of timers) clearInterval(timer);
+        await Promise.all([...running]);
+      })();
+      return closing;
+    },
+  };
+};
