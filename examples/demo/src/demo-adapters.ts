@@ -1,5 +1,6 @@
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import type { OnboardingKitPorts, SignedLinkEndpoint } from '@onboarding-kit/core';
+import type { OnboardingKitPorts } from '@onboarding-kit/core';
+import type { SignedLinkEndpoint } from '@onboarding-kit/express';
 import { createMemoryAdapters, type MemoryAdapters } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate, type PostgresAdapters } from '@onboarding-kit/postgres';
 import { createS3DocumentStorage, ensureTemporaryExpiry } from '@onboarding-kit/s3';

@@ -1,4 +1,5 @@
-import type { OnboardingKit, SignedLinkEndpoint } from '@onboarding-kit/core';
+import type { OnboardingKit } from '@onboarding-kit/core';
+import type { SignedLinkEndpoint } from '@onboarding-kit/express';
 import {
   consoleHttpLogger,
   createApiDocsRouter,

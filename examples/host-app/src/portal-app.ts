@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { OnboardingKit, SignedLinkEndpoint } from '@onboarding-kit/core';
+import type { OnboardingKit } from '@onboarding-kit/core';
+import type { SignedLinkEndpoint } from '@onboarding-kit/express';
 import {
   createAuthenticationMiddleware,
   createIdempotencyMiddleware,

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ClientRepository,
-  ClientStatus,
-  DocumentIndex,
-  DocumentRecord,
-  IdempotencyStore,
-  StaleClientState,
-  StatusHistoryEntry,
-  StoredClient,
-  UnitOfWork,
+import {
+  type ClientRepository,
+  type ClientStatus,
+  type DocumentIndex,
+  type DocumentRecord,
+  type IdempotencyStore,
+  newestFirst,
+  type StaleClientState,
+  type StatusHistoryEntry,
+  type StoredClient,
+  type UnitOfWork,
 } from '@onboarding-kit/core';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
@@ -67,12 +68,6 @@ const documentRecordFor = (client: StoredClient, filename: string): DocumentReco
   storedAt: client.createdAt,
 });
 
-const byNewestThenIdDescending = (a: StoredClient, b: StoredClient): number => {
-  const byTime = Date.parse(b.createdAt) - Date.parse(a.createdAt);
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-};
-
 /**
  * ClientRepository and UnitOfWork (core/src/ports/client-repository.ts, unit-of-work.ts): clients
  * and their status history, and the transaction boundary that commits them with document records
@@ -119,8 +114,8 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       for (const client of [...own, ...others]) await insertClient(fixture, client);
 
       const listed = await expectOk(fixture.clients.list({ managerId, limit: 100 }));
-      expect(listed.map((c) => c.id)).toEqual([...own].sort(byNewestThenIdDescending).map((c) => c.id));
-      expect(listed).toEqual([...own].sort(byNewestThenIdDescending));
+      expect(listed.map((c) => c.id)).toEqual([...own].sort(newestFirst).map((c) => c.id));
+      expect(listed).toEqual([...own].sort(newestFirst));
       expect(await expectOk(fixture.clients.list({ managerId: randomUUID(), limit: 100 }))).toEqual([]);
     });
 
@@ -142,7 +137,7 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       const expected = (keep: (c: StoredClient) => boolean) =>
         clients
           .filter(keep)
-          .sort(byNewestThenIdDescending)
+          .sort(newestFirst)
           .map((c) => c.id);
       const ids = (rows: StoredClient[]) => rows.map((c) => c.id);
 
@@ -189,11 +184,11 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
           if (rows.length < limit || last === undefined) break;
           after = { createdAt: last.createdAt, id: last.id };
         }
-        expect(seen).toEqual([...clients].sort(byNewestThenIdDescending).map((c) => c.id));
+        expect(seen).toEqual([...clients].sort(newestFirst).map((c) => c.id));
       }
 
       // The cursor composes with a filter.
-      const verified = clients.filter((c) => c.status === 'VERIFIED').sort(byNewestThenIdDescending);
+      const verified = clients.filter((c) => c.status === 'VERIFIED').sort(newestFirst);
       const [first, ...rest] = verified;
       if (first === undefined) expect.fail('fixture has verified clients');
       const afterFirst = await expectOk(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PresetFee, PresetFeeRepository } from '@onboarding-kit/core';
+import { newestFirst, type PresetFee, type PresetFeeRepository } from '@onboarding-kit/core';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';
@@ -45,12 +45,6 @@ const volumeFee = (createdAt: string): PresetFee => ({
   createdAt,
 });
 
-const newestThenIdDescending = (a: PresetFee, b: PresetFee) => {
-  const byTime = Date.parse(b.createdAt) - Date.parse(a.createdAt);
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-};
-
 /** PresetFeeRepository (core/src/ports/preset-fee-repository.ts). */
 export const runPresetFeeRepositoryContract = ({ name, setup }: PresetFeeRepositoryContractOptions): void => {
   describe(`PresetFeeRepository contract: ${name}`, () => {
@@ -75,9 +69,7 @@ export const runPresetFeeRepositoryContract = ({ name, setup }: PresetFeeReposit
       for (const fee of own) await expectOk(fixture.presetFees.insert(managerId, fee));
       await expectOk(fixture.presetFees.insert(randomUUID(), other));
 
-      expect(await expectOk(fixture.presetFees.listByManager(managerId))).toEqual(
-        [...own].sort(newestThenIdDescending),
-      );
+      expect(await expectOk(fixture.presetFees.listByManager(managerId))).toEqual([...own].sort(newestFirst));
       expect(await expectOk(fixture.presetFees.listByManager(randomUUID()))).toEqual([]);
     });
 

@@ -11,6 +11,7 @@ export { attachmentContentDisposition } from './domain/attachment-content-dispos
 export { replaceDocumentReferences } from './domain/document-references.js';
 export { type DocumentRecord, documentKeyFor, type TemporaryFile } from './domain/documents.js';
 export { evaluateFee, validateFeeConfiguration } from './domain/fee-models.js';
+export { newestFirst } from './domain/newest-first.js';
 export {
   entityOnboardingInformation,
   individualOnboardingInformation,
@@ -109,7 +110,6 @@ export type {
   RecordedOutcome,
 } from './ports/idempotency-store.js';
 export type { PresetFeeRepository } from './ports/preset-fee-repository.js';
-export type { SignedLinkEndpoint } from './ports/signed-link-endpoint.js';
 export { portableTextHashing, type TextHashing } from './ports/text-hashing.js';
 export type { TransactionalStores, UnitOfWork } from './ports/unit-of-work.js';
 export {

@@ -68,4 +68,5 @@ export {
   type OpenApiDocument,
   type OpenApiDocumentOptions,
 } from './openapi-document.js';
+export type { SignedLinkEndpoint } from './signed-link-endpoint.js';
 export { createSignedLinkRouter, type SignedLinkRouterOptions } from './signed-link-router.js';

@@ -1,4 +1,4 @@
-import type { OnboardingKit, SignedLinkEndpoint } from '@onboarding-kit/core';
+import type { OnboardingKit } from '@onboarding-kit/core';
 import type { Router } from 'express';
 import { createApiDocsRouter } from './api-docs-router.js';
 import type { AuthenticateRequest, PrincipalKind } from './authentication.js';
@@ -12,6 +12,7 @@ import {
   type OpenApiDocument,
   type OpenApiDocumentOptions,
 } from './openapi-document.js';
+import type { SignedLinkEndpoint } from './signed-link-endpoint.js';
 import { createSignedLinkRouter } from './signed-link-router.js';
 
 /** Where everything of the kit lives under one prefix: the one source of every path. */

@@ -1,4 +1,4 @@
-import { attachmentContentDisposition, type SignedLinkEndpoint } from '@onboarding-kit/core';
+import { attachmentContentDisposition } from '@onboarding-kit/core';
 import express, { type Request, type Response, type Router } from 'express';
 import { match } from 'ts-pattern';
 
@@ -17,6 +17,7 @@ import {
   unsupportedMediaType,
 } from './http-error.js';
 import { createRouteNotFoundHandler } from './interface-router.js';
+import type { SignedLinkEndpoint } from './signed-link-endpoint.js';
 
 export type SignedLinkRouterOptions = ErrorReportingOptions & {
   /**

@@ -13,4 +13,5 @@ export {
   type MemoryAdaptersOptions,
   type MemoryTestingHelpers,
 } from './memory-adapters.js';
+export type { MemorySignedLinks } from './memory-document-storage.js';
 export { nodeTextHashing } from './node-text-hashing.js';

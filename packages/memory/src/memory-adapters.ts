@@ -7,7 +7,6 @@ import {
   type PresetFee,
   type Principal,
   type RecordedOutcome,
-  type SignedLinkEndpoint,
   type StatusHistoryEntry,
   type StoredClient,
   systemClock,
@@ -20,6 +19,7 @@ import { createMemoryDocumentIndex } from './memory-document-index.js';
 import {
   createMemoryDocumentStorage,
   type MemoryFileStore,
+  type MemorySignedLinks,
   purgeExpiredTemporaryFiles,
   storeTemporaryFile,
 } from './memory-document-storage.js';
@@ -78,7 +78,7 @@ export type MemoryTestingHelpers = {
 
 export type MemoryAdapters = OnboardingKitPorts & {
   /** The endpoint the express storage router serves `PUT /uploads/:token` and `GET /downloads/:token` over. */
-  readonly signedLinks: SignedLinkEndpoint;
+  readonly signedLinks: MemorySignedLinks;
   readonly testing: MemoryTestingHelpers;
 };
 

@@ -2,6 +2,7 @@ import {
   type ClientListCursor,
   type ClientListQuery,
   type ClientRepository,
+  newestFirst,
   type StaleClientState,
   type StoredClient,
   storageUnavailable,
@@ -9,18 +10,11 @@ import {
 import { err, ok } from 'neverthrow';
 import type { TableAccess } from './memory-database.js';
 
-/** Newest `createdAt` first, ties by id descending (plain code-unit order, as the cursor needs). */
-const compareNewestFirst = (a: ClientListCursor, b: ClientListCursor): number => {
-  const byTime = Date.parse(b.createdAt) - Date.parse(a.createdAt);
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-};
-
 const matchesQuery = (client: StoredClient, query: ClientListQuery): boolean =>
   client.managerId === query.managerId &&
   (query.status === undefined || client.status === query.status) &&
   (query.clientType === undefined || client.clientType === query.clientType) &&
-  (query.after === undefined || compareNewestFirst(query.after, client) < 0);
+  (query.after === undefined || newestFirst(query.after, client) < 0);
 
 /** Clients and their history over the memory tables; `access` decides committed state or a transaction. */
 export const createMemoryClientRepository = (access: TableAccess): ClientRepository => ({
@@ -31,7 +25,7 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
     access.read((tables) =>
       tables.clients
         .select((client) => matchesQuery(client, query))
-        .sort(compareNewestFirst)
+        .sort(newestFirst)
         .slice(0, Math.max(0, query.limit)),
     ),
   statusHistory: (clientId) => access.read((tables) => [...(tables.statusHistory.get(clientId) ?? [])]),

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   type Clock,
   type DocumentStorage,
-  type SignedLinkEndpoint,
   type SignedLinkRejected,
+  type StorageUnavailable,
   signedLinkRejected,
   type TemporaryFile,
   temporaryFilesChanged,
 } from '@onboarding-kit/core';
-import { err, errAsync, ok, okAsync, type Result } from 'neverthrow';
+import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow';
 import { type SignedLinkPayload, signLink, verifyLink } from './signed-link-token.js';
 
 export type StoredTemporaryFile = {
@@ -17,6 +17,20 @@ export type StoredTemporaryFile = {
   readonly uploadedAt: Date;
   /** A new id per upload, as S3 gives each upload its ETag. */
   readonly version: string;
+};
+
+/**
+ * The links memory storage serves itself, in the shape `createSignedLinkRouter` of the Express
+ * binding takes (`SignedLinkEndpoint`): checked before the body is read, then stored or served.
+ */
+export type MemorySignedLinks = {
+  verifyUpload(token: string): Result<void, SignedLinkRejected>;
+  acceptUpload(token: string, body: Uint8Array): ResultAsync<void, SignedLinkRejected | StorageUnavailable>;
+  openDownload(
+    token: string,
+  ): ResultAsync<{ body: Uint8Array; filename: string }, SignedLinkRejected | StorageUnavailable>;
+  /** Largest upload body accepted, in bytes. */
+  readonly maxUploadBytes: number;
 };
 
 export type StoredDocument = { readonly bytes: Uint8Array; readonly storedAt: Date };
@@ -108,7 +122,7 @@ export const createMemoryDocumentStorage = ({
   temporaryFileTtlMs,
   maxTemporaryFilesPerOwner,
   maxTemporaryBytesPerOwner,
-}: MemoryDocumentStorageOptions): { storage: DocumentStorage; signedLinks: SignedLinkEndpoint } => {
+}: MemoryDocumentStorageOptions): { storage: DocumentStorage; signedLinks: MemorySignedLinks } => {
   const base = publicBaseUrl.replace(/\/+$/, '');
   // An upload token is no download token, and the reverse.
   const verified = <Op extends SignedLinkPayload['op']>(
@@ -205,7 +219,7 @@ export const createMemoryDocumentStorage = ({
       return ok(link);
     });
 
-  const signedLinks: SignedLinkEndpoint = {
+  const signedLinks: MemorySignedLinks = {
     maxUploadBytes,
     verifyUpload: (token) => uploadAllowed(token, 0).map(() => undefined),
     acceptUpload: (token, body) => {

@@ -1,14 +1,13 @@
-import { type PresetFee, type PresetFeeRepository, presetFeeIdTaken } from '@onboarding-kit/core';
+import {
+  newestFirst,
+  type PresetFee,
+  type PresetFeeRepository,
+  presetFeeIdTaken,
+} from '@onboarding-kit/core';
 import { errAsync, okAsync } from 'neverthrow';
 import { frozenCopy } from './frozen-copy.js';
 
 type OwnedPresetFee = { readonly managerId: string; readonly fee: PresetFee };
-
-const newestFirst = (a: PresetFee, b: PresetFee): number => {
-  const byTime = Date.parse(b.createdAt) - Date.parse(a.createdAt);
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-};
 
 /**
  * Preset fees are not part of any transaction: plain synchronous map operations are atomic here.

@@ -1,9 +1,11 @@
+import type { SignedLinkRejected, StorageUnavailable } from '@onboarding-kit/core';
 import type { Result, ResultAsync } from 'neverthrow';
-import type { SignedLinkRejected, StorageUnavailable } from '../errors.js';
 
 /**
- * A storage that serves its own presigned links (the in-memory storage: HMAC-signed, expiring
- * tokens). The express package mounts a router over it, so uploads and downloads work with curl.
+ * What `createSignedLinkRouter` serves: a storage that serves its own presigned links (the
+ * in-memory storage's sealed, expiring tokens), so uploads and downloads work with curl. Only the
+ * binding and such a storage meet here; core knows nothing of it (memory's `signedLinks` has this
+ * shape without importing it).
  */
 export interface SignedLinkEndpoint {
   /**
