@@ -6,9 +6,11 @@ import {
   ListObjectsV2Command,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import {
   attachmentContentDisposition,
   type DocumentStorage,
+  type PresignedUpload,
   type PromotionItem,
   type StorageUnavailable,
   storageUnavailable,
@@ -38,6 +40,15 @@ export type S3DocumentStorageOptions = {
   readonly promotionConcurrency?: number;
   /** The time presigned links are computed from (default the system clock). */
   readonly now?: () => Date;
+  /**
+   * When set, uploads are presigned POSTs whose policy bounds the file to this many bytes
+   * (`content-length-range`): S3 itself refuses a larger file, so a key holder cannot fill the
+   * bucket (a presigned PUT of unknown size cannot be bounded). The upload answer then says
+   * `"method": "POST"` with `fields` to send before the file. Unset: presigned PUTs, bounded only
+   * when the file is used (the kit refuses files over `maxDocumentBytes` at promotion) and by the
+   * 24-hour lifecycle rule. POST links are signed from the client's clock; `now` does not apply.
+   */
+  readonly maxUploadBytes?: number;
 };
 
 /** S3 answers at most 1,000 keys per DeleteObjects call. */
@@ -70,7 +81,7 @@ class SourceChanged extends Error {
 }
 
 export const createS3DocumentStorage = (options: S3DocumentStorageOptions): DocumentStorage => {
-  const { client, bucket } = options;
+  const { client, bucket, maxUploadBytes } = options;
   const keys = s3ObjectKeys(
     options.temporaryPrefix ?? DEFAULT_TEMPORARY_PREFIX,
     options.permanentPrefix ?? DEFAULT_PERMANENT_PREFIX,
@@ -132,13 +143,19 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
 
   return {
     presignUpload: (owner, filename, expiresAt) =>
-      attempt(async () => {
-        const url = await presigner.presign(
-          'PUT',
-          keys.temporary(owner, filename),
-          presignWindow(now(), expiresAt),
-        );
-        return { url, method: 'PUT' as const, headers: {} };
+      attempt(async (): Promise<PresignedUpload> => {
+        const key = keys.temporary(owner, filename);
+        if (maxUploadBytes !== undefined) {
+          const { url, fields } = await createPresignedPost(client, {
+            Bucket: bucket,
+            Key: key,
+            Conditions: [['content-length-range', 0, maxUploadBytes]],
+            Expires: Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000)),
+          });
+          return { url, method: 'POST', headers: {}, fields };
+        }
+        const url = await presigner.presign('PUT', key, presignWindow(now(), expiresAt));
+        return { url, method: 'PUT', headers: {} };
       }),
 
     listTemporary: (owner) =>

@@ -7,6 +7,8 @@ import { createServer, request, type Server } from 'node:http';
  *   differs (a missing source is left to the server: `NoSuchKey`).
  * - DeleteObjects naming an `<ETag>` per object: an object whose ETag differs is kept and reported
  *   as a `PreconditionFailed` error of the result, the others are deleted.
+ * - A browser-style POST upload whose policy has a `content-length-range`: a file outside it is
+ *   refused with 400 `EntityTooLarge` / `EntityTooSmall` and not stored.
  * Everything else reaches the server unchanged. The servers check no signature, so the proxy's own
  * HEAD and DELETE requests go unsigned.
  */
@@ -96,6 +98,44 @@ export const startConditionProxy = async (target: string): Promise<ConditionProx
       return;
     }
     const url = new URL(incoming.url ?? '/', 'http://proxy');
+    const contentType = incoming.headers['content-type'] ?? '';
+    if (incoming.method === 'POST' && contentType.startsWith('multipart/form-data')) {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.once('end', () => {
+        const body = Buffer.concat(chunks);
+        new Request('http://proxy/', { method: 'POST', headers: { 'content-type': contentType }, body })
+          .formData()
+          .then((form) => {
+            const policy = JSON.parse(
+              Buffer.from(String(form.get('Policy') ?? form.get('policy') ?? ''), 'base64').toString(
+                'utf8',
+              ) || '{}',
+            ) as {
+              conditions?: unknown[];
+            };
+            const range = (policy.conditions ?? []).find(
+              (condition): condition is [string, number, number] =>
+                Array.isArray(condition) && condition[0] === 'content-length-range',
+            );
+            const file = form.get('file');
+            const size = typeof file === 'object' && file !== null ? (file as Blob).size : 0;
+            if (range !== undefined && (size < range[1] || size > range[2])) {
+              const code = size > range[2] ? 'EntityTooLarge' : 'EntityTooSmall';
+              answerXml(
+                outgoing,
+                400,
+                `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code>` +
+                  '<Message>Your proposed upload exceeds the maximum allowed size</Message></Error>',
+              );
+              return;
+            }
+            forward(incoming, outgoing, body);
+          })
+          .catch(() => outgoing.destroy());
+      });
+      return;
+    }
     if (incoming.method === 'POST' && url.searchParams.has('delete')) {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -2,12 +2,19 @@ import type { ResultAsync } from 'neverthrow';
 import type { TemporaryFile } from '../domain/documents.js';
 import type { StorageUnavailable, TemporaryFilesChanged } from '../errors.js';
 
-/** Address and headers a caller uses to PUT one file. */
-export type PresignedUpload = {
-  readonly url: string;
-  readonly method: 'PUT';
-  readonly headers: Readonly<Record<string, string>>;
-};
+/**
+ * How a caller uploads one file: a PUT of the bytes with `headers`, or (a storage that bounds the
+ * size itself: S3 cannot bound a presigned PUT of unknown size) a multipart POST of `fields` then
+ * the file, under a policy the storage enforces.
+ */
+export type PresignedUpload =
+  | { readonly url: string; readonly method: 'PUT'; readonly headers: Readonly<Record<string, string>> }
+  | {
+      readonly url: string;
+      readonly method: 'POST';
+      readonly headers: Readonly<Record<string, string>>;
+      readonly fields: Readonly<Record<string, string>>;
+    };
 
 export type PromotionItem = {
   /** Owner of the temporary file (`principalKey` of the uploader). */

@@ -26,8 +26,14 @@ export const batchUploadResponseSchema = z
       z.object({
         filename: z.string(),
         uploadUrl: z.string(),
-        method: z.literal('PUT'),
+        /**
+         * PUT: send the file as the body, with `headers`. POST (a storage that bounds the size
+         * itself, decisions §4): send multipart/form-data, every field of `fields` first, then the
+         * file as the field `file`.
+         */
+        method: z.enum(['PUT', 'POST']),
         headers: z.record(z.string(), z.string()),
+        fields: z.record(z.string(), z.string()).optional(),
         expiresAt: dateTimeSchema,
       }),
     ),

@@ -53,6 +53,7 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
               uploadUrl: upload.url,
               method: upload.method,
               headers: { ...upload.headers },
+              ...(upload.method === 'POST' ? { fields: { ...upload.fields } } : {}),
               expiresAt: expiresAt.toISOString(),
             })),
           ),
