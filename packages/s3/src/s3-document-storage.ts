@@ -49,6 +49,12 @@ export type S3DocumentStorageOptions = {
    * 24-hour lifecycle rule. POST links are signed from the client's clock; `now` does not apply.
    */
   readonly maxUploadBytes?: number;
+  /**
+   * The most files one listing of an owner's uploads reads (default 10,000: ten ListObjects pages),
+   * so `GET /uploads` stays bounded whatever an owner uploaded. Beyond it the listing is cut, in
+   * key order; the files are still usable by name.
+   */
+  readonly maxListedTemporaryFiles?: number;
 };
 
 /** S3 answers at most 1,000 keys per DeleteObjects call. */
@@ -82,6 +88,7 @@ class SourceChanged extends Error {
 
 export const createS3DocumentStorage = (options: S3DocumentStorageOptions): DocumentStorage => {
   const { client, bucket, maxUploadBytes } = options;
+  const maxListed = Math.max(1, Math.floor(options.maxListedTemporaryFiles ?? 10_000));
   const keys = s3ObjectKeys(
     options.temporaryPrefix ?? DEFAULT_TEMPORARY_PREFIX,
     options.permanentPrefix ?? DEFAULT_PERMANENT_PREFIX,
@@ -168,6 +175,7 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
             new ListObjectsV2Command({
               Bucket: bucket,
               Prefix,
+              MaxKeys: Math.min(1000, maxListed - files.length),
               ...(ContinuationToken === undefined ? {} : { ContinuationToken }),
             }),
           );
@@ -182,7 +190,8 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
             });
           }
           ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-        } while (ContinuationToken !== undefined);
+        } while (ContinuationToken !== undefined && files.length < maxListed);
+        files.length = Math.min(files.length, maxListed);
         return files;
       }),
 

@@ -52,6 +52,14 @@ describe('S3 document storage at scale', () => {
     for (const file of listed) expect(file.size).toBe(Buffer.byteLength(file.filename));
     expect(counts.get('ListObjectsV2Command')).toBe(3);
 
+    // A listing is bounded: 1,500 files at most, in two pages, whatever the owner uploaded.
+    const bounded = createS3DocumentStorage({ client, bucket, maxListedTemporaryFiles: 1_500 });
+    const before = counts.get('ListObjectsV2Command') ?? 0;
+    const cut = await expectOk(bounded.listTemporary(owner));
+    expect(cut).toHaveLength(1_500);
+    expect(new Set(cut.map((file) => file.filename)).size).toBe(1_500);
+    expect((counts.get('ListObjectsV2Command') ?? 0) - before).toBe(2);
+
     await expectOk(
       storage.deleteTemporary(
         owner,
