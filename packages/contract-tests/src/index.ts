@@ -3,6 +3,7 @@ export * from './client-fixtures.js';
 export * from './client-repository-contract.js';
 export * from './document-index-contract.js';
 export * from './document-storage-contract.js';
+export * from './event-log-contract.js';
 export * from './idempotency-store-contract.js';
 export * from './preset-fee-repository-contract.js';
 export * from './result-assertions.js';

@@ -9,6 +9,7 @@ import type {
 } from './onboarding-kit.js';
 import { portableTextHashing } from './ports/text-hashing.js';
 import { createOnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
+import { createClientEventService } from './services/client-event-service.js';
 import { createClientService } from './services/client-onboarding-service.js';
 import { createComplianceReviewService } from './services/compliance-review-service.js';
 import { createDocumentService } from './services/document-service.js';
@@ -76,6 +77,7 @@ export const createOnboardingKit = ({
     compliance: createComplianceReviewService(ctx),
     documents: createDocumentService(ctx),
     presetFees: createPresetFeeService(ctx),
+    events: createClientEventService(ctx),
     idempotency: createIdempotencyService(ctx),
   };
 };

@@ -69,6 +69,7 @@ export {
 export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency/idempotency-key.js';
 export { fingerprintRequestBody } from './idempotency/request-fingerprint.js';
 export type {
+  ClientEventService,
   ClientService,
   ComplianceService,
   DocumentService,
@@ -100,6 +101,7 @@ export type {
   PromotionItem,
   UsedTemporaryFile,
 } from './ports/document-storage.js';
+export type { EventLog, EventLogQuery, LoggedEvent, PositionedEvent } from './ports/event-log.js';
 export type { IdGenerator } from './ports/id-generator.js';
 export type {
   IdempotencyClaim,
@@ -120,6 +122,16 @@ export {
   principalKey,
   type UploaderPrincipal,
 } from './principal.js';
+export {
+  CLIENT_EVENT_API_VERSION,
+  type ClientEvent,
+  type ClientEventListResponse,
+  type ClientEventType,
+  clientEventListQuerySchema,
+  clientEventListResponseSchema,
+  clientEventSchema,
+  clientEventTypes,
+} from './schemas/client-events.js';
 export { type ClientListQueryInput, clientListQuerySchema } from './schemas/client-list-query.js';
 export {
   type BankAccount,

@@ -11,12 +11,14 @@ import type { ClientRepository } from './ports/client-repository.js';
 import type { Clock } from './ports/clock.js';
 import type { DocumentIndex } from './ports/document-index.js';
 import type { DocumentStorage } from './ports/document-storage.js';
+import type { EventLog } from './ports/event-log.js';
 import type { IdGenerator } from './ports/id-generator.js';
 import type { IdempotencyClaimRef, IdempotencyStore, RecordedOutcome } from './ports/idempotency-store.js';
 import type { PresetFeeRepository } from './ports/preset-fee-repository.js';
 import type { TextHashing } from './ports/text-hashing.js';
 import type { UnitOfWork } from './ports/unit-of-work.js';
 import type { CompliancePrincipal, ManagerPrincipal, Principal, UploaderPrincipal } from './principal.js';
+import type { ClientEventListResponse } from './schemas/client-events.js';
 import type { Client, ClientListResponse, StatusHistoryEntry } from './schemas/client-response.js';
 import type {
   BatchDownloadResponse,
@@ -34,6 +36,8 @@ export type OnboardingKitPorts = {
   readonly documentStorage: DocumentStorage;
   readonly presetFees: PresetFeeRepository;
   readonly idempotency: IdempotencyStore;
+  /** The transactional outbox of client events. */
+  readonly events: EventLog;
   readonly apiKeys: ApiKeyStore;
   readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
@@ -173,6 +177,14 @@ export interface DocumentService {
   }): ResultAsync<number, DomainError>;
 }
 
+export interface ClientEventService {
+  /**
+   * The manager's events, oldest first, after the opaque cursor `after`; `query` is the raw query
+   * (`after`, `limit` 1..100, `type`, `clientId`).
+   */
+  list(principal: ManagerPrincipal, query: unknown): ResultAsync<ClientEventListResponse, DomainError>;
+}
+
 export interface PresetFeeService {
   list(principal: ManagerPrincipal): ResultAsync<PresetFeeListItem[], DomainError>;
   get(principal: ManagerPrincipal, presetFeeId: string): ResultAsync<PresetFeeResponse, DomainError>;
@@ -217,5 +229,6 @@ export interface OnboardingKit {
   readonly compliance: ComplianceService;
   readonly documents: DocumentService;
   readonly presetFees: PresetFeeService;
+  readonly events: ClientEventService;
   readonly idempotency: IdempotencyService;
 }

@@ -3,6 +3,8 @@ import {
   batchDownloadResponseSchema,
   batchUploadRequestSchema,
   batchUploadResponseSchema,
+  clientEventListQuerySchema,
+  clientEventListResponseSchema,
   clientListQuerySchema,
   clientListResponseSchema,
   clientSchema,
@@ -94,6 +96,20 @@ export const managerOperations = {
       'Newest first, `limit` 1..100 (default 20); pass `nextCursor` back as `cursor` for the next page.',
     query: clientListQuerySchema,
     success: { status: 200, description: 'One page of clients', schema: clientListResponseSchema },
+    refusals: ['VALIDATION_FAILED'],
+  },
+  listEvents: {
+    method: 'get',
+    path: '/events',
+    summary: "The manager's client events, oldest first",
+    description:
+      'One event per status change (`client.created`, `client.resubmitted`, `client.resubmission_requested`, ' +
+      '`client.approved`, `client.terms_signed`, `client.deleted`) and per promotion of documents ' +
+      '(`documents.promoted`), written with the change itself: a committed change always has its event, a ' +
+      'refused or failed one none. Pass `nextCursor` back as `after` to read what follows (at the end it is ' +
+      'the same cursor again, to poll from). `limit` 1..100 (default 20); filter by `type` or `clientId`.',
+    query: clientEventListQuerySchema,
+    success: { status: 200, description: 'One page of events', schema: clientEventListResponseSchema },
     refusals: ['VALIDATION_FAILED'],
   },
   getClient: {

@@ -18,6 +18,7 @@ export const createManagerRouter = (kit: OnboardingKit, options: RouterOptions =
       resubmitEntity: ({ principal, params, body, context }) =>
         kit.clients.resubmitEntity(principal, params.clientId, body, context),
       listClients: ({ principal, query }) => kit.clients.list(principal, query),
+      listEvents: ({ principal, query }) => kit.events.list(principal, query),
       getClient: ({ principal, params }) => kit.clients.get(principal, params.clientId),
       deleteClient: ({ principal, params, context }) =>
         kit.clients.delete(principal, params.clientId, context),

@@ -3,6 +3,7 @@ import {
   batchDownloadResponseSchema,
   batchUploadRequestSchema,
   batchUploadResponseSchema,
+  clientEventListResponseSchema,
   clientListResponseSchema,
   clientSchema,
   defaultOnboardingPayloadSchemas,
@@ -96,6 +97,7 @@ const responseSchemas = {
   BatchDownloadResponse: batchDownloadResponseSchema,
   PresetFeeList: presetFeeListResponseSchema,
   PresetFee: presetFeeSchema,
+  ClientEventList: clientEventListResponseSchema,
   Error: errorBodySchema,
 } satisfies Record<string, z.ZodType>;
 

@@ -23,6 +23,7 @@ import {
   purgeExpiredTemporaryFiles,
   storeTemporaryFile,
 } from './memory-document-storage.js';
+import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
@@ -149,6 +150,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     documentStorage: storage,
     presetFees: createMemoryPresetFeeRepository(presetFees),
     idempotency: createMemoryIdempotencyStore(database.committedAccess),
+    events: createMemoryEventLog(database.committedAccess),
     apiKeys: createMemoryApiKeyStore(apiKeys),
     unitOfWork: createMemoryUnitOfWork(database),
     clock,

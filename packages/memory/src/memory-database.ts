@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type DocumentRecord,
+  type LoggedEvent,
   type RecordedOutcome,
   type StatusHistoryEntry,
   type StorageUnavailable,
@@ -24,12 +25,16 @@ export type IdempotencyRecord = {
   readonly outcome: RecordedOutcome | null;
 };
 
+/** The event log, by position (1, 2, 3 … in commit order: transactions run one at a time). */
+export type EventRow = LoggedEvent & { readonly position: number };
+
 /** The data a transaction spans: what `TransactionalStores` write. */
 export type MemoryTables = {
   readonly clients: StagedMap<string, StoredClient>;
   readonly statusHistory: StagedMap<string, readonly StatusHistoryEntry[]>;
   readonly documents: StagedMap<string, DocumentRecord>;
   readonly idempotency: StagedMap<string, IdempotencyRecord>;
+  readonly events: StagedMap<number, EventRow>;
 };
 
 type CommittedTables = {
@@ -73,6 +78,7 @@ export const createMemoryDatabase = () => {
     statusHistory: new Map(),
     documents: new Map(),
     idempotency: new Map(),
+    events: new Map(),
   };
   const queue = createSerialQueue();
   // Set while a transaction's work runs: a write it makes through an outer store (or a nested
@@ -84,12 +90,14 @@ export const createMemoryDatabase = () => {
     statusHistory: new StagedMap(committed.statusHistory),
     documents: new StagedMap(committed.documents),
     idempotency: new StagedMap(committed.idempotency),
+    events: new StagedMap(committed.events),
   });
   const commitAll = (tables: MemoryTables) => {
     tables.clients.commit();
     tables.statusHistory.commit();
     tables.documents.commit();
     tables.idempotency.commit();
+    tables.events.commit();
   };
 
   /** Runs a task under the lock, or at once when called from inside a transaction's work. */

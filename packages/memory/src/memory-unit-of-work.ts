@@ -8,6 +8,7 @@ import { type Result, ResultAsync } from 'neverthrow';
 import { createMemoryClientRepository } from './memory-client-repository.js';
 import type { MemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
+import { createMemoryEventLog } from './memory-event-log.js';
 import { completeIdempotencyClaim } from './memory-idempotency-store.js';
 
 /**
@@ -28,6 +29,7 @@ export const createMemoryUnitOfWork = (database: MemoryDatabase): UnitOfWork => 
             idempotency: {
               complete: (ref, response) => completeIdempotencyClaim(staging.access, ref, response),
             },
+            events: createMemoryEventLog(staging.access),
           });
           if (outcome.isOk()) staging.commit();
           return outcome;

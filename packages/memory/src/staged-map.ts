@@ -75,6 +75,17 @@ export class StagedMap<K, V> {
     return counted;
   }
 
+  /** How many entries the view holds. */
+  size(): number {
+    let size = this.#committed.size;
+    for (const [key, value] of this.#staged) {
+      const inCommitted = this.#committed.has(key);
+      if (value === removed) size -= inCommitted ? 1 : 0;
+      else size += inCommitted ? 0 : 1;
+    }
+    return size;
+  }
+
   commit(): void {
     for (const [key, value] of this.#staged) {
       if (value === removed) this.#committed.delete(key);

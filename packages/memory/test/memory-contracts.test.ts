@@ -3,6 +3,7 @@ import {
   runClientRepositoryContract,
   runDocumentIndexContract,
   runDocumentStorageContract,
+  runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
 } from '@onboarding-kit/contract-tests';
@@ -113,5 +114,13 @@ runApiKeyStoreContract({
       apiKeys: adapters.apiKeys,
       inspect: { dumpStoredText: async () => JSON.stringify(adapters.testing.listApiKeyDigests()) },
     };
+  },
+});
+
+runEventLogContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return { events: adapters.events, unitOfWork: adapters.unitOfWork };
   },
 });

@@ -16,6 +16,7 @@ export type KitTables = {
   readonly presetFees: string;
   readonly idempotency: string;
   readonly apiKeys: string;
+  readonly events: string;
   readonly migrations: string;
 };
 
@@ -41,6 +42,7 @@ export const kitTables = (schema: string = defaultSchema): KitTables => {
     presetFees: table('preset_fees'),
     idempotency: table('idempotency_records'),
     apiKeys: table('api_keys'),
+    events: table('client_events'),
     migrations: table('schema_migrations'),
   };
 };

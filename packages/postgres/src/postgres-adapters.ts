@@ -2,6 +2,7 @@ import type {
   ApiKeyStore,
   ClientRepository,
   DocumentIndex,
+  EventLog,
   IdempotencyStore,
   PresetFeeRepository,
   UnitOfWork,
@@ -11,6 +12,7 @@ import { defaultSchema, kitTables } from './kit-tables.js';
 import { createPostgresApiKeyStore } from './postgres-api-key-store.js';
 import { createPostgresClientRepository } from './postgres-client-repository.js';
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
+import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
 import { createPostgresPresetFeeRepository } from './postgres-preset-fee-repository.js';
 import { createPostgresUnitOfWork } from './postgres-unit-of-work.js';
@@ -29,6 +31,7 @@ export type PostgresAdapters = {
   readonly documentIndex: DocumentIndex;
   readonly presetFees: PresetFeeRepository;
   readonly idempotency: IdempotencyStore;
+  readonly events: EventLog;
   readonly apiKeys: ApiKeyStore;
   readonly unitOfWork: UnitOfWork;
 };
@@ -53,6 +56,7 @@ export const createPostgresAdapters = ({
     documentIndex: createPostgresDocumentIndex(session, tables),
     presetFees: createPostgresPresetFeeRepository(session, tables),
     idempotency: createPostgresIdempotencyStore(session, tables),
+    events: createPostgresEventLog(session, tables),
     apiKeys: createPostgresApiKeyStore(session, tables),
     unitOfWork: createPostgresUnitOfWork(pool, tables),
   };

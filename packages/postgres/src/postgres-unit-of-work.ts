@@ -11,6 +11,7 @@ import type { Pool } from 'pg';
 import type { KitTables } from './kit-tables.js';
 import { createPostgresClientRepository } from './postgres-client-repository.js';
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
+import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
 import { type CheckedOutClient, checkOut, rollbackAndRelease, transactionSession } from './sql-session.js';
 
@@ -60,6 +61,7 @@ const runTransaction = async <T, E>(
       clients: createPostgresClientRepository(session, tables),
       documents: createPostgresDocumentIndex(session, tables),
       idempotency: createPostgresIdempotencyStore(session, tables),
+      events: createPostgresEventLog(session, tables),
     });
   } catch (failure) {
     // A command that throws broke its own contract; nothing of it is kept.

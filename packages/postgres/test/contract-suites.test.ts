@@ -2,6 +2,7 @@ import {
   runApiKeyStoreContract,
   runClientRepositoryContract,
   runDocumentIndexContract,
+  runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
 } from '@onboarding-kit/contract-tests';
@@ -65,4 +66,9 @@ runApiKeyStoreContract({
     apiKeys: database.adapters.apiKeys,
     inspect: { dumpStoredText: inspect.dumpApiKeys },
   }),
+});
+
+runEventLogContract({
+  name: 'postgres',
+  setup: async () => ({ events: database.adapters.events, unitOfWork: database.adapters.unitOfWork }),
 });

@@ -55,8 +55,9 @@ describe('createIndividual through the kit on the postgres adapters', () => {
     const roundTrips = database.queryCount() - before;
     const client: Client = created._unsafeUnwrap();
 
-    // claim, BEGIN, documents, client with every child row and its history, completion, COMMIT.
-    expect(roundTrips).toBe(6);
+    // claim, BEGIN, documents, client with every child row and its history, its events (the
+    // outbox), completion, COMMIT.
+    expect(roundTrips).toBe(7);
     expect(roundTrips).toBeLessThanOrEqual(8);
 
     const inspect = rawSqlInspector(database.pool, database.tables);

@@ -2,6 +2,7 @@ import type { ResultAsync } from 'neverthrow';
 import type { CommitOutcomeUnknown, StorageUnavailable } from '../errors.js';
 import type { ClientRepository } from './client-repository.js';
 import type { DocumentIndex } from './document-index.js';
+import type { EventLog } from './event-log.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 
 /** The stores a command writes through, all bound to one transaction. */
@@ -9,6 +10,8 @@ export type TransactionalStores = {
   readonly clients: ClientRepository;
   readonly documents: DocumentIndex;
   readonly idempotency: Pick<IdempotencyStore, 'complete'>;
+  /** The command's events, committed with it (the outbox). */
+  readonly events: Pick<EventLog, 'append'>;
 };
 
 /**

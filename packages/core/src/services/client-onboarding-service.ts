@@ -1,5 +1,6 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import type { z } from 'zod';
+import { eventsOfCommand } from '../domain/client-events.js';
 import {
   entityOnboardingInformation,
   historyEntry,
@@ -85,6 +86,16 @@ export const createClientService = (ctx: KitContext): ClientService => {
           tx.clients
             .insert(client, historyEntry(null, client.status, owner, at))
             .andThen(() => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)))
+            .andThen(() =>
+              tx.events.append(
+                eventsOfCommand(
+                  'CREATE',
+                  client,
+                  documents.map((document) => document.key),
+                  stamp,
+                ),
+              ),
+            )
             .map(() => response),
         );
       });

@@ -1,4 +1,5 @@
 import { err, errAsync, okAsync, type Result, type ResultAsync } from 'neverthrow';
+import { eventsOfCommand } from '../domain/client-events.js';
 import type { DocumentRecord } from '../domain/documents.js';
 import { historyEntry } from '../domain/onboarding-information.js';
 import { type ClientStatusTrigger, transitionClientStatus } from '../domain/status-machine.js';
@@ -65,6 +66,16 @@ export const runClientTransition = (
               : error,
         )
         .andThen(() => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)))
+        .andThen(() =>
+          tx.events.append(
+            eventsOfCommand(
+              transition.trigger,
+              next,
+              documents.map((document) => document.key),
+              { newId: () => ctx.ports.ids.uuid(), at },
+            ),
+          ),
+        )
         .map(() => toClientResponse(next));
     }),
   );

@@ -50,13 +50,14 @@ export const runCommand = <T>(
   const transaction: CommandTransaction<T> = (work) => {
     transacted = true;
     return ports.unitOfWork.transaction((stores) =>
-      work({ clients: stores.clients, documents: stores.documents }).andThen((value) =>
-        claim === undefined
-          ? okAsync(value)
-          : stores.idempotency
-              .complete(claim, { kind: 'command', ok: true, value }, ports.clock.now())
-              .mapErr(lockLostAsInProgress)
-              .map(() => value),
+      work({ clients: stores.clients, documents: stores.documents, events: stores.events }).andThen(
+        (value) =>
+          claim === undefined
+            ? okAsync(value)
+            : stores.idempotency
+                .complete(claim, { kind: 'command', ok: true, value }, ports.clock.now())
+                .mapErr(lockLostAsInProgress)
+                .map(() => value),
       ),
     );
   };

@@ -46,6 +46,40 @@ export const describeInterfaceRoutes = () =>
       );
     });
 
+    test('GET /events → the manager’s own events of its changes, oldest first, and the compliance move', async () => {
+      const fresh = await startHarness();
+      try {
+        const client = await createIndividual(fresh, fresh.keys.managerA);
+        const approved = await fresh.api
+          .post(`/compliance/v1/clients/${client.id}/approve`)
+          .set('SERVICE_API_KEY', fresh.keys.compliance);
+        expect(approved.status).toBe(200);
+        const events = await fresh.api
+          .get('/manager/v1/events?limit=10')
+          .set('SERVICE_API_KEY', fresh.keys.managerA);
+        expect(events.status).toBe(200);
+        expect(events.body.data.map((event: { type: string }) => event.type)).toEqual([
+          'client.created',
+          'documents.promoted',
+          'client.approved',
+        ]);
+        expect(events.body.data[2].data.client).toEqual(approved.body);
+        const later = await fresh.api
+          .get(`/manager/v1/events?after=${events.body.nextCursor}`)
+          .set('SERVICE_API_KEY', fresh.keys.managerA);
+        expect(later.body).toEqual({ data: [], nextCursor: events.body.nextCursor });
+        const ofB = await fresh.api.get('/manager/v1/events').set('SERVICE_API_KEY', fresh.keys.managerB);
+        expect(ofB.body).toEqual({ data: [], nextCursor: null });
+        const crafted = await fresh.api
+          .get('/manager/v1/events?after=xyz')
+          .set('SERVICE_API_KEY', fresh.keys.managerA);
+        expect(crafted.status).toBe(400);
+        expect(crafted.body.parameterErrors).toEqual({ after: [expect.any(String)] });
+      } finally {
+        await fresh.close();
+      }
+    });
+
     test('POST /clients/individuals naming a file never uploaded → 400 at its path, nothing created', async () => {
       const before = await h.api.get('/manager/v1/clients').set('SERVICE_API_KEY', manager());
       const response = await h.api

@@ -1,0 +1,59 @@
+import type { LoggedEvent } from '../ports/event-log.js';
+import { CLIENT_EVENT_API_VERSION, type clientStateEventTypes } from '../schemas/client-events.js';
+import type { ClientStatusTrigger } from './status-machine.js';
+import { type StoredClient, toClientResponse } from './stored-client.js';
+
+/** The event each move of the status machine emits: one per transition, none for a refused move. */
+export const eventTypeOfTrigger: Readonly<
+  Record<ClientStatusTrigger, (typeof clientStateEventTypes)[number]>
+> = {
+  CREATE: 'client.created',
+  RESUBMIT: 'client.resubmitted',
+  REQUEST_RESUBMISSION: 'client.resubmission_requested',
+  APPROVE: 'client.approved',
+  SIGN_TERMS: 'client.terms_signed',
+  DELETE: 'client.deleted',
+};
+
+type Stamp = { readonly newId: () => string; readonly at: string };
+
+/**
+ * The events of one committed command on a client: its transition, and (when it promoted files)
+ * the permanent keys of its documents.
+ */
+export const eventsOfCommand = (
+  trigger: ClientStatusTrigger,
+  client: StoredClient,
+  promotedDocuments: readonly string[],
+  { newId, at }: Stamp,
+): LoggedEvent[] => {
+  const { managerId } = client;
+  const visible = toClientResponse(client);
+  const events: LoggedEvent[] = [
+    {
+      managerId,
+      clientId: client.id,
+      event: {
+        id: newId(),
+        type: eventTypeOfTrigger[trigger],
+        apiVersion: CLIENT_EVENT_API_VERSION,
+        createdAt: at,
+        data: { client: visible },
+      },
+    },
+  ];
+  if (promotedDocuments.length > 0) {
+    events.push({
+      managerId,
+      clientId: client.id,
+      event: {
+        id: newId(),
+        type: 'documents.promoted',
+        apiVersion: CLIENT_EVENT_API_VERSION,
+        createdAt: at,
+        data: { clientId: client.id, documents: [...promotedDocuments] },
+      },
+    });
+  }
+  return events;
+};
