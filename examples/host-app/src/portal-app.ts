@@ -120,6 +120,14 @@ export const createPortalApp = ({
       next(error);
       return;
     }
+    // A client error thrown by a middleware of the portal's own routes (body-parser's malformed
+    // JSON, a body over the limit) keeps its status.
+    const status: unknown = error?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const code = error?.type === 'entity.parse.failed' ? 'MALFORMED_JSON' : 'BAD_REQUEST';
+      res.status(status).json(portalErrorBody(res, code, 'The request could not be read'));
+      return;
+    }
     logger.child({ requestId: res.locals.requestId }).error('unexpected error', { cause: error });
     res.status(500).json(portalErrorBody(res, 'INTERNAL', 'Something went wrong'));
   };

@@ -239,6 +239,15 @@ describe('every error the portal answers has the portal’s shape, the kit’s c
     });
   });
 
+  test('malformed JSON to a portal route of its own', async () => {
+    const answer = await call('POST', '/portal/payouts', {
+      session: sessions.managerA,
+      body: '{"amount":',
+    });
+    expect(answer.status).toBe(400);
+    portalError(answer, 'MALFORMED_JSON');
+  });
+
   test('an altered signed link', async () => {
     const answer = await call('PUT', '/onboarding/storage/uploads/not-a-token', { body: 'x' });
     expect(answer.status).toBe(403);
