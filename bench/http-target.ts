@@ -36,7 +36,12 @@ const announce = (port: number, stop: () => Promise<void>) => {
 
 const startKit = async () => {
   const config = readDemoConfig({ PORT: '0', HOST: '127.0.0.1' })._unsafeUnwrap();
-  const demo = await startDemoOrThrow(config, { logger });
+  // The idempotency phase drives one manager past the default quota of live keys (10,000) on
+  // purpose: the bench measures throughput, not the quota.
+  const demo = await startDemoOrThrow(config, {
+    logger,
+    kitOptions: { idempotencyMaxRecordsPerOwner: null },
+  });
   const files = Number(process.env.BENCH_PRELOAD_FILES ?? 0);
   const owner = `manager:${managerA.managerId}`;
   const bytes = new Uint8Array(PRELOADED_FILE_BYTES).fill(7);

@@ -9,7 +9,8 @@
  * 2. A manager's preset fee list (what GET /preset-fees reads) with 1,000 fees among 1,000,000
  *    rows, through the repository and through the kit's preset fee service: p50 / p99.
  *
- * BENCH_ONLY=create or BENCH_ONLY=preset-fees runs one half; BENCH_REQUESTS and BENCH_CONCURRENCY
+ * BENCH_NO_QUOTA=1 runs the kit without its per-caller idempotency quota (to measure what the
+ * quota's count costs). BENCH_ONLY=create or BENCH_ONLY=preset-fees runs one half; BENCH_REQUESTS and BENCH_CONCURRENCY
  * tune the first. Uses DATABASE_URL when set (a fresh database is created on that server and dropped at the end),
  * otherwise an embedded PostgreSQL in a temporary directory.
  */
@@ -72,6 +73,7 @@ const kitCreate = (pool: Pool) => {
     documentStorage: memory.documentStorage,
     clock: systemClock,
     ids: createRandomIds(),
+    ...(process.env.BENCH_NO_QUOTA ? { options: { idempotencyMaxRecordsPerOwner: null } } : {}),
   });
   const principal: ManagerPrincipal = { kind: 'manager', managerId: `bench-kit-${randomUUID()}` };
   const owner = `manager:${principal.managerId}`;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOnboardingKit, type OnboardingKit } from '@onboarding-kit/core';
+import { createOnboardingKit, type OnboardingKit, type OnboardingKitOptions } from '@onboarding-kit/core';
 import { consoleHttpLogger, type HttpLogger, startKitMaintenance } from '@onboarding-kit/express';
 import { seedDemoData } from '@onboarding-kit/memory';
 import { errAsync, ResultAsync } from 'neverthrow';
@@ -16,6 +16,8 @@ export type StartDemoOptions = {
   readonly warn?: (message: string) => void;
   /** How often expired idempotency records are purged (default: every 10 minutes). */
   readonly purgeIntervalMs?: number;
+  /** The kit's options (default: the kit's defaults). */
+  readonly kitOptions?: OnboardingKitOptions;
   /** How often orphan documents are swept (default hourly). */
   readonly orphanSweepIntervalMs?: number;
 };
@@ -76,7 +78,10 @@ export const startDemo = (
     const origin = config.publicBaseUrl ?? `http://localhost:${port}`;
     return openDemoAdapters(config, { storageBaseUrl: `${origin}${demoPaths.storage}`, warn })
       .andThen((adapters) => {
-        const kit = createOnboardingKit(adapters.ports);
+        const kit = createOnboardingKit({
+          ...adapters.ports,
+          ...(options.kitOptions ? { options: options.kitOptions } : {}),
+        });
         return seedDemoData(adapters.ports)
           .mapErr(demoStartFailure('seed the demo keys, client and preset fees'))
           .map(() => ({ adapters, kit }))

@@ -16,18 +16,18 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
       }
       return ok(undefined);
     }),
-  listForManager: ({ managerId, afterPosition = 0, limit, type, clientId }) =>
+  listForManager: ({ managerId, afterPosition = '0', limit, type, clientId }) =>
     access.read((tables) =>
       tables.events
         .select(
           (row) =>
             row.managerId === managerId &&
-            row.position > afterPosition &&
+            row.position > Number(afterPosition) &&
             (type === undefined || row.event.type === type) &&
             (clientId === undefined || row.clientId === clientId),
         )
         .sort((a, b) => a.position - b.position)
         .slice(0, Math.max(1, Math.floor(limit)))
-        .map(({ position, event }) => ({ position, event })),
+        .map(({ position, event }) => ({ position: String(position), event })),
     ),
 });

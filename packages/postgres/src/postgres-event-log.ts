@@ -6,26 +6,27 @@ import { preparedStatement, type SqlSession } from './sql-session.js';
 const unavailable = storageUnavailable('postgres');
 
 /**
- * The outbox on PostgreSQL. An append first takes a transaction-level advisory lock on the
- * manager, then draws positions: two commands of one manager append one after the other, and the
- * second draws its positions only once the first has committed or rolled back. A reader paging
- * by position therefore never skips an event of that manager that commits later. The lock is held
- * from the append (the last write of a command) to its commit.
+ * The outbox on PostgreSQL, read without any lock on the writers: every event records the id of
+ * the transaction that wrote it (migration 0005). A reader returns only events of transactions
+ * older than its snapshot's xmin — each of those has finished, committed or not — in (transaction,
+ * position) order, and its cursor is that pair. A transaction still running has an id at or above
+ * that xmin, above every cursor handed out so far: its events come after them, never skipped. The
+ * price: events wait for every older transaction of the database to end (a long one delays them).
  */
 export const createPostgresEventLog = (db: SqlSession, tables: KitTables): EventLog => {
   const appendEvents = preparedStatement(
-    `WITH manager_lock AS (SELECT pg_advisory_xact_lock(hashtextextended('onboarding-kit events ' || $1, 0)))
-     INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
+    `INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
      SELECT e.event_id, $1, e.client_id, e.type, e.created_at, e.body
-     FROM manager_lock, json_to_recordset($2::json)
+     FROM json_to_recordset($2::json)
        AS e(ordinal integer, event_id uuid, client_id uuid, type text, created_at timestamptz, body json)
      ORDER BY e.ordinal`,
   );
   const listEvents = preparedStatement(
-    `SELECT position, body FROM ${tables.events}
-     WHERE manager_id = $1 AND position > $2
-       AND ($3::text IS NULL OR type = $3) AND ($4::uuid IS NULL OR client_id = $4)
-     ORDER BY position LIMIT $5`,
+    `SELECT xid, position, body FROM ${tables.events}
+     WHERE manager_id = $1 AND (xid, position) > ($2::bigint, $3::bigint)
+       AND xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+       AND ($4::text IS NULL OR type = $4) AND ($5::uuid IS NULL OR client_id = $5)
+     ORDER BY xid, position LIMIT $6`,
   );
   return {
     append: (events) => {
@@ -50,18 +51,26 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
         unavailable,
       );
     },
-    listForManager: ({ managerId, afterPosition = 0, limit, type, clientId }) =>
-      ResultAsync.fromPromise(
-        db.query<{ position: string; body: ClientEvent }>(
+    listForManager: ({ managerId, afterPosition = '0.0', limit, type, clientId }) => {
+      // A position of this log is `<transaction>.<position>`; another shape starts from the beginning.
+      const [afterXid = '0', afterSequence = '0'] = afterPosition.includes('.')
+        ? afterPosition.split('.')
+        : ['0', '0'];
+      return ResultAsync.fromPromise(
+        db.query<{ xid: string; position: string; body: ClientEvent }>(
           listEvents([
             managerId,
-            afterPosition,
+            afterXid,
+            afterSequence,
             type ?? null,
             clientId ?? null,
             Math.max(1, Math.floor(limit)),
           ]),
         ),
         unavailable,
-      ).map((result) => result.rows.map((row) => ({ position: Number(row.position), event: row.body }))),
+      ).map((result) =>
+        result.rows.map((row) => ({ position: `${row.xid}.${row.position}`, event: row.body })),
+      );
+    },
   };
 };

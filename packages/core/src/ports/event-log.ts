@@ -9,13 +9,16 @@ export type LoggedEvent = {
   readonly event: ClientEvent;
 };
 
-/** An event read back, with its position in the log (increasing in commit order per manager). */
-export type PositionedEvent = { readonly position: number; readonly event: ClientEvent };
+/**
+ * An event read back, with its place in the log: digits, or digits `.` digits (the adapter's own
+ * order key), increasing in the order the log is read.
+ */
+export type PositionedEvent = { readonly position: string; readonly event: ClientEvent };
 
 export type EventLogQuery = {
   readonly managerId: string;
-  /** Only events after this position. */
-  readonly afterPosition?: number;
+  /** Only events after this position (one the log returned). */
+  readonly afterPosition?: string;
   readonly limit: number;
   readonly type?: ClientEventType;
   readonly clientId?: string;
@@ -24,8 +27,8 @@ export type EventLogQuery = {
 /**
  * The transactional outbox (issue 9): commands append their events in their own transaction, so a
  * rolled-back command leaves none and a committed one always has its own. A manager's events are
- * read oldest first; their positions increase in the order their transactions committed, so a
- * reader paging with `afterPosition` never skips an event that commits later.
+ * read oldest first, and a reader paging with `afterPosition` never skips an event whose
+ * transaction commits later (the log holds back what follows a transaction still running).
  */
 export interface EventLog {
   append(events: readonly LoggedEvent[]): ResultAsync<void, StorageUnavailable>;

@@ -8,16 +8,15 @@ import type { KitContext } from './kit-context.js';
 
 const INVALID_CURSOR = 'Invalid cursor: pass the nextCursor of a previous page';
 
-/** The opaque `after` of `GET /events`: base64url of the last event's position. */
-const encodeEventCursor = (position: number): string =>
+/** The opaque `after` of `GET /events`: base64url of the last event's position in the log. */
+const encodeEventCursor = (position: string): string =>
   base64urlnopad.encode(new TextEncoder().encode(`e${position}`));
 
-const decodeEventCursor = (cursor: string): number | null => {
+/** The position a cursor names, or null: only digits, or digits `.` digits, as the log writes them. */
+const decodeEventCursor = (cursor: string): string | null => {
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(base64urlnopad.decode(cursor));
-    if (!/^e(0|[1-9][0-9]{0,15})$/.test(text)) return null;
-    const position = Number(text.slice(1));
-    return Number.isSafeInteger(position) ? position : null;
+    return /^e(0|[1-9][0-9]{0,18})(\.(0|[1-9][0-9]{0,18}))?$/.test(text) ? text.slice(1) : null;
   } catch {
     return null;
   }
