@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, request, type Server } from 'node:http';
 import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
 import { createRandomIds, demoIdentities, nodeTextHashing } from '@onboarding-kit/memory';
@@ -7,6 +6,7 @@ import { createPostgresAdapters } from '@onboarding-kit/postgres';
 import { createS3DocumentStorage } from '@onboarding-kit/s3';
 import pg from 'pg';
 import { afterAll, expect, inject, test } from 'vitest';
+import { startPassThroughProxy } from '../../../test-support/pass-through-proxy.js';
 import { openDemoDatabase } from './support/demo-database.js';
 import { demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http.js';
 import { type DemoProcess, spawnDemoProcess } from './support/demo-process.js';
@@ -31,47 +31,23 @@ afterAll(async () => {
  * and then never answered: the demo is left between its copy and its commit.
  */
 const startCopyHoldingProxy = async () => {
-  const upstream = new URL(endpoint);
   let copied: () => void = () => undefined;
   const copyDone = new Promise<void>((resolve) => {
     copied = resolve;
   });
-  const server: Server = createServer((incoming, outgoing) => {
+  const proxy = await startPassThroughProxy(endpoint, (incoming, outgoing, forward) => {
     const source = incoming.headers['x-amz-copy-source'];
     const hold = incoming.method === 'PUT' && typeof source === 'string' && source.includes('crash');
-    const forwarded = request(
-      {
-        hostname: upstream.hostname,
-        port: upstream.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: incoming.headers,
+    forward(incoming, outgoing, {
+      onAnswer: (answer) => {
+        if (!hold) return false;
+        answer.resume();
+        answer.once('end', copied);
+        return true;
       },
-      (answer) => {
-        if (hold) {
-          answer.resume();
-          answer.once('end', copied);
-          return;
-        }
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forwarded.once('error', () => outgoing.destroy());
-    incoming.pipe(forwarded);
+    });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    copyDone,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...proxy, copyDone };
 };
 
 const permanentKeys = async (bucket: string): Promise<string[]> =>

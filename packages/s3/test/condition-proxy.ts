@@ -1,4 +1,5 @@
-import { createServer, request, type Server } from 'node:http';
+import { request, type ServerResponse } from 'node:http';
+import { type PassThroughProxy, startPassThroughProxy } from '../../../test-support/pass-through-proxy.js';
 
 /**
  * A pass-through HTTP proxy in front of a real S3-compatible server that enforces two conditions
@@ -12,7 +13,7 @@ import { createServer, request, type Server } from 'node:http';
  * Everything else reaches the server unchanged. The servers check no signature, so the proxy's own
  * HEAD and DELETE requests go unsigned.
  */
-export type ConditionProxy = { readonly endpoint: string; readonly close: () => Promise<void> };
+export type ConditionProxy = PassThroughProxy;
 
 const xmlUnescape = (text: string): string =>
   text
@@ -46,37 +47,14 @@ export const startConditionProxy = async (target: string): Promise<ConditionProx
       outgoing.once('error', reject);
       outgoing.end();
     });
-  const answerXml = (outgoing: import('node:http').ServerResponse, status: number, body: string) => {
+  const answerXml = (outgoing: ServerResponse, status: number, body: string) => {
     outgoing.writeHead(status, {
       'content-type': 'application/xml',
       'content-length': Buffer.byteLength(body),
     });
     outgoing.end(body);
   };
-  const forward = (
-    incoming: import('node:http').IncomingMessage,
-    outgoing: import('node:http').ServerResponse,
-    body?: Buffer,
-  ) => {
-    const forwarded = request(
-      {
-        hostname: upstream.hostname,
-        port: upstream.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forwarded.once('error', () => outgoing.destroy());
-    if (body === undefined) incoming.pipe(forwarded);
-    else forwarded.end(body);
-  };
-
-  const server: Server = createServer((incoming, outgoing) => {
+  return startPassThroughProxy(target, (incoming, outgoing, forward) => {
     const copySource = incoming.headers['x-amz-copy-source'];
     const ifMatch = incoming.headers['x-amz-copy-source-if-match'];
     if (incoming.method === 'PUT' && typeof copySource === 'string' && typeof ifMatch === 'string') {
@@ -130,7 +108,7 @@ export const startConditionProxy = async (target: string): Promise<ConditionProx
               );
               return;
             }
-            forward(incoming, outgoing, body);
+            forward(incoming, outgoing, { body });
           })
           .catch(() => outgoing.destroy());
       });
@@ -143,7 +121,7 @@ export const startConditionProxy = async (target: string): Promise<ConditionProx
         const body = Buffer.concat(chunks);
         const xml = body.toString('utf8');
         if (!xml.includes('<ETag>')) {
-          forward(incoming, outgoing, body);
+          forward(incoming, outgoing, { body });
           return;
         }
         const bucket = url.pathname.split('/')[1] ?? '';
@@ -178,15 +156,4 @@ export const startConditionProxy = async (target: string): Promise<ConditionProx
     }
     forward(incoming, outgoing);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 };

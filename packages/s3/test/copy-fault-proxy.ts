@@ -1,8 +1,8 @@
-import { createServer, request, type Server } from 'node:http';
+import { type PassThroughProxy, startPassThroughProxy } from '../../../test-support/pass-through-proxy.js';
 
 export type CopyFault = 'error-inside-200' | 'empty-200';
 
-export type CopyFaultProxy = { readonly endpoint: string; readonly close: () => Promise<void> };
+export type CopyFaultProxy = PassThroughProxy;
 
 /**
  * A pass-through HTTP proxy in front of a real S3 server that injects one fault S3 documents for
@@ -10,9 +10,8 @@ export type CopyFaultProxy = { readonly endpoint: string; readonly close: () => 
  * connection drops mid-copy). Only copies whose source contains `poisoned` are faulted; every other
  * request reaches the real server unchanged (headers included, so signatures still match).
  */
-export const startCopyFaultProxy = async (target: string, fault: CopyFault): Promise<CopyFaultProxy> => {
-  const upstream = new URL(target);
-  const server: Server = createServer((incoming, outgoing) => {
+export const startCopyFaultProxy = (target: string, fault: CopyFault): Promise<CopyFaultProxy> =>
+  startPassThroughProxy(target, (incoming, outgoing, forward) => {
     const copySource = incoming.headers['x-amz-copy-source'];
     if (incoming.method === 'PUT' && typeof copySource === 'string' && copySource.includes('poisoned')) {
       incoming.resume();
@@ -31,31 +30,5 @@ export const startCopyFaultProxy = async (target: string, fault: CopyFault): Pro
       });
       return;
     }
-    const forwarded = request(
-      {
-        hostname: upstream.hostname,
-        port: upstream.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forwarded.once('error', () => outgoing.destroy());
-    incoming.pipe(forwarded);
+    forward(incoming, outgoing);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-};
