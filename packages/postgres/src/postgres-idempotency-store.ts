@@ -14,6 +14,13 @@ import { preparedStatement, type SqlSession } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
+/** A write that named a token no longer holding the key (taken over, completed or released). */
+const lockLost = ({ scope, key }: IdempotencyClaimRef): IdempotencyLockLost => ({
+  type: 'IdempotencyLockLost',
+  scope,
+  key,
+});
+
 type ClaimRow = {
   claimed: boolean;
   fingerprint: string;
@@ -117,11 +124,7 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
       ).andThen((result) =>
         result.rowCount === 1
           ? ok(undefined)
-          : err<void, StorageUnavailable | IdempotencyLockLost>({
-              type: 'IdempotencyLockLost',
-              scope: ref.scope,
-              key: ref.key,
-            }),
+          : err<void, StorageUnavailable | IdempotencyLockLost>(lockLost(ref)),
       ),
 
     renew: (ref: IdempotencyClaimRef, now: Date) =>
@@ -129,11 +132,7 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
         (result) =>
           result.rowCount === 1
             ? ok(undefined)
-            : err<void, StorageUnavailable | IdempotencyLockLost>({
-                type: 'IdempotencyLockLost',
-                scope: ref.scope,
-                key: ref.key,
-              }),
+            : err<void, StorageUnavailable | IdempotencyLockLost>(lockLost(ref)),
       ),
 
     release: (ref: IdempotencyClaimRef) =>

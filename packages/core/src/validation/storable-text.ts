@@ -6,9 +6,10 @@
  * same 400 at the field's path on every back end.
  */
 
-// A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const UNPAIRED_SURROGATE = '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+const UNSTORABLE = new RegExp(`\\u0000|${UNPAIRED_SURROGATE}`);
+const UNPAIRED_SURROGATES = new RegExp(UNPAIRED_SURROGATE, 'g');
 
 export const UNSTORABLE_TEXT_MESSAGE = 'Must not contain NUL or unpaired surrogate characters';
 
@@ -16,8 +17,7 @@ export const UNSTORABLE_TEXT_MESSAGE = 'Must not contain NUL or unpaired surroga
 export const hasUnstorableCharacter = (value: string): boolean => UNSTORABLE.test(value);
 
 /** `value` with every unpaired surrogate replaced by U+FFFD, as `String.prototype.toWellFormed` does. */
-export const toWellFormedText = (value: string): string =>
-  value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+export const toWellFormedText = (value: string): string => value.replace(UNPAIRED_SURROGATES, '\ufffd');
 
 /** The negation of `hasUnstorableCharacter`, for schema refinements. */
 export const isStorableText = (value: string): boolean => !UNSTORABLE.test(value);
