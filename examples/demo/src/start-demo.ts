@@ -14,11 +14,11 @@ export type StartDemoOptions = {
   readonly logger?: HttpLogger;
   /** Told about what the demo goes on without (default: console.warn). */
   readonly warn?: (message: string) => void;
-  /** How often expired idempotency records are purged (default: every 10 minutes). */
+  /** How often expired idempotency records are purged (default: startKitMaintenance's, 10 minutes). */
   readonly purgeIntervalMs?: number;
   /** The kit's options (default: the kit's defaults). */
   readonly kitOptions?: OnboardingKitOptions;
-  /** How often orphan documents are swept (default hourly). */
+  /** How often orphan documents are swept (default: startKitMaintenance's, hourly). */
   readonly orphanSweepIntervalMs?: number;
 };
 
@@ -34,8 +34,6 @@ export type RunningDemo = {
   close(): Promise<void>;
 };
 
-const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000;
-const DEFAULT_ORPHAN_SWEEP_INTERVAL_MS = 60 * 60_000;
 const CLOSE_GRACE_MS = 5_000;
 
 const listen = (server: Server, port: number, host: string): ResultAsync<number, DemoStartFailure> =>
@@ -94,8 +92,12 @@ export const startDemo = (
         // Purge of expired idempotency records, sweep of orphan documents (issue 11 §4).
         const maintenance = startKitMaintenance(kit, {
           logger,
-          purgeIdempotencyEveryMs: options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS,
-          sweepOrphanDocumentsEveryMs: options.orphanSweepIntervalMs ?? DEFAULT_ORPHAN_SWEEP_INTERVAL_MS,
+          ...(options.purgeIntervalMs === undefined
+            ? {}
+            : { purgeIdempotencyEveryMs: options.purgeIntervalMs }),
+          ...(options.orphanSweepIntervalMs === undefined
+            ? {}
+            : { sweepOrphanDocumentsEveryMs: options.orphanSweepIntervalMs }),
         });
         return {
           origin,

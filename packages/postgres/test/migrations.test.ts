@@ -87,33 +87,25 @@ describe('migrate', () => {
       );
       (await migrate(pool, { schema }))._unsafeUnwrap();
       const adapters = createPostgresAdapters({ pool, schema });
-      const replay = await adapters.idempotency.claim({
+      // A quota of 1 live record for the owner of the old record.
+      const claimOf = (key: string) => ({
         scope,
         owner: scope.split(' ')[0] ?? '',
         maxLiveRecordsPerOwner: 1,
-        key: 'old-key',
+        key,
         token: randomUUID(),
         fingerprint: 'f',
         now: new Date(),
         lockTtlMs: 60_000,
         recordTtlMs: 86_400_000,
       });
+      const replay = await adapters.idempotency.claim(claimOf('old-key'));
       expect(replay._unsafeUnwrap()).toEqual({
         type: 'Replay',
         outcome: { kind: 'response', status: 201, body: { id: 'kept' } },
       });
       // The old record counts against its owner's quota (1): a new key of that owner is refused.
-      const another = await adapters.idempotency.claim({
-        scope,
-        owner: scope.split(' ')[0] ?? '',
-        maxLiveRecordsPerOwner: 1,
-        key: 'new-key',
-        token: randomUUID(),
-        fingerprint: 'f',
-        now: new Date(),
-        lockTtlMs: 60_000,
-        recordTtlMs: 86_400_000,
-      });
+      const another = await adapters.idempotency.claim(claimOf('new-key'));
       expect(another._unsafeUnwrap().type).toBe('QuotaExceeded');
     } finally {
       await pool.end();

@@ -39,17 +39,12 @@ describe('createIndividual through the kit on the postgres adapters', () => {
       new TextEncoder().encode('%PDF-1.7'),
     );
     const payload = exampleIndividualPayload();
-    const scope = `manager:${principal.managerId} POST /manager/v1/clients/individuals`;
+    const owner = `manager:${principal.managerId}`;
+    const scope = `${owner} POST /manager/v1/clients/individuals`;
+    const claimInput = { scope, owner, key: 'create-1', body: payload };
 
     const before = database.queryCount();
-    const decision = (
-      await kit.idempotency.claim({
-        scope,
-        owner: scope.split(' ')[0] ?? scope,
-        key: 'create-1',
-        body: payload,
-      })
-    )._unsafeUnwrap();
+    const decision = (await kit.idempotency.claim(claimInput))._unsafeUnwrap();
     if (decision.type !== 'Claimed') throw new Error(`expected a claim, got ${decision.type}`);
     const created = await kit.clients.createIndividual(principal, payload, { claim: decision.ref });
     const roundTrips = database.queryCount() - before;
@@ -79,14 +74,7 @@ describe('createIndividual through the kit on the postgres adapters', () => {
     expect(record?.outcome).toEqual({ kind: 'command', ok: true, value: JSON.parse(JSON.stringify(client)) });
 
     // The same request again is replayed from the record: nothing runs, no second client.
-    const replay = (
-      await kit.idempotency.claim({
-        scope,
-        owner: scope.split(' ')[0] ?? scope,
-        key: 'create-1',
-        body: payload,
-      })
-    )._unsafeUnwrap();
+    const replay = (await kit.idempotency.claim(claimInput))._unsafeUnwrap();
     expect(replay).toEqual({ type: 'Replay', outcome: record?.outcome });
     const count = await database.pool.query(
       `SELECT count(*)::int AS n FROM ${database.tables.clients} WHERE manager_id = $1`,
