@@ -1,5 +1,9 @@
 import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
-import { collectDocumentReferences, replaceDocumentReferences } from '../domain/document-references.js';
+import {
+  collectDocumentReferences,
+  type DocumentReference,
+  replaceDocumentReferences,
+} from '../domain/document-references.js';
 import { type DocumentRecord, documentKeyFor, type TemporaryFile } from '../domain/documents.js';
 import {
   type DomainError,
@@ -59,26 +63,37 @@ const problemWith = (ctx: KitContext, filename: string, file: TemporaryFile | nu
   return null;
 };
 
+/** A refusal reported at every field path that names a file with a problem (`problemOf` gives it). */
+const refusalAtReferences = (
+  references: readonly DocumentReference[],
+  reason: string,
+  problemOf: (filename: string) => string | undefined,
+): DomainError => {
+  const parameterErrors: ParameterErrors = {};
+  for (const { path, filename } of references) {
+    const problem = problemOf(filename);
+    if (problem !== undefined) parameterErrors[path] = [problem];
+  }
+  return validationFailed(reason, parameterErrors);
+};
+
 /** Checks every referenced file; resolves to each distinct usable file by name. */
 const checkReferencedFiles = (
   ctx: KitContext,
   owner: string,
-  payload: unknown,
+  references: readonly DocumentReference[],
 ): ResultAsync<ReadonlyMap<string, TemporaryFile>, DomainError> => {
-  const references = collectDocumentReferences(payload);
   const filenames = [...new Set(references.map((reference) => reference.filename))];
   if (filenames.length > MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD) {
     // Reported where the excess starts: every reference to a name past the bound.
     const beyond = new Set(filenames.slice(MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD));
-    const parameterErrors: ParameterErrors = {};
-    for (const { path, filename } of references) {
-      if (beyond.has(filename)) {
-        parameterErrors[path] = [
-          `A payload may name at most ${MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD} distinct files`,
-        ];
-      }
-    }
-    return errAsync(validationFailed('The payload names too many documents', parameterErrors));
+    return errAsync(
+      refusalAtReferences(references, 'The payload names too many documents', (filename) =>
+        beyond.has(filename)
+          ? `A payload may name at most ${MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD} distinct files`
+          : undefined,
+      ),
+    );
   }
   return inBatches(filenames, STAT_CONCURRENCY, (filename) =>
     ctx.ports.documentStorage.statTemporary(owner, filename).map((file) => ({ filename, file })),
@@ -91,12 +106,9 @@ const checkReferencedFiles = (
       else if (file !== null) usable.set(filename, file);
     }
     if (problems.size === 0) return ok(usable);
-    const parameterErrors: ParameterErrors = {};
-    for (const { path, filename } of references) {
-      const problem = problems.get(filename);
-      if (problem) parameterErrors[path] = [problem];
-    }
-    return err(validationFailed('Some documents cannot be used', parameterErrors));
+    return err(
+      refusalAtReferences(references, 'Some documents cannot be used', (filename) => problems.get(filename)),
+    );
   });
 };
 
@@ -115,8 +127,9 @@ export const promoteDocumentsAround = <P, T>(
   owner: string,
   payload: P,
   commit: (promoted: PromotedDocuments<P>) => ResultAsync<T, DomainError>,
-): ResultAsync<T, DomainError> =>
-  checkReferencedFiles(ctx, owner, payload).andThen((files) => {
+): ResultAsync<T, DomainError> => {
+  const references = collectDocumentReferences(payload);
+  return checkReferencedFiles(ctx, owner, references).andThen((files) => {
     const storage = ctx.ports.documentStorage;
     const items: PromotionItem[] = [...files.values()].map((file) => ({
       owner,
@@ -126,15 +139,14 @@ export const promoteDocumentsAround = <P, T>(
     }));
     const changedSinceChecked = (changed: TemporaryFilesChanged): DomainError => {
       const names = new Set(changed.filenames);
-      const parameterErrors: ParameterErrors = {};
-      for (const { path, filename } of collectDocumentReferences(payload)) {
-        if (names.has(filename)) {
-          parameterErrors[path] = [
-            `File "${filename}" was uploaded again or removed while this request ran: send the request again`,
-          ];
-        }
-      }
-      return validationFailed('Some documents changed while they were being used', parameterErrors);
+      return refusalAtReferences(
+        references,
+        'Some documents changed while they were being used',
+        (filename) =>
+          names.has(filename)
+            ? `File "${filename}" was uploaded again or removed while this request ran: send the request again`
+            : undefined,
+      );
     };
     const keyByFilename = new Map(items.map((item) => [item.filename, item.key]));
     const storedAt = ctx.ports.clock.now().toISOString();
@@ -188,3 +200,4 @@ export const promoteDocumentsAround = <P, T>(
         )
     );
   });
+};
