@@ -16,6 +16,7 @@ import { createDocumentService } from './services/document-service.js';
 import { createIdempotencyService } from './services/idempotency-service.js';
 import type { KitContext } from './services/kit-context.js';
 import { createPresetFeeService } from './services/preset-fee-service.js';
+import { createWebhookService } from './services/webhook-service.js';
 import { defaultReferenceLists } from './validation/reference-lists.js';
 
 const MINUTE = 60_000;
@@ -30,6 +31,11 @@ export const defaultOnboardingKitOptions: ResolvedOnboardingKitOptions = {
   idempotencyRecordTtlMs: 24 * HOUR,
   idempotencyLockTtlMs: MINUTE,
   idempotencyMaxRecordsPerOwner: 10_000,
+  webhookRetryWindowMs: 3 * 24 * HOUR,
+  webhookAttemptTimeoutMs: 10_000,
+  webhookSecretOverlapMs: 24 * HOUR,
+  webhookAllowPrivateNetworks: false,
+  maxWebhookEndpointsPerManager: 20,
 };
 
 export const resolveOnboardingKitOptions = (
@@ -78,6 +84,7 @@ export const createOnboardingKit = ({
     documents: createDocumentService(ctx),
     presetFees: createPresetFeeService(ctx),
     events: createClientEventService(ctx),
+    webhooks: createWebhookService(ctx),
     idempotency: createIdempotencyService(ctx),
   };
 };

@@ -17,6 +17,10 @@ import type { IdempotencyClaimRef, IdempotencyStore, RecordedOutcome } from './p
 import type { PresetFeeRepository } from './ports/preset-fee-repository.js';
 import type { TextHashing } from './ports/text-hashing.js';
 import type { UnitOfWork } from './ports/unit-of-work.js';
+import type { WebhookDeliveryStore } from './ports/webhook-delivery-store.js';
+import type { WebhookEndpointStore } from './ports/webhook-endpoint-store.js';
+import type { WebhookJob } from './ports/webhook-job-queue.js';
+import type { WebhookTransport } from './ports/webhook-transport.js';
 import type { CompliancePrincipal, ManagerPrincipal, Principal, UploaderPrincipal } from './principal.js';
 import type { ClientEventListResponse } from './schemas/client-events.js';
 import type { Client, ClientListResponse, StatusHistoryEntry } from './schemas/client-response.js';
@@ -27,6 +31,14 @@ import type {
 } from './schemas/documents.js';
 import type { OnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
 import type { PresetFee, PresetFeeListItem, PresetFeeResponse } from './schemas/preset-fee.js';
+import type {
+  CreatedWebhookEndpoint,
+  WebhookDelivery,
+  WebhookDeliveryListResponse,
+  WebhookEndpoint,
+  WebhookEndpointListResponse,
+  WebhookSecretRotationResponse,
+} from './schemas/webhook-endpoints.js';
 import type { ReferenceLists } from './validation/reference-lists.js';
 
 /** Every port the kit runs on. A host wires adapters here once (`createOnboardingKit`). */
@@ -38,6 +50,13 @@ export type OnboardingKitPorts = {
   readonly idempotency: IdempotencyStore;
   /** The transactional outbox of client events. */
   readonly events: EventLog;
+  readonly webhookEndpoints: WebhookEndpointStore;
+  readonly webhookDeliveries: WebhookDeliveryStore;
+  /**
+   * Sends webhook deliveries (`createNodeWebhookTransport` of @onboarding-kit/webhook-transport,
+   * or a recording one in tests). Without one, every attempt fails with that reason.
+   */
+  readonly webhookTransport?: WebhookTransport;
   readonly apiKeys: ApiKeyStore;
   readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
@@ -67,6 +86,20 @@ export type OnboardingKitOptions = {
    * record expires). Bounds what one key holder can make the kit store; replays are never refused.
    */
   readonly idempotencyMaxRecordsPerOwner?: number | null;
+  /** How long a webhook delivery is retried before it is marked failed (default 3 days). */
+  readonly webhookRetryWindowMs?: number;
+  /** How long one delivery attempt may take, connection to answer (default 10 s). */
+  readonly webhookAttemptTimeoutMs?: number;
+  /** How long a rotated-out webhook secret keeps signing next to the new one (default 24 hours). */
+  readonly webhookSecretOverlapMs?: number;
+  /**
+   * Accept webhook endpoints on loopback, private and link-local addresses, and plain http
+   * (default false: https to public addresses only; for development, tests, or receivers inside
+   * the host's own network).
+   */
+  readonly webhookAllowPrivateNetworks?: boolean;
+  /** Webhook endpoints one manager may register (default 20). */
+  readonly maxWebhookEndpointsPerManager?: number;
 };
 
 export type ResolvedOnboardingKitOptions = Required<Omit<OnboardingKitOptions, 'referenceLists'>> & {
@@ -192,6 +225,42 @@ export interface PresetFeeService {
   add(managerId: string, fee: PresetFee): ResultAsync<PresetFee, DomainError | PresetFeeIdTaken>;
 }
 
+/** What one webhook job did: how many attempts it made and how they ended. */
+export type WebhookJobReport = {
+  readonly attempted: number;
+  readonly succeeded: number;
+  readonly retrying: number;
+  readonly failed: number;
+};
+
+/**
+ * Webhook endpoints of a manager and the deliveries of its events (issue 9). Runners (the
+ * PostgreSQL job engine, the memory queue) hand each job to `runJob`.
+ */
+export interface WebhookService {
+  createEndpoint(principal: ManagerPrincipal, body: unknown): ResultAsync<CreatedWebhookEndpoint, DomainError>;
+  listEndpoints(principal: ManagerPrincipal): ResultAsync<WebhookEndpointListResponse, DomainError>;
+  getEndpoint(principal: ManagerPrincipal, endpointId: string): ResultAsync<WebhookEndpoint, DomainError>;
+  deleteEndpoint(principal: ManagerPrincipal, endpointId: string): ResultAsync<void, DomainError>;
+  rotateSecret(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    body: unknown,
+  ): ResultAsync<WebhookSecretRotationResponse, DomainError>;
+  listDeliveries(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    query: unknown,
+  ): ResultAsync<WebhookDeliveryListResponse, DomainError>;
+  /** Attempts a delivery again now, whatever its status, with a fresh retry window. */
+  redeliver(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    deliveryId: string,
+  ): ResultAsync<WebhookDelivery, DomainError>;
+  runJob(job: WebhookJob): ResultAsync<WebhookJobReport, DomainError>;
+}
+
 export interface IdempotencyService {
   /** Claims the key, or answers with the replay, `IdempotencyRequestInProgress` or `IdempotencyKeyReused`. */
   claim(input: IdempotencyClaimInput): ResultAsync<IdempotencyDecision, DomainError>;
@@ -230,5 +299,6 @@ export interface OnboardingKit {
   readonly documents: DocumentService;
   readonly presetFees: PresetFeeService;
   readonly events: ClientEventService;
+  readonly webhooks: WebhookService;
   readonly idempotency: IdempotencyService;
 }

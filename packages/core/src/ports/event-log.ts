@@ -33,4 +33,6 @@ export type EventLogQuery = {
 export interface EventLog {
   append(events: readonly LoggedEvent[]): ResultAsync<void, StorageUnavailable>;
   listForManager(query: EventLogQuery): ResultAsync<PositionedEvent[], StorageUnavailable>;
+  /** The events with these ids (committed ones; unknown ids are left out), in no particular order. */
+  findByIds(eventIds: readonly string[]): ResultAsync<LoggedEvent[], StorageUnavailable>;
 }

@@ -4,6 +4,8 @@ import type { ClientRepository } from './client-repository.js';
 import type { DocumentIndex } from './document-index.js';
 import type { EventLog } from './event-log.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import type { WebhookDeliveryStore } from './webhook-delivery-store.js';
+import type { WebhookJobQueue } from './webhook-job-queue.js';
 
 /** The stores a command writes through, all bound to one transaction. */
 export type TransactionalStores = {
@@ -12,6 +14,9 @@ export type TransactionalStores = {
   readonly idempotency: Pick<IdempotencyStore, 'complete'>;
   /** The command's events, committed with it (the outbox). */
   readonly events: Pick<EventLog, 'append'>;
+  /** Deliveries created and attempts recorded together with the jobs that follow them up. */
+  readonly webhookDeliveries: Pick<WebhookDeliveryStore, 'insertMissing' | 'update'>;
+  readonly webhookJobs: WebhookJobQueue;
 };
 
 /**

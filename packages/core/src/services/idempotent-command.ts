@@ -9,8 +9,11 @@ import type {
 import type { TransactionalStores } from '../ports/unit-of-work.js';
 import type { KitContext } from './kit-context.js';
 
-/** The stores a command writes through: its idempotency record is not among them, runCommand writes it. */
-export type CommandStores = Omit<TransactionalStores, 'idempotency'>;
+/**
+ * The stores a command writes through: its idempotency record is not among them (runCommand writes
+ * it), and appending its events also enqueues their webhook deliveries, in the same transaction.
+ */
+export type CommandStores = Pick<TransactionalStores, 'clients' | 'documents' | 'events'>;
 
 /**
  * A command's one transaction. What `work` resolves to is the command's result: when the caller
@@ -50,7 +53,14 @@ export const runCommand = <T>(
   const transaction: CommandTransaction<T> = (work) => {
     transacted = true;
     return ports.unitOfWork.transaction((stores) =>
-      work({ clients: stores.clients, documents: stores.documents, events: stores.events }).andThen(
+      work({
+        clients: stores.clients,
+        documents: stores.documents,
+        events: {
+          append: (events) =>
+            stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
+        },
+      }).andThen(
         (value) =>
           claim === undefined
             ? okAsync(value)

@@ -1,0 +1,75 @@
+import { randomBytes } from '@noble/hashes/utils.js';
+import { base64 } from '@scure/base';
+import type { ClientEventType } from '../schemas/client-events.js';
+import type { WebhookEndpoint } from '../schemas/webhook-endpoints.js';
+
+/** A signing secret of an endpoint; `expiresAt` is set once a rotation replaced it. */
+export type WebhookSigningSecret = { readonly secret: string; readonly expiresAt: string | null };
+
+/** An endpoint as stored: its secrets, newest first (the first one never expires). */
+export type StoredWebhookEndpoint = {
+  readonly id: string;
+  readonly managerId: string;
+  readonly url: string;
+  readonly description: string | null;
+  /** null: every event type, including types a later version adds. */
+  readonly eventTypes: readonly ClientEventType[] | null;
+  readonly createdAt: string;
+  readonly secrets: readonly WebhookSigningSecret[];
+};
+
+const SECRET_PREFIX = 'whsec_';
+
+/** A new signing secret as the Standard Webhooks spec writes them: `whsec_` + base64 of 24 random bytes. */
+export const newWebhookSecret = (): string => `${SECRET_PREFIX}${base64.encode(randomBytes(24))}`;
+
+/** The secrets that still sign at `now`, newest first. */
+export const signingSecretsAt = (endpoint: StoredWebhookEndpoint, now: Date): string[] =>
+  endpoint.secrets
+    .filter(({ expiresAt }) => expiresAt === null || Date.parse(expiresAt) > now.getTime())
+    .map(({ secret }) => secret);
+
+/**
+ * The secrets after a rotation: the new one first; those still valid keep signing until the
+ * overlap ends (never longer than they would have), and with no overlap they stop at once.
+ */
+export const rotatedSecrets = (
+  endpoint: StoredWebhookEndpoint,
+  newSecret: string,
+  now: Date,
+  overlapMs: number,
+): { secrets: WebhookSigningSecret[]; previousSecretExpiresAt: string | null } => {
+  if (overlapMs <= 0) return { secrets: [{ secret: newSecret, expiresAt: null }], previousSecretExpiresAt: null };
+  const overlapEnd = now.getTime() + overlapMs;
+  const previousSecretExpiresAt = new Date(overlapEnd).toISOString();
+  const previous = endpoint.secrets
+    .filter(({ expiresAt }) => expiresAt === null || Date.parse(expiresAt) > now.getTime())
+    .map(({ secret, expiresAt }) => ({
+      secret,
+      expiresAt: expiresAt === null || Date.parse(expiresAt) > overlapEnd ? previousSecretExpiresAt : expiresAt,
+    }));
+  return { secrets: [{ secret: newSecret, expiresAt: null }, ...previous], previousSecretExpiresAt };
+};
+
+/** Until when a secret other than the current one still signs, if one does. */
+const previousSecretExpiry = (endpoint: StoredWebhookEndpoint, now: Date): string | null =>
+  endpoint.secrets
+    .slice(1)
+    .map(({ expiresAt }) => expiresAt)
+    .filter((expiresAt): expiresAt is string => expiresAt !== null && Date.parse(expiresAt) > now.getTime())
+    .sort()
+    .at(-1) ?? null;
+
+/** What a manager sees of an endpoint: never a secret. */
+export const toWebhookEndpointResponse = (endpoint: StoredWebhookEndpoint, now: Date): WebhookEndpoint => ({
+  id: endpoint.id,
+  url: endpoint.url,
+  description: endpoint.description,
+  eventTypes: endpoint.eventTypes === null ? null : [...endpoint.eventTypes],
+  createdAt: endpoint.createdAt,
+  previousSecretExpiresAt: previousSecretExpiry(endpoint, now),
+});
+
+/** Whether the endpoint takes events of this type. */
+export const endpointTakes = (endpoint: StoredWebhookEndpoint, type: ClientEventType): boolean =>
+  endpoint.eventTypes === null || endpoint.eventTypes.includes(type);

@@ -1,0 +1,23 @@
+import type { ResultAsync } from 'neverthrow';
+import type { WebhookSigningSecret, StoredWebhookEndpoint } from '../domain/webhook-endpoint.js';
+import type { StorageUnavailable } from '../errors.js';
+
+/** The webhook endpoints of managers; every read and write is scoped to one manager. */
+export interface WebhookEndpointStore {
+  insert(endpoint: StoredWebhookEndpoint): ResultAsync<void, StorageUnavailable>;
+  /** Oldest first. */
+  listForManager(managerId: string): ResultAsync<StoredWebhookEndpoint[], StorageUnavailable>;
+  find(managerId: string, endpointId: string): ResultAsync<StoredWebhookEndpoint | null, StorageUnavailable>;
+  /** Removes the endpoint and its deliveries; false when the manager has no such endpoint. */
+  remove(managerId: string, endpointId: string): ResultAsync<boolean, StorageUnavailable>;
+  /**
+   * Replaces the secrets when they are still `expected` (a compare-and-set, so two rotations at
+   * once cannot both believe they won); false when they changed or the endpoint is gone.
+   */
+  replaceSecrets(
+    managerId: string,
+    endpointId: string,
+    expected: readonly WebhookSigningSecret[],
+    next: readonly WebhookSigningSecret[],
+  ): ResultAsync<boolean, StorageUnavailable>;
+}

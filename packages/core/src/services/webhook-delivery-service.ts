@@ -1,0 +1,260 @@
+import { base64urlnopad } from '@scure/base';
+import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
+import {
+  deliveryAfterAttempt,
+  parseRetryAfter,
+  type StoredWebhookDelivery,
+  toWebhookDeliveryResponse,
+  type WebhookAttemptOutcome,
+} from '../domain/webhook-delivery.js';
+import { endpointTakes, signingSecretsAt, type StoredWebhookEndpoint } from '../domain/webhook-endpoint.js';
+import { type DomainError, validationFailed, webhookDeliveryNotFound } from '../errors.js';
+import type { WebhookJobReport, WebhookService } from '../onboarding-kit.js';
+import type { LoggedEvent } from '../ports/event-log.js';
+import type { WebhookAnswer } from '../ports/webhook-transport.js';
+import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
+import { parseRequest } from '../validation/parse-request.js';
+import { signWebhook } from '../webhooks/webhook-signature.js';
+import type { KitContext } from './kit-context.js';
+import { findOwnEndpoint } from './webhook-endpoint-service.js';
+
+export type WebhookDeliveryOperations = Pick<WebhookService, 'listDeliveries' | 'redeliver' | 'runJob'>;
+
+const NOTHING_DONE: WebhookJobReport = { attempted: 0, succeeded: 0, retrying: 0, failed: 0 };
+/** A job may run a little before its delivery's `nextAttemptAt` (clocks of two hosts). */
+const EARLY_RUN_TOLERANCE_MS = 1_000;
+
+const addReports = (reports: readonly WebhookJobReport[]): WebhookJobReport =>
+  reports.reduce(
+    (sum, report) => ({
+      attempted: sum.attempted + report.attempted,
+      succeeded: sum.succeeded + report.succeeded,
+      retrying: sum.retrying + report.retrying,
+      failed: sum.failed + report.failed,
+    }),
+    NOTHING_DONE,
+  );
+
+/** Redeliveries retried when an attempt was recorded in between. */
+const REDELIVERY_ATTEMPTS = 3;
+const INVALID_CURSOR = 'Invalid cursor: pass the nextCursor of a previous page';
+
+/** The opaque `cursor` of a deliveries page: base64url of the JSON [createdAt, id] of its last row. */
+const encodeDeliveryCursor = ({ createdAt, id }: StoredWebhookDelivery): string =>
+  base64urlnopad.encode(new TextEncoder().encode(JSON.stringify([createdAt, id])));
+
+const decodeDeliveryCursor = (cursor: string): { createdAt: string; id: string } | null => {
+  try {
+    const parsed: unknown = JSON.parse(
+      new TextDecoder('utf-8', { fatal: true }).decode(base64urlnopad.decode(cursor)),
+    );
+    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
+    const [createdAt, id] = parsed as unknown[];
+    return typeof createdAt === 'string' &&
+      !Number.isNaN(Date.parse(createdAt)) &&
+      typeof id === 'string' &&
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)
+      ? { createdAt, id }
+      : null;
+  } catch {
+    return null;
+  }
+};
+
+const attemptOutcomeOf = (answer: WebhookAnswer, now: Date): WebhookAttemptOutcome =>
+  answer.type === 'answered'
+    ? { type: 'answered', statusCode: answer.statusCode, retryAfterMs: parseRetryAfter(answer.retryAfter, now) }
+    : answer;
+
+/**
+ * Delivery of events to endpoints: the jobs a runner hands over (create the deliveries of new
+ * events and attempt them; attempt one again), a manager's view of them, and redelivery.
+ */
+export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliveryOperations => {
+  const { ports, options } = ctx;
+  const now = () => ports.clock.now();
+
+  const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
+    const at = now();
+    const body = JSON.stringify(logged.event);
+    const secrets = signingSecretsAt(endpoint, at);
+    if (ports.webhookTransport === undefined) {
+      return okAsync({ type: 'unreachable', reason: 'No webhook transport is configured in this kit' });
+    }
+    return ports.webhookTransport
+      .send({
+        url: endpoint.url,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'onboarding-kit-webhooks/1',
+          ...signWebhook({ messageId: logged.event.id, timestamp: at, body, secrets }),
+        },
+        body,
+        timeoutMs: options.webhookAttemptTimeoutMs,
+        allowPrivateNetworks: options.webhookAllowPrivateNetworks,
+      })
+      .orElse(() => okAsync<WebhookAnswer, never>({ type: 'unreachable', reason: 'The transport failed' }));
+  };
+
+  /** One attempt of a pending delivery, recorded with the job of its retry in one transaction. */
+  const attempt = (delivery: StoredWebhookDelivery): ResultAsync<WebhookJobReport, DomainError> =>
+    ResultAsync.combine([
+      ports.webhookEndpoints.find(delivery.managerId, delivery.endpointId),
+      ports.events.findByIds([delivery.eventId]),
+    ] as const).andThen(([endpoint, [logged]]) => {
+      // The endpoint was removed (its deliveries with it) or the event is not there: nothing to send.
+      if (endpoint === null || logged === undefined) return okAsync(NOTHING_DONE);
+      return send(endpoint, logged).andThen((answer) => {
+        const next = deliveryAfterAttempt(delivery, attemptOutcomeOf(answer, now()), now(), Math.random());
+        return ports.unitOfWork
+          .transaction((tx) =>
+            tx.webhookDeliveries.update(next, delivery.attempts).andThen((recorded) =>
+              recorded && next.status === 'pending' && next.nextAttemptAt !== null
+                ? tx.webhookJobs.enqueueAttempt(next.id, new Date(next.nextAttemptAt)).map(() => recorded)
+                : okAsync(recorded),
+            ),
+          )
+          .map(
+            (recorded): WebhookJobReport =>
+              recorded
+                ? {
+                    attempted: 1,
+                    succeeded: next.status === 'succeeded' ? 1 : 0,
+                    retrying: next.status === 'pending' ? 1 : 0,
+                    failed: next.status === 'failed' ? 1 : 0,
+                  }
+                : // Another worker recorded an attempt of it meanwhile: its record stands.
+                  { ...NOTHING_DONE, attempted: 1 },
+          );
+      });
+    });
+
+  const attemptAll = (deliveries: readonly StoredWebhookDelivery[]) =>
+    ResultAsync.combine(deliveries.map(attempt)).map(addReports);
+
+  /** Creates the deliveries of events to the endpoints taking them, then attempts the new ones. */
+  const deliverEvents = (eventIds: readonly string[]): ResultAsync<WebhookJobReport, DomainError> =>
+    ports.events.findByIds(eventIds).andThen((events) => {
+      const managers = [...new Set(events.map(({ managerId }) => managerId))];
+      return ResultAsync.combine(managers.map((managerId) => ports.webhookEndpoints.listForManager(managerId)))
+        .andThen((endpointLists) => {
+          const at = now();
+          const retryUntil = new Date(at.getTime() + options.webhookRetryWindowMs).toISOString();
+          const endpoints = endpointLists.flat();
+          const deliveries = events.flatMap(({ managerId, event }) =>
+            endpoints
+              .filter((endpoint) => endpoint.managerId === managerId && endpointTakes(endpoint, event.type))
+              .map(
+                (endpoint): StoredWebhookDelivery => ({
+                  id: ports.ids.uuid(),
+                  managerId,
+                  endpointId: endpoint.id,
+                  eventId: event.id,
+                  eventType: event.type,
+                  status: 'pending',
+                  attempts: 0,
+                  createdAt: at.toISOString(),
+                  retryUntil,
+                  lastAttemptAt: null,
+                  nextAttemptAt: at.toISOString(),
+                  lastStatusCode: null,
+                  lastError: null,
+                }),
+              ),
+          );
+          if (deliveries.length === 0) return okAsync([]);
+          return ports.unitOfWork
+            .transaction((tx) => tx.webhookDeliveries.insertMissing(deliveries))
+            .andThen(() => ResultAsync.combine(events.map(({ event }) => ports.webhookDeliveries.listForEvent(event.id))));
+        })
+        // Those never attempted: after a crash of this job, a rerun attempts what it had not.
+        .andThen((lists) =>
+          attemptAll(lists.flat().filter((delivery) => delivery.status === 'pending' && delivery.attempts === 0)),
+        );
+    });
+
+  const attemptDelivery = (deliveryId: string): ResultAsync<WebhookJobReport, DomainError> =>
+    ports.webhookDeliveries.find(deliveryId).andThen((delivery) => {
+      if (delivery === null || delivery.status !== 'pending') return okAsync(NOTHING_DONE);
+      const due = delivery.nextAttemptAt === null ? 0 : Date.parse(delivery.nextAttemptAt);
+      // A duplicate job, or one that ran early: the job the last attempt enqueued is the one to run.
+      if (due > now().getTime() + EARLY_RUN_TOLERANCE_MS) return okAsync(NOTHING_DONE);
+      return attempt(delivery);
+    });
+
+  const findOwnDelivery = (managerId: string, endpointId: string, deliveryId: string) =>
+    ports.webhookDeliveries
+      .find(deliveryId)
+      .andThen((delivery) =>
+        delivery === null || delivery.managerId !== managerId || delivery.endpointId !== endpointId
+          ? err(webhookDeliveryNotFound(deliveryId))
+          : ok(delivery),
+      );
+
+  /** Pending again, due now, with a fresh retry window; retried when an attempt was recorded meanwhile. */
+  const redeliver = (
+    managerId: string,
+    endpointId: string,
+    deliveryId: string,
+    attemptsLeft: number,
+  ): ResultAsync<StoredWebhookDelivery, DomainError> =>
+    findOwnDelivery(managerId, endpointId, deliveryId).andThen((delivery) => {
+      const at = now();
+      const next: StoredWebhookDelivery = {
+        ...delivery,
+        status: 'pending',
+        nextAttemptAt: at.toISOString(),
+        retryUntil: new Date(at.getTime() + options.webhookRetryWindowMs).toISOString(),
+      };
+      return ports.unitOfWork
+        .transaction((tx) =>
+          tx.webhookDeliveries
+            .update(next, delivery.attempts)
+            .andThen((recorded) =>
+              recorded ? tx.webhookJobs.enqueueAttempt(next.id, at).map(() => true) : okAsync(false),
+            ),
+        )
+        .andThen((recorded): ResultAsync<StoredWebhookDelivery, DomainError> => {
+          if (recorded) return okAsync(next);
+          return attemptsLeft > 1
+            ? redeliver(managerId, endpointId, deliveryId, attemptsLeft - 1)
+            : errAsync(webhookDeliveryNotFound(deliveryId));
+        });
+    });
+
+  return {
+    runJob: (job) =>
+      job.type === 'deliver-events' ? deliverEvents(job.eventIds) : attemptDelivery(job.deliveryId),
+    listDeliveries: (principal, endpointId, query) => {
+      const parsed = parseRequest(webhookDeliveryListQuerySchema, query, 'The query parameters are invalid');
+      if (parsed.isErr()) return errAsync(parsed.error);
+      const { status, limit, cursor } = parsed.value;
+      const before = cursor === undefined ? undefined : decodeDeliveryCursor(cursor);
+      if (before === null) {
+        return errAsync(validationFailed('The query parameters are invalid', { cursor: [INVALID_CURSOR] }));
+      }
+      return findOwnEndpoint(ctx, principal, endpointId).andThen(() =>
+        ports.webhookDeliveries
+          .listForEndpoint({
+            managerId: principal.managerId,
+            endpointId,
+            limit: limit + 1,
+            ...(status === undefined ? {} : { status }),
+            ...(before === undefined ? {} : { before }),
+          })
+          .map((rows) => {
+            const page = rows.slice(0, limit);
+            const last = page.at(-1);
+            return {
+              data: page.map(toWebhookDeliveryResponse),
+              nextCursor: rows.length > limit && last !== undefined ? encodeDeliveryCursor(last) : null,
+            };
+          }),
+      );
+    },
+    redeliver: (principal, endpointId, deliveryId) =>
+      findOwnEndpoint(ctx, principal, endpointId)
+        .andThen(() => redeliver(principal.managerId, endpointId, deliveryId, REDELIVERY_ATTEMPTS))
+        .map(toWebhookDeliveryResponse),
+  };
+};
