@@ -64,6 +64,12 @@ export {
   unauthorized,
   type ValidationFailed,
   validationFailed,
+  type WebhookDeliveryNotFound,
+  type WebhookEndpointLimitReached,
+  type WebhookEndpointNotFound,
+  webhookDeliveryNotFound,
+  webhookEndpointLimitReached,
+  webhookEndpointNotFound,
 } from './errors.js';
 // --- Idempotency (used by the Express binding and by hosts protecting their own routes) ------------
 export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency/idempotency-key.js';
@@ -82,6 +88,8 @@ export type {
   OnboardingKitPorts,
   PresetFeeService,
   ResolvedOnboardingKitOptions,
+  WebhookJobReport,
+  WebhookService,
 } from './onboarding-kit.js';
 // --- Ports, and what adapter authors build them with ------------------------------------------------
 export type { ApiKeyStore } from './ports/api-key-store.js';
@@ -114,6 +122,39 @@ export type {
 export type { PresetFeeRepository } from './ports/preset-fee-repository.js';
 export { portableTextHashing, type TextHashing } from './ports/text-hashing.js';
 export type { TransactionalStores, UnitOfWork } from './ports/unit-of-work.js';
+export type { WebhookDeliveryQuery, WebhookDeliveryStore } from './ports/webhook-delivery-store.js';
+export type { WebhookEndpointStore } from './ports/webhook-endpoint-store.js';
+export type { WebhookJob, WebhookJobQueue } from './ports/webhook-job-queue.js';
+export type { WebhookAnswer, WebhookRequest, WebhookTransport } from './ports/webhook-transport.js';
+// --- Webhooks: what adapters store, what receivers verify -----------------------------------------
+export type { StoredWebhookDelivery } from './domain/webhook-delivery.js';
+export type { StoredWebhookEndpoint, WebhookSigningSecret } from './domain/webhook-endpoint.js';
+export { isPublicUnicastAddress } from './validation/webhook-endpoint-url.js';
+export {
+  type ReceivedWebhookHeaders,
+  type VerifiedWebhook,
+  verifyWebhook,
+  type WebhookSignatureHeaders,
+  type WebhookVerificationFailed,
+} from './webhooks/webhook-signature.js';
+export {
+  type CreatedWebhookEndpoint,
+  createdWebhookEndpointSchema,
+  type WebhookDelivery,
+  type WebhookDeliveryListResponse,
+  type WebhookDeliveryStatus,
+  type WebhookEndpoint,
+  type WebhookEndpointListResponse,
+  type WebhookSecretRotationResponse,
+  webhookDeliveryListQuerySchema,
+  webhookDeliveryListResponseSchema,
+  webhookDeliverySchema,
+  webhookEndpointCreateBodySchema,
+  webhookEndpointListResponseSchema,
+  webhookEndpointSchema,
+  webhookSecretRotationBodySchema,
+  webhookSecretRotationResponseSchema,
+} from './schemas/webhook-endpoints.js';
 export {
   type ClientPrincipal,
   type CompliancePrincipal,

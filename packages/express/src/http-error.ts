@@ -55,7 +55,10 @@ export const errorStatusByCode = {
   CLIENT_NOT_FOUND: 404,
   PRESET_FEE_NOT_FOUND: 404,
   DOCUMENT_NOT_FOUND: 404,
+  WEBHOOK_ENDPOINT_NOT_FOUND: 404,
+  WEBHOOK_DELIVERY_NOT_FOUND: 404,
   INVALID_STATUS: 409,
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: 409,
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
@@ -161,6 +164,18 @@ export const toHttpError = (error: HttpFailure): HttpError =>
     )
     .with({ type: 'SignedLinkRejected', reason: 'invalid' }, () =>
       httpError('FORBIDDEN', 'This link is not valid'),
+    )
+    .with({ type: 'WebhookEndpointNotFound' }, (e) =>
+      httpError('WEBHOOK_ENDPOINT_NOT_FOUND', `Webhook endpoint ${e.endpointId} was not found`),
+    )
+    .with({ type: 'WebhookDeliveryNotFound' }, (e) =>
+      httpError('WEBHOOK_DELIVERY_NOT_FOUND', `Webhook delivery ${e.deliveryId} was not found`),
+    )
+    .with({ type: 'WebhookEndpointLimitReached' }, (e) =>
+      httpError(
+        'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+        `A manager may register at most ${e.limit} webhook endpoints: delete one first`,
+      ),
     )
     .with({ type: 'PayloadTooLarge' }, (e) =>
       httpError(

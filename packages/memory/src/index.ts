@@ -14,4 +14,14 @@ export {
   type MemoryTestingHelpers,
 } from './memory-adapters.js';
 export type { MemorySignedLinks } from './memory-document-storage.js';
+export { createMemoryKit, type MemoryKit, type MemoryKitTesting } from './memory-kit.js';
+export {
+  type MemoryWebhookRunner,
+  startMemoryWebhookRunner,
+  type WebhookDeliveryRound,
+} from './memory-webhook-runner.js';
 export { nodeTextHashing } from './node-text-hashing.js';
+export {
+  createRecordingWebhookTransport,
+  type RecordingWebhookTransport,
+} from './recording-webhook-transport.js';

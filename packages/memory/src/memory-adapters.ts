@@ -3,6 +3,7 @@ import {
   type Clock,
   type DocumentRecord,
   type IdGenerator,
+  type OnboardingKit,
   type OnboardingKitPorts,
   type PresetFee,
   type Principal,
@@ -10,6 +11,10 @@ import {
   type StatusHistoryEntry,
   type StoredClient,
   systemClock,
+  type WebhookAnswer,
+  type WebhookJob,
+  type WebhookRequest,
+  type WebhookTransport,
 } from '@onboarding-kit/core';
 import { createRandomIds } from './id-generators.js';
 import { createMemoryApiKeyStore } from './memory-api-key-store.js';
@@ -27,6 +32,15 @@ import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
+import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
+import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
+import {
+  createJobSequence,
+  enqueueWebhookJob,
+  takeDueWebhookJobs,
+} from './memory-webhook-job-queue.js';
+import { runDueWebhookJobs, type WebhookDeliveryRound } from './memory-webhook-runner.js';
+import { createRecordingWebhookTransport } from './recording-webhook-transport.js';
 import { nodeTextHashing } from './node-text-hashing.js';
 
 export type MemoryAdaptersOptions = {
@@ -51,6 +65,11 @@ export type MemoryAdaptersOptions = {
    */
   readonly maxTemporaryFilesPerOwner?: number;
   readonly maxTemporaryBytesPerOwner?: number;
+  /**
+   * Sends webhook deliveries. Default: a recording transport that sends nothing and answers 200
+   * (read what was sent with `testing.sentWebhooks()`); the demo plugs a real one.
+   */
+  readonly webhookTransport?: WebhookTransport;
 };
 
 /** What a host's unit tests read and plant directly, without HTTP. */
@@ -75,6 +94,17 @@ export type MemoryTestingHelpers = {
   readPresetFee(presetFeeId: string): { managerId: string; fee: PresetFee } | null;
   /** The stored API key digests and their principals. */
   listApiKeyDigests(): Array<{ keyHash: string; principal: Principal }>;
+  /**
+   * Runs every webhook job due at the clock's now (and what those make due now) through `kit`,
+   * with no timer: advance a controllable clock, then call it, then assert what was sent.
+   */
+  deliverDueWebhooks(kit: Pick<OnboardingKit, 'webhooks'>): Promise<WebhookDeliveryRound>;
+  /** The queued webhook jobs, soonest first, with when each is due. */
+  listWebhookJobs(): Array<{ job: WebhookJob; runAt: Date }>;
+  /** What the default recording transport was asked to send, oldest first (empty with another transport). */
+  sentWebhooks(): WebhookRequest[];
+  /** How the default recording transport answers from now on (default: 200). */
+  answerWebhooksWith(answer: WebhookAnswer | ((request: WebhookRequest) => WebhookAnswer)): void;
 };
 
 export type MemoryAdapters = OnboardingKitPorts & {
@@ -111,6 +141,9 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     maxTemporaryBytesPerOwner: options.maxTemporaryBytesPerOwner ?? 256 * 1024 * 1024,
   });
   const { committed } = database;
+  const jobSequence = createJobSequence();
+  const recordingTransport = createRecordingWebhookTransport();
+  const webhookTransport = options.webhookTransport ?? recordingTransport;
 
   const testing: MemoryTestingHelpers = {
     putTemporaryFile: (owner, filename, bytes) =>
@@ -142,6 +175,25 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     readPresetFee: (presetFeeId) => structuredClone(presetFees.get(presetFeeId) ?? null),
     listApiKeyDigests: () =>
       [...apiKeys].map(([keyHash, principal]) => ({ keyHash, principal: structuredClone(principal) })),
+    deliverDueWebhooks: (kit) =>
+      runDueWebhookJobs(
+        kit,
+        () => takeDueWebhookJobs(database.committedAccess, clock.now()),
+        async (job, delayMs) => {
+          await enqueueWebhookJob(
+            database.committedAccess,
+            jobSequence,
+            job,
+            new Date(clock.now().getTime() + delayMs),
+          );
+        },
+      ),
+    listWebhookJobs: () =>
+      [...committed.webhookJobs.values()]
+        .sort((a, b) => a.runAt - b.runAt || a.sequence - b.sequence)
+        .map(({ job, runAt }) => ({ job: structuredClone(job), runAt: new Date(runAt) })),
+    sentWebhooks: () => [...recordingTransport.sent],
+    answerWebhooksWith: (answer) => recordingTransport.answerWith(answer),
   };
 
   return {
@@ -151,8 +203,11 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     presetFees: createMemoryPresetFeeRepository(presetFees),
     idempotency: createMemoryIdempotencyStore(database.committedAccess),
     events: createMemoryEventLog(database.committedAccess),
+    webhookEndpoints: createMemoryWebhookEndpointStore(database.committedAccess),
+    webhookDeliveries: createMemoryWebhookDeliveryStore(database.committedAccess),
+    webhookTransport,
     apiKeys: createMemoryApiKeyStore(apiKeys),
-    unitOfWork: createMemoryUnitOfWork(database),
+    unitOfWork: createMemoryUnitOfWork(database, { clock, jobSequence }),
     clock,
     ids: options.ids ?? createRandomIds(),
     hashing: nodeTextHashing,

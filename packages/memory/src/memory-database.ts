@@ -6,7 +6,10 @@ import {
   type StatusHistoryEntry,
   type StorageUnavailable,
   type StoredClient,
+  type StoredWebhookDelivery,
+  type StoredWebhookEndpoint,
   storageUnavailable,
+  type WebhookJob,
 } from '@onboarding-kit/core';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
 import { createSerialQueue } from './serial-queue.js';
@@ -28,6 +31,9 @@ export type IdempotencyRecord = {
 /** The event log, by position (1, 2, 3 … in commit order: transactions run one at a time). */
 export type EventRow = LoggedEvent & { readonly position: number };
 
+/** A queued webhook job, due at `runAt` (ms since epoch); `sequence` orders jobs due together. */
+export type WebhookJobRow = { readonly sequence: number; readonly job: WebhookJob; readonly runAt: number };
+
 /** The data a transaction spans: what `TransactionalStores` write. */
 export type MemoryTables = {
   readonly clients: StagedMap<string, StoredClient>;
@@ -35,6 +41,9 @@ export type MemoryTables = {
   readonly documents: StagedMap<string, DocumentRecord>;
   readonly idempotency: StagedMap<string, IdempotencyRecord>;
   readonly events: StagedMap<number, EventRow>;
+  readonly webhookEndpoints: StagedMap<string, StoredWebhookEndpoint>;
+  readonly webhookDeliveries: StagedMap<string, StoredWebhookDelivery>;
+  readonly webhookJobs: StagedMap<number, WebhookJobRow>;
 };
 
 type CommittedTables = {
@@ -79,6 +88,9 @@ export const createMemoryDatabase = () => {
     documents: new Map(),
     idempotency: new Map(),
     events: new Map(),
+    webhookEndpoints: new Map(),
+    webhookDeliveries: new Map(),
+    webhookJobs: new Map(),
   };
   const queue = createSerialQueue();
   // Set while a transaction's work runs: a write it makes through an outer store (or a nested
@@ -91,6 +103,9 @@ export const createMemoryDatabase = () => {
     documents: new StagedMap(committed.documents),
     idempotency: new StagedMap(committed.idempotency),
     events: new StagedMap(committed.events),
+    webhookEndpoints: new StagedMap(committed.webhookEndpoints),
+    webhookDeliveries: new StagedMap(committed.webhookDeliveries),
+    webhookJobs: new StagedMap(committed.webhookJobs),
   });
   const commitAll = (tables: MemoryTables) => {
     tables.clients.commit();
@@ -98,6 +113,9 @@ export const createMemoryDatabase = () => {
     tables.documents.commit();
     tables.idempotency.commit();
     tables.events.commit();
+    tables.webhookEndpoints.commit();
+    tables.webhookDeliveries.commit();
+    tables.webhookJobs.commit();
   };
 
   /** Runs a task under the lock, or at once when called from inside a transaction's work. */

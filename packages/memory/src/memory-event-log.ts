@@ -30,4 +30,12 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
         .slice(0, Math.max(1, Math.floor(limit)))
         .map(({ position, event }) => ({ position: String(position), event })),
     ),
+  findByIds: (eventIds) => {
+    const wanted = new Set(eventIds);
+    return access.read((tables) =>
+      tables.events
+        .select((row) => wanted.has(row.event.id))
+        .map(({ managerId, clientId, event }) => ({ managerId, clientId, event })),
+    );
+  },
 });

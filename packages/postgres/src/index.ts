@@ -5,3 +5,8 @@ export {
   type PostgresAdapters,
   type PostgresAdaptersOptions,
 } from './postgres-adapters.js';
+export {
+  type PostgresJobRunner,
+  type PostgresJobRunnerOptions,
+  startPostgresJobRunner,
+} from './postgres-job-runner.js';

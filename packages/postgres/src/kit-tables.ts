@@ -17,7 +17,11 @@ export type KitTables = {
   readonly idempotency: string;
   readonly apiKeys: string;
   readonly events: string;
+  readonly webhookEndpoints: string;
+  readonly webhookDeliveries: string;
   readonly migrations: string;
+  /** The schema of the job engine (pg-boss): the kit's schema + `_jobs`. */
+  readonly jobSchema: string;
 };
 
 /**
@@ -43,6 +47,9 @@ export const kitTables = (schema: string = defaultSchema): KitTables => {
     idempotency: table('idempotency_records'),
     apiKeys: table('api_keys'),
     events: table('client_events'),
+    webhookEndpoints: table('webhook_endpoints'),
+    webhookDeliveries: table('webhook_deliveries'),
     migrations: table('schema_migrations'),
+    jobSchema: `${schema}_jobs`,
   };
 };

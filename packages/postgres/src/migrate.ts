@@ -4,6 +4,7 @@ import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/cor
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
 import type { Pool, PoolClient } from 'pg';
 import { defaultSchema, type KitTables, kitTables } from './kit-tables.js';
+import { installJobEngine } from './postgres-job-engine.js';
 import { checkOut } from './sql-session.js';
 
 /** A migration file that PostgreSQL refused; nothing of that file was applied. */
@@ -29,7 +30,7 @@ export type MigrateOutcome = {
 const shippedMigrations = (): string => fileURLToPath(new URL('../migrations/', import.meta.url));
 
 /**
- * Brings the schema up to date. Several instances may start at once: they queue on one
+ * Brings the schema up to date, then installs (or upgrades) the job engine's schema, `<schema>_jobs`. Several instances may start at once: they queue on one
  * transaction-independent advisory lock keyed by the schema name, so each file runs exactly once,
  * in its own transaction, and is recorded in `schema_migrations`.
  */
@@ -56,6 +57,7 @@ const applyPending = async (
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
     const outcome = await applyUnderLock(client, tables, directory, files);
+    if (outcome.isOk()) await installJobEngine(pool, tables.jobSchema);
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
     release();
     return outcome;

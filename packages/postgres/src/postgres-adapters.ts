@@ -6,6 +6,8 @@ import type {
   IdempotencyStore,
   PresetFeeRepository,
   UnitOfWork,
+  WebhookDeliveryStore,
+  WebhookEndpointStore,
 } from '@onboarding-kit/core';
 import type { Pool } from 'pg';
 import { defaultSchema, kitTables } from './kit-tables.js';
@@ -15,7 +17,10 @@ import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
 import { createPostgresPresetFeeRepository } from './postgres-preset-fee-repository.js';
+import { createJobEngine, defaultWebhookJobExpirySeconds } from './postgres-job-engine.js';
 import { createPostgresUnitOfWork } from './postgres-unit-of-work.js';
+import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
+import { createPostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
 import { poolSession } from './sql-session.js';
 
 export type PostgresAdaptersOptions = {
@@ -23,6 +28,11 @@ export type PostgresAdaptersOptions = {
   readonly pool: Pool;
   /** Schema holding the kit's tables; the same one given to `migrate`. Default `onboarding_kit`. */
   readonly schema?: string;
+  /**
+   * After this long active, a webhook job is taken for abandoned (its process died) and run again
+   * (default 60 s). Lower it only together with the kit's `webhookAttemptTimeoutMs`.
+   */
+  readonly webhookJobExpirySeconds?: number;
 };
 
 /** Every persistence port of the kit (all but document storage, clock and ids) on one pool. */
@@ -32,6 +42,8 @@ export type PostgresAdapters = {
   readonly presetFees: PresetFeeRepository;
   readonly idempotency: IdempotencyStore;
   readonly events: EventLog;
+  readonly webhookEndpoints: WebhookEndpointStore;
+  readonly webhookDeliveries: WebhookDeliveryStore;
   readonly apiKeys: ApiKeyStore;
   readonly unitOfWork: UnitOfWork;
 };
@@ -41,6 +53,7 @@ const poolsWithErrorListener = new WeakSet<Pool>();
 export const createPostgresAdapters = ({
   pool,
   schema = defaultSchema,
+  webhookJobExpirySeconds = defaultWebhookJobExpirySeconds,
 }: PostgresAdaptersOptions): PostgresAdapters => {
   // node-postgres re-emits the error of an idle pooled connection (a database restart, a
   // terminated backend) on the pool, and an unheard 'error' event would end the process. The
@@ -57,7 +70,13 @@ export const createPostgresAdapters = ({
     presetFees: createPostgresPresetFeeRepository(session, tables),
     idempotency: createPostgresIdempotencyStore(session, tables),
     events: createPostgresEventLog(session, tables),
+    webhookEndpoints: createPostgresWebhookEndpointStore(session, tables),
+    webhookDeliveries: createPostgresWebhookDeliveryStore(session, tables),
     apiKeys: createPostgresApiKeyStore(session, tables),
-    unitOfWork: createPostgresUnitOfWork(pool, tables),
+    unitOfWork: createPostgresUnitOfWork(pool, tables, {
+      // Only sends jobs (within the commands' transactions); a job runner starts its own instance.
+      boss: createJobEngine(pool, tables.jobSchema),
+      jobExpirySeconds: webhookJobExpirySeconds,
+    }),
   };
 };

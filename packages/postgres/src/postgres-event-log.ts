@@ -28,6 +28,9 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
        AND ($4::text IS NULL OR type = $4) AND ($5::uuid IS NULL OR client_id = $5)
      ORDER BY xid, position LIMIT $6`,
   );
+  const findEvents = preparedStatement(
+    `SELECT manager_id, client_id, body FROM ${tables.events} WHERE event_id = ANY($1::uuid[])`,
+  );
   return {
     append: (events) => {
       if (events.length === 0) return okAsync(undefined);
@@ -72,5 +75,14 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
         result.rows.map((row) => ({ position: `${row.xid}.${row.position}`, event: row.body })),
       );
     },
+    findByIds: (eventIds) =>
+      eventIds.length === 0
+        ? okAsync([])
+        : ResultAsync.fromPromise(
+            db.query<{ manager_id: string; client_id: string; body: ClientEvent }>(findEvents([eventIds])),
+            unavailable,
+          ).map((result) =>
+            result.rows.map((row) => ({ managerId: row.manager_id, clientId: row.client_id, event: row.body })),
+          ),
   };
 };

@@ -13,6 +13,9 @@ import { createPostgresClientRepository } from './postgres-client-repository.js'
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
+import type PgBoss from 'pg-boss';
+import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
+import { createPostgresWebhookJobQueue } from './postgres-webhook-job-queue.js';
 import { type CheckedOutClient, checkOut, rollbackAndRelease, transactionSession } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
@@ -31,14 +34,18 @@ const serverRefused = (failure: unknown): boolean =>
  * COMMIT when it resolves Ok or ROLLBACK when it resolves Err. A client whose connection failed is
  * destroyed rather than returned to the pool.
  */
-export const createPostgresUnitOfWork = (pool: Pool, tables: KitTables): UnitOfWork => ({
+export const createPostgresUnitOfWork = (pool: Pool, tables: KitTables, jobs: TransactionJobs): UnitOfWork => ({
   transaction: <T, E>(work: (stores: TransactionalStores) => ResultAsync<T, E>) =>
-    new ResultAsync(runTransaction(pool, tables, work)),
+    new ResultAsync(runTransaction(pool, tables, jobs, work)),
 });
+
+/** The job engine the transaction's webhook jobs are sent to, and how long a job may stay active. */
+export type TransactionJobs = { readonly boss: PgBoss; readonly jobExpirySeconds: number };
 
 const runTransaction = async <T, E>(
   pool: Pool,
   tables: KitTables,
+  jobs: TransactionJobs,
   work: (stores: TransactionalStores) => ResultAsync<T, E>,
 ): Promise<Result<T, E | StorageUnavailable | CommitOutcomeUnknown>> => {
   let held: CheckedOutClient;
@@ -62,6 +69,8 @@ const runTransaction = async <T, E>(
       documents: createPostgresDocumentIndex(session, tables),
       idempotency: createPostgresIdempotencyStore(session, tables),
       events: createPostgresEventLog(session, tables),
+      webhookDeliveries: createPostgresWebhookDeliveryStore(session, tables),
+      webhookJobs: createPostgresWebhookJobQueue(session, tables, jobs.boss, jobs),
     });
   } catch (failure) {
     // A command that throws broke its own contract; nothing of it is kept.

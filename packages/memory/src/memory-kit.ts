@@ -1,0 +1,34 @@
+import { createOnboardingKit, type OnboardingKit, type OnboardingKitOptions } from '@onboarding-kit/core';
+import {
+  createMemoryAdapters,
+  type MemoryAdapters,
+  type MemoryAdaptersOptions,
+  type MemoryTestingHelpers,
+} from './memory-adapters.js';
+import type { WebhookDeliveryRound } from './memory-webhook-runner.js';
+
+/** The testing helpers of a memory kit, with delivery bound to that kit. */
+export type MemoryKitTesting = Omit<MemoryTestingHelpers, 'deliverDueWebhooks'> & {
+  /** Runs every webhook job due at the clock's now (no timer): advance the clock, call, assert. */
+  deliverDueWebhooks(): Promise<WebhookDeliveryRound>;
+};
+
+/** A whole kit in memory, for a host's unit tests: the kit, its adapters and `testing`. */
+export type MemoryKit = OnboardingKit & {
+  readonly adapters: MemoryAdapters;
+  readonly testing: MemoryKitTesting;
+};
+
+/** `createOnboardingKit` over `createMemoryAdapters`, in one call. */
+export const createMemoryKit = ({
+  kitOptions,
+  ...adapterOptions
+}: MemoryAdaptersOptions & { readonly kitOptions?: OnboardingKitOptions } = {}): MemoryKit => {
+  const adapters = createMemoryAdapters(adapterOptions);
+  const kit = createOnboardingKit(kitOptions === undefined ? adapters : { ...adapters, options: kitOptions });
+  return {
+    ...kit,
+    adapters,
+    testing: { ...adapters.testing, deliverDueWebhooks: () => adapters.testing.deliverDueWebhooks(kit) },
+  };
+};

@@ -1,0 +1,48 @@
+import { type StoredWebhookDelivery, type WebhookDeliveryStore } from '@onboarding-kit/core';
+import { ok } from 'neverthrow';
+import { frozenCopy } from './frozen-copy.js';
+import type { TableAccess } from './memory-database.js';
+
+/** Newest first: createdAt, then id, descending. */
+const newestDeliveryFirst = (a: StoredWebhookDelivery, b: StoredWebhookDelivery): number =>
+  b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
+
+/** Webhook deliveries in the memory tables. */
+export const createMemoryWebhookDeliveryStore = (access: TableAccess): WebhookDeliveryStore => ({
+  insertMissing: (deliveries) =>
+    access.write((tables) => {
+      for (const delivery of deliveries) {
+        const exists = tables.webhookDeliveries.select(
+          (stored) => stored.endpointId === delivery.endpointId && stored.eventId === delivery.eventId,
+        );
+        // An endpoint removed meanwhile takes no delivery (PostgreSQL's foreign key does the same).
+        if (exists.length === 0 && tables.webhookEndpoints.has(delivery.endpointId))
+          tables.webhookDeliveries.set(delivery.id, frozenCopy(delivery));
+      }
+      return ok(undefined);
+    }),
+  find: (deliveryId) => access.read((tables) => tables.webhookDeliveries.get(deliveryId) ?? null),
+  listForEvent: (eventId) =>
+    access.read((tables) => tables.webhookDeliveries.select((delivery) => delivery.eventId === eventId)),
+  listForEndpoint: ({ managerId, endpointId, status, limit, before }) =>
+    access.read((tables) =>
+      tables.webhookDeliveries
+        .select(
+          (delivery) =>
+            delivery.managerId === managerId &&
+            delivery.endpointId === endpointId &&
+            (status === undefined || delivery.status === status) &&
+            (before === undefined ||
+              newestDeliveryFirst(delivery, { ...delivery, createdAt: before.createdAt, id: before.id }) > 0),
+        )
+        .sort(newestDeliveryFirst)
+        .slice(0, Math.max(1, Math.floor(limit))),
+    ),
+  update: (delivery, expectedAttempts) =>
+    access.write((tables) => {
+      const stored = tables.webhookDeliveries.get(delivery.id);
+      if (stored === undefined || stored.attempts !== expectedAttempts) return ok(false);
+      tables.webhookDeliveries.set(delivery.id, frozenCopy(delivery));
+      return ok(true);
+    }),
+});

@@ -1,0 +1,40 @@
+import type { WebhookEndpointStore } from '@onboarding-kit/core';
+import { ok } from 'neverthrow';
+import { frozenCopy } from './frozen-copy.js';
+import type { TableAccess } from './memory-database.js';
+
+/** Webhook endpoints in the memory tables; removing one removes its deliveries and their jobs. */
+export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEndpointStore => ({
+  insert: (endpoint) =>
+    access.write((tables) => {
+      tables.webhookEndpoints.set(endpoint.id, frozenCopy(endpoint));
+      return ok(undefined);
+    }),
+  listForManager: (managerId) =>
+    access.read((tables) =>
+      tables.webhookEndpoints
+        .select((endpoint) => endpoint.managerId === managerId)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
+    ),
+  find: (managerId, endpointId) =>
+    access.read((tables) => {
+      const endpoint = tables.webhookEndpoints.get(endpointId);
+      return endpoint?.managerId === managerId ? endpoint : null;
+    }),
+  remove: (managerId, endpointId) =>
+    access.write((tables) => {
+      if (tables.webhookEndpoints.get(endpointId)?.managerId !== managerId) return ok(false);
+      tables.webhookEndpoints.delete(endpointId);
+      for (const id of tables.webhookDeliveries.selectKeys((delivery) => delivery.endpointId === endpointId))
+        tables.webhookDeliveries.delete(id);
+      return ok(true);
+    }),
+  replaceSecrets: (managerId, endpointId, expected, next) =>
+    access.write((tables) => {
+      const endpoint = tables.webhookEndpoints.get(endpointId);
+      if (endpoint?.managerId !== managerId) return ok(false);
+      if (JSON.stringify(endpoint.secrets) !== JSON.stringify(expected)) return ok(false);
+      tables.webhookEndpoints.set(endpointId, frozenCopy({ ...endpoint, secrets: next }));
+      return ok(true);
+    }),
+});

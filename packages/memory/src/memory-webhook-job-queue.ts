@@ -1,0 +1,59 @@
+import type { Clock, StorageUnavailable, WebhookJob, WebhookJobQueue } from '@onboarding-kit/core';
+import { ok, type ResultAsync } from 'neverthrow';
+import type { TableAccess } from './memory-database.js';
+
+/** Numbers the jobs of one memory database (shared by every transaction on it). */
+export type JobSequence = { next(): number };
+export const createJobSequence = (): JobSequence => {
+  let last = 0;
+  return { next: () => (last += 1) };
+};
+
+/** Adds one job, due at `runAt`. */
+export const enqueueWebhookJob = (access: TableAccess, sequence: JobSequence, job: WebhookJob, runAt: Date) =>
+  access.write((tables) => {
+    const number = sequence.next();
+    tables.webhookJobs.set(number, { sequence: number, job, runAt: runAt.getTime() });
+    return ok(undefined);
+  });
+
+/**
+ * The webhook job queue in memory: jobs are rows of the memory tables, so they commit with the
+ * command that enqueued them; they are due at their `runAt` on the kit's clock.
+ */
+export const createMemoryWebhookJobQueue = (
+  access: TableAccess,
+  clock: Clock,
+  sequence: JobSequence,
+): WebhookJobQueue => {
+  const enqueue = (job: WebhookJob, runAt: Date) => enqueueWebhookJob(access, sequence, job, runAt);
+  return {
+    enqueueEventDeliveries: (events) =>
+      access
+        .read((tables) =>
+          events.filter(
+            ({ managerId }) =>
+              tables.webhookEndpoints.count((endpoint) => endpoint.managerId === managerId, 1) > 0,
+          ),
+        )
+        .andThen((subscribed) =>
+          subscribed.length === 0
+            ? ok(undefined)
+            : enqueue({ type: 'deliver-events', eventIds: subscribed.map(({ event }) => event.id) }, clock.now()),
+        ),
+    enqueueAttempt: (deliveryId, runAt) => enqueue({ type: 'attempt-delivery', deliveryId }, runAt),
+  };
+};
+
+/** Takes the jobs due at `now` off the queue, oldest due first. */
+export const takeDueWebhookJobs = (
+  access: TableAccess,
+  now: Date,
+): ResultAsync<WebhookJob[], StorageUnavailable> =>
+  access.write((tables) => {
+    const due = tables.webhookJobs
+      .select((row) => row.runAt <= now.getTime())
+      .sort((a, b) => a.runAt - b.runAt || a.sequence - b.sequence);
+    for (const row of due) tables.webhookJobs.delete(row.sequence);
+    return ok(due.map((row) => row.job));
+  });

@@ -1,0 +1,46 @@
+import PgBoss from 'pg-boss';
+import type { Pool } from 'pg';
+import type { Queryable } from './sql-session.js';
+
+/** The queue of webhook jobs (`WebhookJob`: deliver a command's events, attempt one delivery). */
+export const webhookQueue = 'onboarding-kit-webhooks';
+/** Queues of the periodic work, each fed by a pg-boss schedule (one run per tick across instances). */
+export const idempotencyPurgeQueue = 'onboarding-kit-idempotency-purge';
+export const orphanSweepQueue = 'onboarding-kit-orphan-sweep';
+
+/**
+ * How long a webhook job may stay active before the job engine takes it for abandoned (its
+ * process died) and runs it again; longer than any job's attempts (each bounded by the kit's
+ * attempt timeout, 10 s by default, all of a job's attempts run at once).
+ */
+export const defaultWebhookJobExpirySeconds = 60;
+
+/** pg-boss's way into a database: every statement through `db` (the pool, or a transaction's client). */
+export const jobEngineDatabase = (db: Queryable): PgBoss.Db => ({
+  executeSql: async (text, values) => {
+    const result = await db.query(text, values);
+    return { rows: result.rows };
+  },
+});
+
+/** A pg-boss instance over the kit's pool, on the kit's job schema; started only by a runner. */
+export const createJobEngine = (pool: Pool, jobSchema: string, options: PgBoss.ConstructorOptions = {}): PgBoss =>
+  new PgBoss({ ...options, db: jobEngineDatabase(pool), schema: jobSchema });
+
+/**
+ * Installs or upgrades pg-boss's schema and creates the kit's queues (both idempotent; pg-boss
+ * serializes concurrent installs itself). Part of `migrate`.
+ */
+export const installJobEngine = async (pool: Pool, jobSchema: string): Promise<void> => {
+  const boss = createJobEngine(pool, jobSchema, { migrate: true, supervise: false, schedule: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  try {
+    const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
+    for (const name of [webhookQueue, idempotencyPurgeQueue, orphanSweepQueue]) {
+      if (!existing.has(name)) await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
+    }
+  } finally {
+    await boss.stop({ graceful: false, close: false, wait: true });
+  }
+};

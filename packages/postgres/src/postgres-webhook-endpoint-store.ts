@@ -1,0 +1,81 @@
+import {
+  type ClientEventType,
+  type StoredWebhookEndpoint,
+  storageUnavailable,
+  type WebhookEndpointStore,
+  type WebhookSigningSecret,
+} from '@onboarding-kit/core';
+import { ResultAsync } from 'neverthrow';
+import { isoTimestampSql } from './iso-timestamp-sql.js';
+import type { KitTables } from './kit-tables.js';
+import type { SqlSession } from './sql-session.js';
+
+const unavailable = storageUnavailable('postgres');
+
+type EndpointRow = {
+  id: string;
+  manager_id: string;
+  url: string;
+  description: string | null;
+  event_types: ClientEventType[] | null;
+  created_at: string;
+  secrets: WebhookSigningSecret[];
+};
+
+const toEndpoint = (row: EndpointRow): StoredWebhookEndpoint => ({
+  id: row.id,
+  managerId: row.manager_id,
+  url: row.url,
+  description: row.description,
+  eventTypes: row.event_types,
+  createdAt: row.created_at,
+  secrets: row.secrets,
+});
+
+/** Webhook endpoints on PostgreSQL (migration 0006); removing one cascades to its deliveries. */
+export const createPostgresWebhookEndpointStore = (
+  db: SqlSession,
+  tables: KitTables,
+): WebhookEndpointStore => {
+  const columns = `id, manager_id, url, description, event_types, ${isoTimestampSql('created_at')} AS created_at, secrets`;
+  const query = <R extends Record<string, unknown>>(text: string, values: unknown[]) =>
+    ResultAsync.fromPromise(db.query<R>(text, values), unavailable);
+  return {
+    insert: (endpoint) =>
+      query(
+        `INSERT INTO ${tables.webhookEndpoints}
+           (id, manager_id, url, description, event_types, created_at, secrets)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
+        [
+          endpoint.id,
+          endpoint.managerId,
+          endpoint.url,
+          endpoint.description,
+          endpoint.eventTypes,
+          endpoint.createdAt,
+          JSON.stringify(endpoint.secrets),
+        ],
+      ).map(() => undefined),
+    listForManager: (managerId) =>
+      query<EndpointRow>(
+        `SELECT ${columns} FROM ${tables.webhookEndpoints} WHERE manager_id = $1 ORDER BY created_at, id`,
+        [managerId],
+      ).map((result) => result.rows.map(toEndpoint)),
+    find: (managerId, endpointId) =>
+      query<EndpointRow>(
+        `SELECT ${columns} FROM ${tables.webhookEndpoints} WHERE manager_id = $1 AND id = $2`,
+        [managerId, endpointId],
+      ).map((result) => (result.rows[0] === undefined ? null : toEndpoint(result.rows[0]))),
+    remove: (managerId, endpointId) =>
+      query(`DELETE FROM ${tables.webhookEndpoints} WHERE manager_id = $1 AND id = $2`, [
+        managerId,
+        endpointId,
+      ]).map((result) => result.rowCount === 1),
+    replaceSecrets: (managerId, endpointId, expected, next) =>
+      query(
+        `UPDATE ${tables.webhookEndpoints} SET secrets = $4::jsonb
+         WHERE manager_id = $1 AND id = $2 AND secrets = $3::jsonb`,
+        [managerId, endpointId, JSON.stringify(expected), JSON.stringify(next)],
+      ).map((result) => result.rowCount === 1),
+  };
+};
