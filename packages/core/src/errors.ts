@@ -86,18 +86,27 @@ export const temporaryFilesChanged = (filenames: readonly string[]): TemporaryFi
 });
 
 /** A webhook endpoint the manager does not have (another manager's answers the same). */
-export type WebhookEndpointNotFound = { readonly type: 'WebhookEndpointNotFound'; readonly endpointId: string };
+export type WebhookEndpointNotFound = {
+  readonly type: 'WebhookEndpointNotFound';
+  readonly endpointId: string;
+};
 export const webhookEndpointNotFound = (endpointId: string): WebhookEndpointNotFound => ({
   type: 'WebhookEndpointNotFound',
   endpointId,
 });
-export type WebhookDeliveryNotFound = { readonly type: 'WebhookDeliveryNotFound'; readonly deliveryId: string };
+export type WebhookDeliveryNotFound = {
+  readonly type: 'WebhookDeliveryNotFound';
+  readonly deliveryId: string;
+};
 export const webhookDeliveryNotFound = (deliveryId: string): WebhookDeliveryNotFound => ({
   type: 'WebhookDeliveryNotFound',
   deliveryId,
 });
 /** A manager already has as many webhook endpoints as the kit allows. */
-export type WebhookEndpointLimitReached = { readonly type: 'WebhookEndpointLimitReached'; readonly limit: number };
+export type WebhookEndpointLimitReached = {
+  readonly type: 'WebhookEndpointLimitReached';
+  readonly limit: number;
+};
 export const webhookEndpointLimitReached = (limit: number): WebhookEndpointLimitReached => ({
   type: 'WebhookEndpointLimitReached',
   limit,

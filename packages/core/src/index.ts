@@ -26,6 +26,9 @@ export {
 } from './domain/status-machine.js';
 export type { StoredClient } from './domain/stored-client.js';
 export { isUuid } from './domain/uuid.js';
+// --- Webhooks: what adapters store, what receivers verify -----------------------------------------
+export type { StoredWebhookDelivery } from './domain/webhook-delivery.js';
+export type { StoredWebhookEndpoint, WebhookSigningSecret } from './domain/webhook-endpoint.js';
 // --- Errors (tagged objects; the Express binding maps them to HTTP) -------------------------------
 export {
   type ClientNotFound,
@@ -126,35 +129,6 @@ export type { WebhookDeliveryQuery, WebhookDeliveryStore } from './ports/webhook
 export type { WebhookEndpointStore } from './ports/webhook-endpoint-store.js';
 export type { WebhookJob, WebhookJobQueue } from './ports/webhook-job-queue.js';
 export type { WebhookAnswer, WebhookRequest, WebhookTransport } from './ports/webhook-transport.js';
-// --- Webhooks: what adapters store, what receivers verify -----------------------------------------
-export type { StoredWebhookDelivery } from './domain/webhook-delivery.js';
-export type { StoredWebhookEndpoint, WebhookSigningSecret } from './domain/webhook-endpoint.js';
-export { isPublicUnicastAddress } from './validation/webhook-endpoint-url.js';
-export {
-  type ReceivedWebhookHeaders,
-  type VerifiedWebhook,
-  verifyWebhook,
-  type WebhookSignatureHeaders,
-  type WebhookVerificationFailed,
-} from './webhooks/webhook-signature.js';
-export {
-  type CreatedWebhookEndpoint,
-  createdWebhookEndpointSchema,
-  type WebhookDelivery,
-  type WebhookDeliveryListResponse,
-  type WebhookDeliveryStatus,
-  type WebhookEndpoint,
-  type WebhookEndpointListResponse,
-  type WebhookSecretRotationResponse,
-  webhookDeliveryListQuerySchema,
-  webhookDeliveryListResponseSchema,
-  webhookDeliverySchema,
-  webhookEndpointCreateBodySchema,
-  webhookEndpointListResponseSchema,
-  webhookEndpointSchema,
-  webhookSecretRotationBodySchema,
-  webhookSecretRotationResponseSchema,
-} from './schemas/webhook-endpoints.js';
 export {
   type ClientPrincipal,
   type CompliancePrincipal,
@@ -248,6 +222,24 @@ export {
   presetFeeListResponseSchema,
   presetFeeSchema,
 } from './schemas/preset-fee.js';
+export {
+  type CreatedWebhookEndpoint,
+  createdWebhookEndpointSchema,
+  type WebhookDelivery,
+  type WebhookDeliveryListResponse,
+  type WebhookDeliveryStatus,
+  type WebhookEndpoint,
+  type WebhookEndpointListResponse,
+  type WebhookSecretRotationResponse,
+  webhookDeliveryListQuerySchema,
+  webhookDeliveryListResponseSchema,
+  webhookDeliverySchema,
+  webhookEndpointCreateBodySchema,
+  webhookEndpointListResponseSchema,
+  webhookEndpointSchema,
+  webhookSecretRotationBodySchema,
+  webhookSecretRotationResponseSchema,
+} from './schemas/webhook-endpoints.js';
 export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './services/document-promotion.js';
 // --- Validation rules and reference lists (hosts may reuse them in their own forms) ----------------
 export { isValidAbaRoutingNumber } from './validation/aba-routing-number.js';
@@ -274,3 +266,11 @@ export {
 } from './validation/reference-lists.js';
 export { hasUnstorableCharacter, UNSTORABLE_TEXT_MESSAGE } from './validation/storable-text.js';
 export { isValidSortCode } from './validation/uk-sort-code.js';
+export { isPublicUnicastAddress } from './validation/webhook-endpoint-url.js';
+export {
+  type ReceivedWebhookHeaders,
+  type VerifiedWebhook,
+  verifyWebhook,
+  type WebhookSignatureHeaders,
+  type WebhookVerificationFailed,
+} from './webhooks/webhook-signature.js';

@@ -238,7 +238,10 @@ export type WebhookJobReport = {
  * PostgreSQL job engine, the memory queue) hand each job to `runJob`.
  */
 export interface WebhookService {
-  createEndpoint(principal: ManagerPrincipal, body: unknown): ResultAsync<CreatedWebhookEndpoint, DomainError>;
+  createEndpoint(
+    principal: ManagerPrincipal,
+    body: unknown,
+  ): ResultAsync<CreatedWebhookEndpoint, DomainError>;
   listEndpoints(principal: ManagerPrincipal): ResultAsync<WebhookEndpointListResponse, DomainError>;
   getEndpoint(principal: ManagerPrincipal, endpointId: string): ResultAsync<WebhookEndpoint, DomainError>;
   deleteEndpoint(principal: ManagerPrincipal, endpointId: string): ResultAsync<void, DomainError>;

@@ -34,14 +34,10 @@ import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-p
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
-import {
-  createJobSequence,
-  enqueueWebhookJob,
-  takeDueWebhookJobs,
-} from './memory-webhook-job-queue.js';
+import { createJobSequence, enqueueWebhookJob, takeDueWebhookJobs } from './memory-webhook-job-queue.js';
 import { runDueWebhookJobs, type WebhookDeliveryRound } from './memory-webhook-runner.js';
-import { createRecordingWebhookTransport } from './recording-webhook-transport.js';
 import { nodeTextHashing } from './node-text-hashing.js';
+import { createRecordingWebhookTransport } from './recording-webhook-transport.js';
 
 export type MemoryAdaptersOptions = {
   /** Default: the system clock. Pass `createControllableClock()` to expire links and files at will. */

@@ -1,4 +1,4 @@
-import { type StoredWebhookDelivery, type WebhookDeliveryStore } from '@onboarding-kit/core';
+import type { StoredWebhookDelivery, WebhookDeliveryStore } from '@onboarding-kit/core';
 import { ok } from 'neverthrow';
 import { frozenCopy } from './frozen-copy.js';
 import type { TableAccess } from './memory-database.js';

@@ -39,7 +39,10 @@ export const createMemoryWebhookJobQueue = (
         .andThen((subscribed) =>
           subscribed.length === 0
             ? ok(undefined)
-            : enqueue({ type: 'deliver-events', eventIds: subscribed.map(({ event }) => event.id) }, clock.now()),
+            : enqueue(
+                { type: 'deliver-events', eventIds: subscribed.map(({ event }) => event.id) },
+                clock.now(),
+              ),
         ),
     enqueueAttempt: (deliveryId, runAt) => enqueue({ type: 'attempt-delivery', deliveryId }, runAt),
   };

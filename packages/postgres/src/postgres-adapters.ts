@@ -16,8 +16,8 @@ import { createPostgresClientRepository } from './postgres-client-repository.js'
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
-import { createPostgresPresetFeeRepository } from './postgres-preset-fee-repository.js';
 import { createJobEngine, defaultWebhookJobExpirySeconds } from './postgres-job-engine.js';
+import { createPostgresPresetFeeRepository } from './postgres-preset-fee-repository.js';
 import { createPostgresUnitOfWork } from './postgres-unit-of-work.js';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';

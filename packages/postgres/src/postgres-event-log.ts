@@ -82,7 +82,11 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
             db.query<{ manager_id: string; client_id: string; body: ClientEvent }>(findEvents([eventIds])),
             unavailable,
           ).map((result) =>
-            result.rows.map((row) => ({ managerId: row.manager_id, clientId: row.client_id, event: row.body })),
+            result.rows.map((row) => ({
+              managerId: row.manager_id,
+              clientId: row.client_id,
+              event: row.body,
+            })),
           ),
   };
 };

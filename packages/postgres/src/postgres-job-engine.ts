@@ -1,5 +1,5 @@
-import PgBoss from 'pg-boss';
 import type { Pool } from 'pg';
+import PgBoss from 'pg-boss';
 import type { Queryable } from './sql-session.js';
 
 /** The queue of webhook jobs (`WebhookJob`: deliver a command's events, attempt one delivery). */
@@ -24,8 +24,11 @@ export const jobEngineDatabase = (db: Queryable): PgBoss.Db => ({
 });
 
 /** A pg-boss instance over the kit's pool, on the kit's job schema; started only by a runner. */
-export const createJobEngine = (pool: Pool, jobSchema: string, options: PgBoss.ConstructorOptions = {}): PgBoss =>
-  new PgBoss({ ...options, db: jobEngineDatabase(pool), schema: jobSchema });
+export const createJobEngine = (
+  pool: Pool,
+  jobSchema: string,
+  options: PgBoss.ConstructorOptions = {},
+): PgBoss => new PgBoss({ ...options, db: jobEngineDatabase(pool), schema: jobSchema });
 
 /**
  * Installs or upgrades pg-boss's schema and creates the kit's queues (both idempotent; pg-boss
@@ -38,7 +41,8 @@ export const installJobEngine = async (pool: Pool, jobSchema: string): Promise<v
   try {
     const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
     for (const name of [webhookQueue, idempotencyPurgeQueue, orphanSweepQueue]) {
-      if (!existing.has(name)) await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
+      if (!existing.has(name))
+        await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
     }
   } finally {
     await boss.stop({ graceful: false, close: false, wait: true });

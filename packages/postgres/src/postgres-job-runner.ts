@@ -1,6 +1,6 @@
 import type { OnboardingKit, WebhookJob } from '@onboarding-kit/core';
-import type PgBoss from 'pg-boss';
 import type { Pool } from 'pg';
+import type PgBoss from 'pg-boss';
 import { defaultSchema, kitTables } from './kit-tables.js';
 import {
   createJobEngine,
@@ -73,7 +73,8 @@ export const startPostgresJobRunner = async ({
     await Promise.all(
       jobs.map(async (job) => {
         const outcome = await kit.webhooks.runJob(job.data);
-        if (outcome.isErr()) await boss.fail(webhookQueue, job.id, { message: failureOf(outcome.error).message });
+        if (outcome.isErr())
+          await boss.fail(webhookQueue, job.id, { message: failureOf(outcome.error).message });
       }),
     );
   };

@@ -8,12 +8,12 @@ import {
 } from '@onboarding-kit/core';
 import { err, type Result, ResultAsync } from 'neverthrow';
 import type { Pool } from 'pg';
+import type PgBoss from 'pg-boss';
 import type { KitTables } from './kit-tables.js';
 import { createPostgresClientRepository } from './postgres-client-repository.js';
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
-import type PgBoss from 'pg-boss';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookJobQueue } from './postgres-webhook-job-queue.js';
 import { type CheckedOutClient, checkOut, rollbackAndRelease, transactionSession } from './sql-session.js';
@@ -34,7 +34,11 @@ const serverRefused = (failure: unknown): boolean =>
  * COMMIT when it resolves Ok or ROLLBACK when it resolves Err. A client whose connection failed is
  * destroyed rather than returned to the pool.
  */
-export const createPostgresUnitOfWork = (pool: Pool, tables: KitTables, jobs: TransactionJobs): UnitOfWork => ({
+export const createPostgresUnitOfWork = (
+  pool: Pool,
+  tables: KitTables,
+  jobs: TransactionJobs,
+): UnitOfWork => ({
   transaction: <T, E>(work: (stores: TransactionalStores) => ResultAsync<T, E>) =>
     new ResultAsync(runTransaction(pool, tables, jobs, work)),
 });

@@ -1,8 +1,8 @@
 import { storageUnavailable, type WebhookJob, type WebhookJobQueue } from '@onboarding-kit/core';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type PgBoss from 'pg-boss';
-import { jobEngineDatabase, webhookQueue } from './postgres-job-engine.js';
 import type { KitTables } from './kit-tables.js';
+import { jobEngineDatabase, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement, type SqlSession } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
@@ -38,7 +38,9 @@ export const createPostgresWebhookJobQueue = (
         unavailable,
       ).andThen((result) => {
         const subscribed = new Set(result.rows.map((row) => row.manager_id));
-        const eventIds = events.filter(({ managerId }) => subscribed.has(managerId)).map(({ event }) => event.id);
+        const eventIds = events
+          .filter(({ managerId }) => subscribed.has(managerId))
+          .map(({ event }) => event.id);
         return eventIds.length === 0 ? okAsync(undefined) : send({ type: 'deliver-events', eventIds });
       });
     },

@@ -87,5 +87,11 @@ export const deliveryAfterAttempt = (
   const next = now.getTime() + delay;
   return next > Date.parse(delivery.retryUntil)
     ? { ...attempted, status: 'failed', nextAttemptAt: null, lastStatusCode, lastError }
-    : { ...attempted, status: 'pending', nextAttemptAt: new Date(next).toISOString(), lastStatusCode, lastError };
+    : {
+        ...attempted,
+        status: 'pending',
+        nextAttemptAt: new Date(next).toISOString(),
+        lastStatusCode,
+        lastError,
+      };
 };

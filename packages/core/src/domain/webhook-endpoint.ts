@@ -39,14 +39,16 @@ export const rotatedSecrets = (
   now: Date,
   overlapMs: number,
 ): { secrets: WebhookSigningSecret[]; previousSecretExpiresAt: string | null } => {
-  if (overlapMs <= 0) return { secrets: [{ secret: newSecret, expiresAt: null }], previousSecretExpiresAt: null };
+  if (overlapMs <= 0)
+    return { secrets: [{ secret: newSecret, expiresAt: null }], previousSecretExpiresAt: null };
   const overlapEnd = now.getTime() + overlapMs;
   const previousSecretExpiresAt = new Date(overlapEnd).toISOString();
   const previous = endpoint.secrets
     .filter(({ expiresAt }) => expiresAt === null || Date.parse(expiresAt) > now.getTime())
     .map(({ secret, expiresAt }) => ({
       secret,
-      expiresAt: expiresAt === null || Date.parse(expiresAt) > overlapEnd ? previousSecretExpiresAt : expiresAt,
+      expiresAt:
+        expiresAt === null || Date.parse(expiresAt) > overlapEnd ? previousSecretExpiresAt : expiresAt,
     }));
   return { secrets: [{ secret: newSecret, expiresAt: null }, ...previous], previousSecretExpiresAt };
 };

@@ -1,5 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
-import type { WebhookSigningSecret, StoredWebhookEndpoint } from '../domain/webhook-endpoint.js';
+import type { StoredWebhookEndpoint, WebhookSigningSecret } from '../domain/webhook-endpoint.js';
 import type { StorageUnavailable } from '../errors.js';
 
 /** The webhook endpoints of managers; every read and write is scoped to one manager. */

@@ -60,14 +60,13 @@ export const runCommand = <T>(
           append: (events) =>
             stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
         },
-      }).andThen(
-        (value) =>
-          claim === undefined
-            ? okAsync(value)
-            : stores.idempotency
-                .complete(claim, { kind: 'command', ok: true, value }, ports.clock.now())
-                .mapErr(lockLostAsInProgress)
-                .map(() => value),
+      }).andThen((value) =>
+        claim === undefined
+          ? okAsync(value)
+          : stores.idempotency
+              .complete(claim, { kind: 'command', ok: true, value }, ports.clock.now())
+              .mapErr(lockLostAsInProgress)
+              .map(() => value),
       ),
     );
   };

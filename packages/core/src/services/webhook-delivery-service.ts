@@ -7,7 +7,7 @@ import {
   toWebhookDeliveryResponse,
   type WebhookAttemptOutcome,
 } from '../domain/webhook-delivery.js';
-import { endpointTakes, signingSecretsAt, type StoredWebhookEndpoint } from '../domain/webhook-endpoint.js';
+import { endpointTakes, type StoredWebhookEndpoint, signingSecretsAt } from '../domain/webhook-endpoint.js';
 import { type DomainError, validationFailed, webhookDeliveryNotFound } from '../errors.js';
 import type { WebhookJobReport, WebhookService } from '../onboarding-kit.js';
 import type { LoggedEvent } from '../ports/event-log.js';
@@ -63,7 +63,11 @@ const decodeDeliveryCursor = (cursor: string): { createdAt: string; id: string }
 
 const attemptOutcomeOf = (answer: WebhookAnswer, now: Date): WebhookAttemptOutcome =>
   answer.type === 'answered'
-    ? { type: 'answered', statusCode: answer.statusCode, retryAfterMs: parseRetryAfter(answer.retryAfter, now) }
+    ? {
+        type: 'answered',
+        statusCode: answer.statusCode,
+        retryAfterMs: parseRetryAfter(answer.retryAfter, now),
+      }
     : answer;
 
 /**
@@ -108,11 +112,13 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
         const next = deliveryAfterAttempt(delivery, attemptOutcomeOf(answer, now()), now(), Math.random());
         return ports.unitOfWork
           .transaction((tx) =>
-            tx.webhookDeliveries.update(next, delivery.attempts).andThen((recorded) =>
-              recorded && next.status === 'pending' && next.nextAttemptAt !== null
-                ? tx.webhookJobs.enqueueAttempt(next.id, new Date(next.nextAttemptAt)).map(() => recorded)
-                : okAsync(recorded),
-            ),
+            tx.webhookDeliveries
+              .update(next, delivery.attempts)
+              .andThen((recorded) =>
+                recorded && next.status === 'pending' && next.nextAttemptAt !== null
+                  ? tx.webhookJobs.enqueueAttempt(next.id, new Date(next.nextAttemptAt)).map(() => recorded)
+                  : okAsync(recorded),
+              ),
           )
           .map(
             (recorded): WebhookJobReport =>
@@ -136,41 +142,49 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
   const deliverEvents = (eventIds: readonly string[]): ResultAsync<WebhookJobReport, DomainError> =>
     ports.events.findByIds(eventIds).andThen((events) => {
       const managers = [...new Set(events.map(({ managerId }) => managerId))];
-      return ResultAsync.combine(managers.map((managerId) => ports.webhookEndpoints.listForManager(managerId)))
-        .andThen((endpointLists) => {
-          const at = now();
-          const retryUntil = new Date(at.getTime() + options.webhookRetryWindowMs).toISOString();
-          const endpoints = endpointLists.flat();
-          const deliveries = events.flatMap(({ managerId, event }) =>
-            endpoints
-              .filter((endpoint) => endpoint.managerId === managerId && endpointTakes(endpoint, event.type))
-              .map(
-                (endpoint): StoredWebhookDelivery => ({
-                  id: ports.ids.uuid(),
-                  managerId,
-                  endpointId: endpoint.id,
-                  eventId: event.id,
-                  eventType: event.type,
-                  status: 'pending',
-                  attempts: 0,
-                  createdAt: at.toISOString(),
-                  retryUntil,
-                  lastAttemptAt: null,
-                  nextAttemptAt: at.toISOString(),
-                  lastStatusCode: null,
-                  lastError: null,
-                }),
-              ),
-          );
-          if (deliveries.length === 0) return okAsync([]);
-          return ports.unitOfWork
-            .transaction((tx) => tx.webhookDeliveries.insertMissing(deliveries))
-            .andThen(() => ResultAsync.combine(events.map(({ event }) => ports.webhookDeliveries.listForEvent(event.id))));
-        })
-        // Those never attempted: after a crash of this job, a rerun attempts what it had not.
-        .andThen((lists) =>
-          attemptAll(lists.flat().filter((delivery) => delivery.status === 'pending' && delivery.attempts === 0)),
-        );
+      return (
+        ResultAsync.combine(managers.map((managerId) => ports.webhookEndpoints.listForManager(managerId)))
+          .andThen((endpointLists) => {
+            const at = now();
+            const retryUntil = new Date(at.getTime() + options.webhookRetryWindowMs).toISOString();
+            const endpoints = endpointLists.flat();
+            const deliveries = events.flatMap(({ managerId, event }) =>
+              endpoints
+                .filter((endpoint) => endpoint.managerId === managerId && endpointTakes(endpoint, event.type))
+                .map(
+                  (endpoint): StoredWebhookDelivery => ({
+                    id: ports.ids.uuid(),
+                    managerId,
+                    endpointId: endpoint.id,
+                    eventId: event.id,
+                    eventType: event.type,
+                    status: 'pending',
+                    attempts: 0,
+                    createdAt: at.toISOString(),
+                    retryUntil,
+                    lastAttemptAt: null,
+                    nextAttemptAt: at.toISOString(),
+                    lastStatusCode: null,
+                    lastError: null,
+                  }),
+                ),
+            );
+            if (deliveries.length === 0) return okAsync([]);
+            return ports.unitOfWork
+              .transaction((tx) => tx.webhookDeliveries.insertMissing(deliveries))
+              .andThen(() =>
+                ResultAsync.combine(
+                  events.map(({ event }) => ports.webhookDeliveries.listForEvent(event.id)),
+                ),
+              );
+          })
+          // Those never attempted: after a crash of this job, a rerun attempts what it had not.
+          .andThen((lists) =>
+            attemptAll(
+              lists.flat().filter((delivery) => delivery.status === 'pending' && delivery.attempts === 0),
+            ),
+          )
+      );
     });
 
   const attemptDelivery = (deliveryId: string): ResultAsync<WebhookJobReport, DomainError> =>

@@ -55,12 +55,16 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
       const { secrets, previousSecretExpiresAt } = rotatedSecrets(endpoint, secret, now(), overlapMs);
       return ports.webhookEndpoints
         .replaceSecrets(principal.managerId, endpointId, endpoint.secrets, secrets)
-        .andThen((replaced): ResultAsync<{ secret: string; previousSecretExpiresAt: string | null }, DomainError> => {
-          if (replaced) return okAsync({ secret, previousSecretExpiresAt });
-          return attemptsLeft > 1
-            ? rotate(principal, endpointId, overlapMs, attemptsLeft - 1)
-            : errAsync(webhookEndpointNotFound(endpointId));
-        });
+        .andThen(
+          (
+            replaced,
+          ): ResultAsync<{ secret: string; previousSecretExpiresAt: string | null }, DomainError> => {
+            if (replaced) return okAsync({ secret, previousSecretExpiresAt });
+            return attemptsLeft > 1
+              ? rotate(principal, endpointId, overlapMs, attemptsLeft - 1)
+              : errAsync(webhookEndpointNotFound(endpointId));
+          },
+        );
     });
 
   return {
@@ -91,11 +95,13 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
         .map(() => ({ ...toWebhookEndpointResponse(endpoint, now()), secret }));
     },
     listEndpoints: (principal) =>
-      ports.webhookEndpoints
-        .listForManager(principal.managerId)
-        .map((endpoints) => ({ data: endpoints.map((endpoint) => toWebhookEndpointResponse(endpoint, now())) })),
+      ports.webhookEndpoints.listForManager(principal.managerId).map((endpoints) => ({
+        data: endpoints.map((endpoint) => toWebhookEndpointResponse(endpoint, now())),
+      })),
     getEndpoint: (principal, endpointId) =>
-      findOwnEndpoint(ctx, principal, endpointId).map((endpoint) => toWebhookEndpointResponse(endpoint, now())),
+      findOwnEndpoint(ctx, principal, endpointId).map((endpoint) =>
+        toWebhookEndpointResponse(endpoint, now()),
+      ),
     deleteEndpoint: (principal, endpointId) =>
       ports.webhookEndpoints
         .remove(principal.managerId, endpointId)

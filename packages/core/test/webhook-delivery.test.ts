@@ -1,0 +1,386 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createControllableClock, createMemoryKit, type MemoryKit } from '@onboarding-kit/memory';
+import { describe, expect, it } from 'vitest';
+import {
+  type CompliancePrincipal,
+  clientEventSchema,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+  type OnboardingKitOptions,
+  principalKey,
+  verifyWebhook,
+  type WebhookRequest,
+} from '../src/index.js';
+import { aManager } from './support/memory-kit.js';
+
+const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** The spec's signature, computed here with node:crypto alone (not the kit's code nor its package). */
+const independentlyVerified = (request: WebhookRequest, secret: string): boolean => {
+  const id = request.headers['webhook-id'];
+  const timestamp = request.headers['webhook-timestamp'];
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${request.body}`).digest();
+  return (request.headers['webhook-signature'] ?? '').split(' ').some((entry) => {
+    const [version, signature = ''] = entry.split(',');
+    const given = Buffer.from(signature, 'base64');
+    return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
+  });
+};
+
+/** A memory kit on a controllable clock that starts now (receivers check timestamps against real time). */
+const webhookKit = (kitOptions: OnboardingKitOptions = {}) => {
+  const clock = createControllableClock(new Date());
+  const kit = createMemoryKit({ clock, kitOptions });
+  const upload = (principal: ManagerPrincipal, filename: string) =>
+    kit.testing.putTemporaryFile(principalKey(principal), filename, new Uint8Array(64).fill(1));
+  return { kit, clock, upload };
+};
+
+const registerEndpoint = async (kit: MemoryKit, manager: ManagerPrincipal, body: object = {}) =>
+  (
+    await kit.webhooks.createEndpoint(manager, { url: 'https://hooks.example.com/kit', ...body })
+  )._unsafeUnwrap();
+
+const createClient = async (
+  kit: MemoryKit,
+  upload: (m: ManagerPrincipal, f: string) => void,
+  manager: ManagerPrincipal,
+) => {
+  upload(manager, 'passport.pdf');
+  return (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+};
+
+describe('webhook endpoints', () => {
+  it('shows the whsec_ secret once, at creation; reads never show it', async () => {
+    const { kit } = webhookKit();
+    const manager = aManager();
+    const created = await registerEndpoint(kit, manager, {
+      description: 'portal',
+      eventTypes: ['client.approved'],
+    });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(created).toMatchObject({
+      url: 'https://hooks.example.com/kit',
+      description: 'portal',
+      eventTypes: ['client.approved'],
+    });
+    const listed = (await kit.webhooks.listEndpoints(manager))._unsafeUnwrap();
+    expect(listed.data).toEqual([{ ...created, secret: undefined }].map(({ secret: _s, ...rest }) => rest));
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    expect(
+      JSON.stringify((await kit.webhooks.getEndpoint(manager, created.id))._unsafeUnwrap()),
+    ).not.toContain('whsec_');
+  });
+
+  it("another manager's endpoint is not found, for reading, rotating, deleting and its deliveries", async () => {
+    const { kit } = webhookKit();
+    const owner = aManager();
+    const other = aManager();
+    const endpoint = await registerEndpoint(kit, owner);
+    for (const outcome of [
+      await kit.webhooks.getEndpoint(other, endpoint.id),
+      await kit.webhooks.rotateSecret(other, endpoint.id, {}),
+      await kit.webhooks.deleteEndpoint(other, endpoint.id),
+      await kit.webhooks.listDeliveries(other, endpoint.id, {}),
+    ]) {
+      expect(outcome._unsafeUnwrapErr()).toEqual({
+        type: 'WebhookEndpointNotFound',
+        endpointId: endpoint.id,
+      });
+    }
+    expect((await kit.webhooks.listEndpoints(other))._unsafeUnwrap().data).toEqual([]);
+  });
+
+  it.each([
+    ['http://hooks.example.com/kit', 'Must use https'],
+    ['https://127.0.0.1/kit', 'loopback'],
+    ['https://2130706433/kit', 'loopback'],
+    ['https://[::1]/kit', 'loopback'],
+    ['https://[::ffff:127.0.0.1]/kit', 'loopback'],
+    ['https://10.1.2.3/kit', 'private'],
+    ['https://192.168.0.10/kit', 'private'],
+    ['https://169.254.169.254/latest/meta-data', 'link-local'],
+    ['https://100.64.0.1/kit', 'reserved'],
+    ['https://[fd00::1]/kit', 'private'],
+    ['https://0.0.0.0/kit', 'reserved'],
+    ['https://localhost/kit', 'loopback'],
+    ['https://api.localhost/kit', 'loopback'],
+    ['https://intranet/kit', 'single-label'],
+    ['https://user:secret@hooks.example.com/kit', 'credentials'],
+    ['ftp://hooks.example.com/kit', 'http(s)'],
+    ['/relative/kit', 'absolute'],
+    ['https://hooks.example.com/kit#part', 'fragment'],
+  ])('refuses %s as an endpoint (SSRF guard): 400 at url', async (url, message) => {
+    const { kit } = webhookKit();
+    const refused = (await kit.webhooks.createEndpoint(aManager(), { url }))._unsafeUnwrapErr();
+    expect(refused.type).toBe('ValidationFailed');
+    expect(refused).toMatchObject({ parameterErrors: { url: [expect.stringContaining(message)] } });
+  });
+
+  it('accepts loopback and http only when the host opts in (webhookAllowPrivateNetworks)', async () => {
+    const { kit } = webhookKit({ webhookAllowPrivateNetworks: true });
+    const created = await registerEndpoint(kit, aManager(), { url: 'http://127.0.0.1:4000/hooks' });
+    expect(created.url).toBe('http://127.0.0.1:4000/hooks');
+  });
+
+  it('refuses unknown fields, unknown event types and repeated ones', async () => {
+    const { kit } = webhookKit();
+    const manager = aManager();
+    for (const body of [
+      { url: 'https://hooks.example.com', extra: 1 },
+      { url: 'https://hooks.example.com', eventTypes: ['client.exploded'] },
+      { url: 'https://hooks.example.com', eventTypes: ['client.created', 'client.created'] },
+      { url: 'https://hooks.example.com', eventTypes: [] },
+      null,
+      'https://hooks.example.com',
+    ]) {
+      expect((await kit.webhooks.createEndpoint(manager, body))._unsafeUnwrapErr().type).toBe(
+        'ValidationFailed',
+      );
+    }
+  });
+
+  it('bounds the endpoints of one manager', async () => {
+    const { kit } = webhookKit({ maxWebhookEndpointsPerManager: 2 });
+    const manager = aManager();
+    await registerEndpoint(kit, manager);
+    await registerEndpoint(kit, manager);
+    expect(
+      (await kit.webhooks.createEndpoint(manager, { url: 'https://hooks.example.com/3' }))._unsafeUnwrapErr(),
+    ).toEqual({
+      type: 'WebhookEndpointLimitReached',
+      limit: 2,
+    });
+  });
+});
+
+describe('webhook delivery (memory queue, controllable clock)', () => {
+  it('delivers every event of a committed command once, signed per Standard Webhooks', async () => {
+    const { kit, upload } = webhookKit();
+    const manager = aManager();
+    const { secret } = await registerEndpoint(kit, manager);
+    const client = await createClient(kit, upload, manager);
+    expect(kit.testing.sentWebhooks()).toEqual([]);
+
+    const round = await kit.testing.deliverDueWebhooks();
+    expect(round).toMatchObject({ jobs: 1, attempted: 2, succeeded: 2, retrying: 0, failed: 0 });
+    const sent = kit.testing.sentWebhooks();
+    const events = (await kit.events.list(manager, {}))._unsafeUnwrap().data;
+    expect(sent.map((request) => JSON.parse(request.body))).toEqual(events);
+    expect(events.map((event) => event.type)).toEqual(['client.created', 'documents.promoted']);
+    for (const request of sent) {
+      expect(request.url).toBe('https://hooks.example.com/kit');
+      expect(request.headers['content-type']).toBe('application/json');
+      expect(request.headers['webhook-id']).toBe(JSON.parse(request.body).id);
+      expect(independentlyVerified(request, secret)).toBe(true);
+      const verified = verifyWebhook(request.body, request.headers, secret)._unsafeUnwrap();
+      expect(clientEventSchema.parse(verified.event).id).toBe(verified.id);
+    }
+    expect(JSON.parse(sent[0]?.body ?? '{}').data.client.id).toBe(client.id);
+
+    // Nothing more is due: a second round sends nothing again.
+    expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ jobs: 0, attempted: 0 });
+    expect(kit.testing.sentWebhooks()).toHaveLength(2);
+  });
+
+  it('a refused command, and a manager without endpoints, enqueue nothing', async () => {
+    const { kit, upload } = webhookKit();
+    const withEndpoint = aManager();
+    await registerEndpoint(kit, withEndpoint);
+    // A create naming a file never uploaded, and a move the status machine refuses.
+    expect((await kit.clients.createIndividual(withEndpoint, exampleIndividualPayload())).isErr()).toBe(true);
+    const client = await createClient(kit, upload, aManager());
+    expect((await kit.compliance.markTermsSigned(compliance, client.id))._unsafeUnwrapErr().type).toBe(
+      'InvalidStatus',
+    );
+    expect(kit.testing.listWebhookJobs()).toEqual([]);
+    expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ jobs: 0 });
+  });
+
+  it('delivers only the event types an endpoint takes', async () => {
+    const { kit, upload } = webhookKit();
+    const manager = aManager();
+    await registerEndpoint(kit, manager, { eventTypes: ['client.approved'] });
+    const client = await createClient(kit, upload, manager);
+    await kit.testing.deliverDueWebhooks();
+    expect(kit.testing.sentWebhooks()).toEqual([]);
+    await kit.compliance.approve(compliance, client.id);
+    await kit.testing.deliverDueWebhooks();
+    expect(kit.testing.sentWebhooks().map((request) => JSON.parse(request.body).type)).toEqual([
+      'client.approved',
+    ]);
+  });
+
+  it('retries with backoff and honours Retry-After, then succeeds; a deduplicating receiver sees each event once', async () => {
+    const { kit, clock, upload } = webhookKit();
+    const manager = aManager();
+    const endpoint = await registerEndpoint(kit, manager, { eventTypes: ['client.created'] });
+    kit.testing.answerWebhooksWith({ type: 'answered', statusCode: 503, retryAfter: '120' });
+    await createClient(kit, upload, manager);
+    expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ attempted: 1, retrying: 1 });
+    const [pending] = (await kit.webhooks.listDeliveries(manager, endpoint.id, {}))._unsafeUnwrap().data;
+    expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503 });
+    const waitMs = Date.parse(pending?.nextAttemptAt ?? '') - clock.now().getTime();
+    expect(waitMs).toBeGreaterThanOrEqual(120_000);
+
+    clock.advance(60_000);
+    expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ jobs: 0 });
+    kit.testing.answerWebhooksWith({ type: 'unreachable', reason: 'connect ECONNREFUSED' });
+    clock.advance(waitMs);
+    expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ attempted: 1, retrying: 1 });
+    kit.testing.answerWebhooksWith({ type: 'answered', statusCode: 204, retryAfter: null });
+    clock.advance(HOUR);
+    expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ attempted: 1, succeeded: 1 });
+
+    const [done] = (await kit.webhooks.listDeliveries(manager, endpoint.id, {}))._unsafeUnwrap().data;
+    expect(done).toMatchObject({ status: 'succeeded', attempts: 3, nextAttemptAt: null, lastError: null });
+    const ids = kit.testing.sentWebhooks().map((request) => request.headers['webhook-id']);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(1);
+  });
+
+  it('the backoff grows with jitter, and gives up after the retry window: failed, listed, redeliverable', async () => {
+    const { kit, clock, upload } = webhookKit({ webhookRetryWindowMs: DAY });
+    const manager = aManager();
+    const endpoint = await registerEndpoint(kit, manager, { eventTypes: ['client.created'] });
+    kit.testing.answerWebhooksWith({ type: 'answered', statusCode: 500, retryAfter: null });
+    await createClient(kit, upload, manager);
+    const delays: number[] = [];
+    for (let round = 0; round < 40; round += 1) {
+      await kit.testing.deliverDueWebhooks();
+      const [delivery] = (await kit.webhooks.listDeliveries(manager, endpoint.id, {}))._unsafeUnwrap().data;
+      if (delivery?.status !== 'pending' || delivery.nextAttemptAt === null) break;
+      const delay = Date.parse(delivery.nextAttemptAt) - clock.now().getTime();
+      delays.push(delay);
+      clock.advance(delay);
+    }
+    expect(delays[0]).toBeGreaterThanOrEqual(2_500);
+    expect(delays[0]).toBeLessThanOrEqual(5_000);
+    expect(delays[3] ?? 0).toBeGreaterThan(delays[0] ?? 0);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(4 * HOUR);
+    const failed = (
+      await kit.webhooks.listDeliveries(manager, endpoint.id, { status: 'failed' })
+    )._unsafeUnwrap().data;
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ status: 'failed', nextAttemptAt: null, lastStatusCode: 500 });
+    expect(kit.testing.listWebhookJobs()).toEqual([]);
+
+    kit.testing.answerWebhooksWith({ type: 'answered', statusCode: 200, retryAfter: null });
+    const again = (await kit.webhooks.redeliver(manager, endpoint.id, failed[0]?.id ?? ''))._unsafeUnwrap();
+    expect(again.status).toBe('pending');
+    expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ attempted: 1, succeeded: 1 });
+    expect(
+      (await kit.webhooks.listDeliveries(manager, endpoint.id, { status: 'succeeded' }))._unsafeUnwrap().data,
+    ).toHaveLength(1);
+    expect(
+      (await kit.webhooks.redeliver(aManager(), endpoint.id, failed[0]?.id ?? ''))._unsafeUnwrapErr().type,
+    ).toBe('WebhookEndpointNotFound');
+  });
+
+  it('rotation signs with both secrets during the overlap, then with the new one only', async () => {
+    const { kit, clock, upload } = webhookKit();
+    const manager = aManager();
+    const { id, secret: oldSecret } = await registerEndpoint(kit, manager, {
+      eventTypes: ['client.created'],
+    });
+    const rotation = (await kit.webhooks.rotateSecret(manager, id, { overlapSeconds: 3600 }))._unsafeUnwrap();
+    expect(rotation.secret).not.toBe(oldSecret);
+    expect((await kit.webhooks.getEndpoint(manager, id))._unsafeUnwrap().previousSecretExpiresAt).toBe(
+      rotation.previousSecretExpiresAt,
+    );
+    await createClient(kit, upload, manager);
+    await kit.testing.deliverDueWebhooks();
+    const [during] = kit.testing.sentWebhooks();
+    expect(during?.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(independentlyVerified(during as WebhookRequest, oldSecret)).toBe(true);
+    expect(independentlyVerified(during as WebhookRequest, rotation.secret)).toBe(true);
+
+    clock.advance(2 * HOUR);
+    await createClient(kit, upload, manager);
+    await kit.testing.deliverDueWebhooks();
+    const after = kit.testing.sentWebhooks()[1] as WebhookRequest;
+    expect(after.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+    expect(independentlyVerified(after, oldSecret)).toBe(false);
+    expect(independentlyVerified(after, rotation.secret)).toBe(true);
+  });
+
+  it('a removed endpoint gets nothing more, and its deliveries go with it', async () => {
+    const { kit, upload } = webhookKit();
+    const manager = aManager();
+    const endpoint = await registerEndpoint(kit, manager);
+    await createClient(kit, upload, manager);
+    (await kit.webhooks.deleteEndpoint(manager, endpoint.id))._unsafeUnwrap();
+    expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ jobs: 1, attempted: 0 });
+    expect(kit.testing.sentWebhooks()).toEqual([]);
+    expect((await kit.webhooks.deleteEndpoint(manager, endpoint.id))._unsafeUnwrapErr().type).toBe(
+      'WebhookEndpointNotFound',
+    );
+  });
+
+  it('pages deliveries newest first with a cursor, and refuses a forged cursor', async () => {
+    const { kit, clock, upload } = webhookKit();
+    const manager = aManager();
+    const endpoint = await registerEndpoint(kit, manager);
+    for (let index = 0; index < 3; index += 1) {
+      await createClient(kit, upload, manager);
+      await kit.testing.deliverDueWebhooks();
+      clock.advance(1000);
+    }
+    const first = (await kit.webhooks.listDeliveries(manager, endpoint.id, { limit: 4 }))._unsafeUnwrap();
+    const second = (
+      await kit.webhooks.listDeliveries(manager, endpoint.id, { limit: 4, cursor: first.nextCursor })
+    )._unsafeUnwrap();
+    expect(first.data).toHaveLength(4);
+    expect(second.data).toHaveLength(2);
+    expect(second.nextCursor).toBeNull();
+    const all = [...first.data, ...second.data];
+    expect(new Set(all.map((delivery) => delivery.id)).size).toBe(6);
+    expect([...all].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((d) => d.createdAt)).toEqual(
+      all.map((d) => d.createdAt),
+    );
+    for (const cursor of ['e1', 'WyJ4IiwieSJd', '%%%']) {
+      expect(
+        (await kit.webhooks.listDeliveries(manager, endpoint.id, { cursor }))._unsafeUnwrapErr(),
+      ).toMatchObject({
+        type: 'ValidationFailed',
+        parameterErrors: { cursor: [expect.any(String)] },
+      });
+    }
+  });
+});
+
+describe('verifyWebhook (for receivers)', () => {
+  it('refuses a changed body, a wrong secret, missing or repeated headers and an old timestamp', async () => {
+    const { kit, clock, upload } = webhookKit();
+    const manager = aManager();
+    const { secret } = await registerEndpoint(kit, manager, { eventTypes: ['client.created'] });
+    await createClient(kit, upload, manager);
+    await kit.testing.deliverDueWebhooks();
+    const request = kit.testing.sentWebhooks()[0] as WebhookRequest;
+    expect(verifyWebhook(request.body, request.headers, secret).isOk()).toBe(true);
+    expect(
+      verifyWebhook(new TextEncoder().encode(request.body), new Headers(request.headers), [secret]).isOk(),
+    ).toBe(true);
+    expect(verifyWebhook(request.body.replace('"', ' "'), request.headers, secret).isErr()).toBe(true);
+    expect(
+      verifyWebhook(request.body, request.headers, `whsec_${Buffer.alloc(24).toString('base64')}`).isErr(),
+    ).toBe(true);
+    const { 'webhook-signature': _dropped, ...unsigned } = request.headers;
+    expect(verifyWebhook(request.body, unsigned, secret)._unsafeUnwrapErr().reason).toContain(
+      'webhook-signature',
+    );
+    expect(
+      verifyWebhook(request.body, { ...request.headers, 'Webhook-Id': ['a', 'b'] }, secret)._unsafeUnwrapErr()
+        .reason,
+    ).toContain('repeated');
+
+    clock.advance(-10 * 60_000);
+    await createClient(kit, upload, manager);
+    await kit.testing.deliverDueWebhooks();
+    const stale = kit.testing.sentWebhooks()[1] as WebhookRequest;
+    expect(verifyWebhook(stale.body, stale.headers, secret)._unsafeUnwrapErr().reason).toMatch(/timestamp/i);
+  });
+});
