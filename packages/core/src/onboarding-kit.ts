@@ -241,14 +241,21 @@ export interface WebhookService {
   createEndpoint(
     principal: ManagerPrincipal,
     body: unknown,
+    context?: IdempotentCommandContext,
   ): ResultAsync<CreatedWebhookEndpoint, DomainError>;
   listEndpoints(principal: ManagerPrincipal): ResultAsync<WebhookEndpointListResponse, DomainError>;
   getEndpoint(principal: ManagerPrincipal, endpointId: string): ResultAsync<WebhookEndpoint, DomainError>;
-  deleteEndpoint(principal: ManagerPrincipal, endpointId: string): ResultAsync<void, DomainError>;
+  /** Removes the endpoint and its deliveries; answers the endpoint as it was. */
+  deleteEndpoint(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<WebhookEndpoint, DomainError>;
   rotateSecret(
     principal: ManagerPrincipal,
     endpointId: string,
     body: unknown,
+    context?: IdempotentCommandContext,
   ): ResultAsync<WebhookSecretRotationResponse, DomainError>;
   listDeliveries(
     principal: ManagerPrincipal,
@@ -260,6 +267,7 @@ export interface WebhookService {
     principal: ManagerPrincipal,
     endpointId: string,
     deliveryId: string,
+    context?: IdempotentCommandContext,
   ): ResultAsync<WebhookDelivery, DomainError>;
   runJob(job: WebhookJob): ResultAsync<WebhookJobReport, DomainError>;
 }

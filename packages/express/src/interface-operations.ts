@@ -8,12 +8,21 @@ import {
   clientListQuerySchema,
   clientListResponseSchema,
   clientSchema,
+  createdWebhookEndpointSchema,
   defaultOnboardingPayloadSchemas,
   presetFeeListResponseSchema,
   presetFeeSchema,
   requestResubmissionBodySchema,
   statusHistoryResponseSchema,
   temporaryFilesResponseSchema,
+  webhookDeliveryListQuerySchema,
+  webhookDeliveryListResponseSchema,
+  webhookDeliverySchema,
+  webhookEndpointCreateBodySchema,
+  webhookEndpointListResponseSchema,
+  webhookEndpointSchema,
+  webhookSecretRotationBodySchema,
+  webhookSecretRotationResponseSchema,
 } from '@onboarding-kit/core';
 import type { OperationSpec } from './operation.js';
 
@@ -111,6 +120,84 @@ export const managerOperations = {
     query: clientEventListQuerySchema,
     success: { status: 200, description: 'One page of events', schema: clientEventListResponseSchema },
     refusals: ['VALIDATION_FAILED'],
+  },
+  createWebhookEndpoint: {
+    method: 'post',
+    path: '/webhook-endpoints',
+    summary: 'Register a webhook endpoint',
+    description:
+      "The manager's events are POSTed to `url`, signed per the Standard Webhooks spec (`webhook-id`, " +
+      '`webhook-timestamp`, `webhook-signature`) with the `secret` of the answer, shown only here. `https` to ' +
+      'a public host only (loopback, private and link-local addresses are refused unless the host opted in). ' +
+      '`eventTypes` limits what is delivered (default: every type). Delivery is at least once, retried with ' +
+      'backoff for 3 days: deduplicate on `webhook-id`.',
+    requestBody: webhookEndpointCreateBodySchema,
+    success: {
+      status: 201,
+      description: 'The endpoint, with its signing secret (shown once)',
+      schema: createdWebhookEndpointSchema,
+    },
+    refusals: ['WEBHOOK_ENDPOINT_LIMIT_REACHED'],
+  },
+  listWebhookEndpoints: {
+    method: 'get',
+    path: '/webhook-endpoints',
+    summary: "The manager's webhook endpoints",
+    success: {
+      status: 200,
+      description: 'The endpoints, oldest first',
+      schema: webhookEndpointListResponseSchema,
+    },
+    refusals: [],
+  },
+  getWebhookEndpoint: {
+    method: 'get',
+    path: '/webhook-endpoints/:endpointId',
+    summary: 'Get a webhook endpoint',
+    success: { status: 200, description: 'The endpoint (never its secret)', schema: webhookEndpointSchema },
+    refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  },
+  deleteWebhookEndpoint: {
+    method: 'delete',
+    path: '/webhook-endpoints/:endpointId',
+    summary: 'Remove a webhook endpoint',
+    description: 'Nothing more is delivered to it; its deliveries are removed with it.',
+    success: { status: 200, description: 'The endpoint as it was', schema: webhookEndpointSchema },
+    refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  },
+  rotateWebhookSecret: {
+    method: 'post',
+    path: '/webhook-endpoints/:endpointId/rotate-secret',
+    summary: "Rotate a webhook endpoint's signing secret",
+    description:
+      'Answers the new secret (shown only here). The previous one keeps signing next to it for ' +
+      '`overlapSeconds` (default 24 hours, 0 to stop at once): deliveries then carry two signatures.',
+    requestBody: webhookSecretRotationBodySchema,
+    success: { status: 200, description: 'The new secret', schema: webhookSecretRotationResponseSchema },
+    refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  },
+  listWebhookDeliveries: {
+    method: 'get',
+    path: '/webhook-endpoints/:endpointId/deliveries',
+    summary: "An endpoint's deliveries, newest first",
+    description:
+      'Each event sent to the endpoint: `pending` (retrying; `nextAttemptAt`), `succeeded`, or `failed` once ' +
+      'its retry window ended. Filter by `status`; pass `nextCursor` back as `cursor` for older ones.',
+    query: webhookDeliveryListQuerySchema,
+    success: {
+      status: 200,
+      description: 'One page of deliveries',
+      schema: webhookDeliveryListResponseSchema,
+    },
+    refusals: ['VALIDATION_FAILED', 'WEBHOOK_ENDPOINT_NOT_FOUND'],
+  },
+  redeliverWebhook: {
+    method: 'post',
+    path: '/webhook-endpoints/:endpointId/deliveries/:deliveryId/redeliver',
+    summary: 'Deliver an event to an endpoint again',
+    description: 'Attempted again now, whatever its status, with a fresh retry window.',
+    success: { status: 200, description: 'The delivery, pending again', schema: webhookDeliverySchema },
+    refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'],
   },
   getClient: {
     method: 'get',

@@ -19,6 +19,18 @@ export const createManagerRouter = (kit: OnboardingKit, options: RouterOptions =
         kit.clients.resubmitEntity(principal, params.clientId, body, context),
       listClients: ({ principal, query }) => kit.clients.list(principal, query),
       listEvents: ({ principal, query }) => kit.events.list(principal, query),
+      createWebhookEndpoint: ({ principal, body, context }) =>
+        kit.webhooks.createEndpoint(principal, body, context),
+      listWebhookEndpoints: ({ principal }) => kit.webhooks.listEndpoints(principal),
+      getWebhookEndpoint: ({ principal, params }) => kit.webhooks.getEndpoint(principal, params.endpointId),
+      deleteWebhookEndpoint: ({ principal, params, context }) =>
+        kit.webhooks.deleteEndpoint(principal, params.endpointId, context),
+      rotateWebhookSecret: ({ principal, params, body, context }) =>
+        kit.webhooks.rotateSecret(principal, params.endpointId, body, context),
+      listWebhookDeliveries: ({ principal, params, query }) =>
+        kit.webhooks.listDeliveries(principal, params.endpointId, query),
+      redeliverWebhook: ({ principal, params, context }) =>
+        kit.webhooks.redeliver(principal, params.endpointId, params.deliveryId, context),
       getClient: ({ principal, params }) => kit.clients.get(principal, params.clientId),
       deleteClient: ({ principal, params, context }) =>
         kit.clients.delete(principal, params.clientId, context),

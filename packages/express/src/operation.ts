@@ -56,6 +56,8 @@ export type OperationHandlers<P, Operations extends Record<string, OperationSpec
 export const pathParameterSchemas = {
   clientId: z.uuid(),
   presetFeeId: z.uuid(),
+  endpointId: z.uuid(),
+  deliveryId: z.uuid(),
 } as const satisfies Record<string, z.ZodType>;
 
 export const pathParameterSchemaOf = (name: string): z.ZodType =>

@@ -1,5 +1,6 @@
 import { base64urlnopad } from '@scure/base';
 import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
+import { isUuid } from '../domain/uuid.js';
 import {
   deliveryAfterAttempt,
   parseRetryAfter,
@@ -15,6 +16,7 @@ import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { signWebhook } from '../webhooks/webhook-signature.js';
+import { runCommand } from './idempotent-command.js';
 import type { KitContext } from './kit-context.js';
 import { findOwnEndpoint } from './webhook-endpoint-service.js';
 
@@ -197,13 +199,11 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
     });
 
   const findOwnDelivery = (managerId: string, endpointId: string, deliveryId: string) =>
-    ports.webhookDeliveries
-      .find(deliveryId)
-      .andThen((delivery) =>
-        delivery === null || delivery.managerId !== managerId || delivery.endpointId !== endpointId
-          ? err(webhookDeliveryNotFound(deliveryId))
-          : ok(delivery),
-      );
+    (isUuid(deliveryId) ? ports.webhookDeliveries.find(deliveryId) : okAsync(null)).andThen((delivery) =>
+      delivery === null || delivery.managerId !== managerId || delivery.endpointId !== endpointId
+        ? err(webhookDeliveryNotFound(deliveryId))
+        : ok(delivery),
+    );
 
   /** Pending again, due now, with a fresh retry window; retried when an attempt was recorded meanwhile. */
   const redeliver = (
@@ -266,9 +266,11 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
           }),
       );
     },
-    redeliver: (principal, endpointId, deliveryId) =>
-      findOwnEndpoint(ctx, principal, endpointId)
-        .andThen(() => redeliver(principal.managerId, endpointId, deliveryId, REDELIVERY_ATTEMPTS))
-        .map(toWebhookDeliveryResponse),
+    redeliver: (principal, endpointId, deliveryId, context) =>
+      runCommand(ctx, context, () =>
+        findOwnEndpoint(ctx, principal, endpointId)
+          .andThen(() => redeliver(principal.managerId, endpointId, deliveryId, REDELIVERY_ATTEMPTS))
+          .map(toWebhookDeliveryResponse),
+      ),
   };
 };

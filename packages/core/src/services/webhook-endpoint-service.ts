@@ -1,4 +1,5 @@
 import { err, errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
+import { isUuid } from '../domain/uuid.js';
 import {
   newWebhookSecret,
   rotatedSecrets,
@@ -19,6 +20,7 @@ import {
 } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { checkWebhookEndpointUrl } from '../validation/webhook-endpoint-url.js';
+import { runCommand } from './idempotent-command.js';
 import type { KitContext } from './kit-context.js';
 
 /** Rotations retried when another one changed the secrets in between. */
@@ -35,9 +37,11 @@ export const findOwnEndpoint = (
   principal: ManagerPrincipal,
   endpointId: string,
 ): ResultAsync<StoredWebhookEndpoint, DomainError> =>
-  ports.webhookEndpoints
-    .find(principal.managerId, endpointId)
-    .andThen((endpoint) => (endpoint === null ? err(webhookEndpointNotFound(endpointId)) : ok(endpoint)));
+  !isUuid(endpointId)
+    ? errAsync(webhookEndpointNotFound(endpointId))
+    : ports.webhookEndpoints
+        .find(principal.managerId, endpointId)
+        .andThen((endpoint) => (endpoint === null ? err(webhookEndpointNotFound(endpointId)) : ok(endpoint)));
 
 /** Registering, reading, rotating and removing a manager's webhook endpoints. */
 export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpointOperations => {
@@ -68,7 +72,7 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
     });
 
   return {
-    createEndpoint: (principal, body) => {
+    createEndpoint: (principal, body, context) => {
       const parsed = parseRequest(webhookEndpointCreateBodySchema, body);
       if (parsed.isErr()) return errAsync(parsed.error);
       const url = checkWebhookEndpointUrl(parsed.value.url, {
@@ -85,14 +89,17 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
         createdAt: now().toISOString(),
         secrets: [{ secret, expiresAt: null }],
       };
-      return ports.webhookEndpoints
-        .listForManager(principal.managerId)
-        .andThen((existing) =>
-          existing.length >= options.maxWebhookEndpointsPerManager
-            ? errAsync(webhookEndpointLimitReached(options.maxWebhookEndpointsPerManager))
-            : ports.webhookEndpoints.insert(endpoint),
-        )
-        .map(() => ({ ...toWebhookEndpointResponse(endpoint, now()), secret }));
+      return runCommand(ctx, context, () =>
+        ports.webhookEndpoints
+          .listForManager(principal.managerId)
+          .andThen((existing) =>
+            existing.length >= options.maxWebhookEndpointsPerManager
+              ? errAsync(webhookEndpointLimitReached(options.maxWebhookEndpointsPerManager))
+              : ports.webhookEndpoints.insert(endpoint),
+          )
+          // Shown this once (and replayed to a retry with the same Idempotency-Key).
+          .map(() => ({ ...toWebhookEndpointResponse(endpoint, now()), secret })),
+      );
     },
     listEndpoints: (principal) =>
       ports.webhookEndpoints.listForManager(principal.managerId).map((endpoints) => ({
@@ -102,18 +109,26 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
       findOwnEndpoint(ctx, principal, endpointId).map((endpoint) =>
         toWebhookEndpointResponse(endpoint, now()),
       ),
-    deleteEndpoint: (principal, endpointId) =>
-      ports.webhookEndpoints
-        .remove(principal.managerId, endpointId)
-        .andThen((removed) => (removed ? ok(undefined) : err(webhookEndpointNotFound(endpointId)))),
-    rotateSecret: (principal, endpointId, body) => {
+    deleteEndpoint: (principal, endpointId, context) =>
+      runCommand(ctx, context, () =>
+        findOwnEndpoint(ctx, principal, endpointId).andThen((endpoint) =>
+          ports.webhookEndpoints
+            .remove(principal.managerId, endpointId)
+            .andThen((removed) =>
+              removed
+                ? ok(toWebhookEndpointResponse(endpoint, now()))
+                : err(webhookEndpointNotFound(endpointId)),
+            ),
+        ),
+      ),
+    rotateSecret: (principal, endpointId, body, context) => {
       const parsed = parseRequest(webhookSecretRotationBodySchema, body ?? {});
       if (parsed.isErr()) return errAsync(parsed.error);
       const overlapMs =
         parsed.value.overlapSeconds === undefined
           ? options.webhookSecretOverlapMs
           : parsed.value.overlapSeconds * 1000;
-      return rotate(principal, endpointId, overlapMs, ROTATION_ATTEMPTS);
+      return runCommand(ctx, context, () => rotate(principal, endpointId, overlapMs, ROTATION_ATTEMPTS));
     },
   };
 };

@@ -1,0 +1,131 @@
+import {
+  lookup as dnsLookup,
+  type LookupAddress,
+  type LookupAllOptions,
+  type LookupOneOptions,
+} from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import {
+  isPublicUnicastAddress,
+  type WebhookAnswer,
+  type WebhookRequest,
+  type WebhookTransport,
+} from '@onboarding-kit/core';
+import ipaddr from 'ipaddr.js';
+import { ResultAsync } from 'neverthrow';
+
+export type NodeWebhookTransportOptions = {
+  /** Answer bytes read (and dropped) before the connection is closed (default 64 KiB). */
+  readonly maxResponseBytes?: number;
+  /** Name resolution (default `dns.lookup`); every address it gives is checked before connecting. */
+  readonly lookup?: typeof dnsLookup;
+};
+
+const refusedAddress = (host: string) =>
+  `Refused to connect to ${host}: not a public address (loopback, private, link-local or reserved)`;
+
+/**
+ * Resolves like `dns.lookup`, keeping only public unicast addresses when private networks are not
+ * allowed: the connection goes to an address that was checked, so a name that resolves to an
+ * internal address (DNS rebinding included) is refused at each delivery, not only at registration.
+ */
+const guardedLookup =
+  (resolve: typeof dnsLookup, allowPrivateNetworks: boolean): LookupFunction =>
+  (hostname, options, callback) => {
+    resolve(
+      hostname,
+      { ...(options as LookupOneOptions), all: true } as LookupAllOptions,
+      (error, addresses) => {
+        if (error) {
+          callback(error, '', 4);
+          return;
+        }
+        const usable = (addresses as LookupAddress[]).filter(
+          ({ address }) => allowPrivateNetworks || isPublicUnicastAddress(address),
+        );
+        const [first] = usable;
+        if (first === undefined) {
+          callback(Object.assign(new Error(refusedAddress(hostname)), { code: 'ENONPUBLIC' }), '', 4);
+          return;
+        }
+        if ((options as LookupAllOptions).all)
+          (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
+        else callback(null, first.address, first.family);
+      },
+    );
+  };
+
+const reasonOf = (error: unknown): string => {
+  if (!(error instanceof Error)) return 'The request failed';
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === undefined || error.message.includes(code) ? error.message : `${code}: ${error.message}`;
+};
+
+const retryAfterOf = (response: IncomingMessage): string | null => {
+  const value = response.headers['retry-after'];
+  return typeof value === 'string' ? value : null;
+};
+
+/**
+ * Sends one delivery: a POST that never follows redirects (a 3xx is an answer like any non-2xx),
+ * bounded by the request's timeout from connection to answer, reading at most `maxResponseBytes`
+ * of the answer. Never rejects: every failure is an `unreachable` answer with its reason.
+ */
+const sendOnce = (request: WebhookRequest, options: NodeWebhookTransportOptions): Promise<WebhookAnswer> =>
+  new Promise((resolve) => {
+    let settled = false;
+    const settle = (answer: WebhookAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(answer);
+    };
+    const deadline = setTimeout(() => {
+      settle({ type: 'unreachable', reason: `No answer within ${request.timeoutMs / 1000} s` });
+      outgoing?.destroy();
+    }, request.timeoutMs);
+
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      settle({ type: 'unreachable', reason: 'The endpoint URL is not valid' });
+      return;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      settle({ type: 'unreachable', reason: 'The endpoint URL is not http(s)' });
+      return;
+    }
+    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    // An address literal is connected to without a lookup: it is checked here instead.
+    if (ipaddr.isValid(host) && !request.allowPrivateNetworks && !isPublicUnicastAddress(host)) {
+      settle({ type: 'unreachable', reason: refusedAddress(host) });
+      return;
+    }
+    const body = Buffer.from(request.body, 'utf8');
+    const maxResponseBytes = options.maxResponseBytes ?? 64 * 1024;
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const outgoing = send(url, {
+      method: 'POST',
+      headers: { ...request.headers, 'content-length': String(body.length) },
+      lookup: guardedLookup(options.lookup ?? dnsLookup, request.allowPrivateNetworks),
+    });
+    outgoing.on('error', (error) => settle({ type: 'unreachable', reason: reasonOf(error) }));
+    outgoing.on('response', (response) => {
+      settle({ type: 'answered', statusCode: response.statusCode ?? 0, retryAfter: retryAfterOf(response) });
+      let read = 0;
+      response.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > maxResponseBytes) response.destroy();
+      });
+      response.on('error', () => undefined);
+    });
+    outgoing.end(body);
+  });
+
+/** Webhook delivery over Node's HTTP client, with the kit's SSRF guard on every connection. */
+export const createNodeWebhookTransport = (options: NodeWebhookTransportOptions = {}): WebhookTransport => ({
+  send: (request) => ResultAsync.fromSafePromise(sendOnce(request, options)),
+});
