@@ -6,6 +6,7 @@ import {
   clientEventListResponseSchema,
   clientListResponseSchema,
   clientSchema,
+  createdWebhookEndpointSchema,
   defaultOnboardingPayloadSchemas,
   type ErrorCode,
   errorBodySchema,
@@ -16,6 +17,13 @@ import {
   requestResubmissionBodySchema,
   statusHistoryResponseSchema,
   temporaryFilesResponseSchema,
+  webhookDeliveryListResponseSchema,
+  webhookDeliverySchema,
+  webhookEndpointCreateBodySchema,
+  webhookEndpointListResponseSchema,
+  webhookEndpointSchema,
+  webhookSecretRotationBodySchema,
+  webhookSecretRotationResponseSchema,
 } from '@onboarding-kit/core';
 import { z } from 'zod';
 import { API_KEY_HEADER, type PrincipalKind } from './authentication.js';
@@ -86,6 +94,8 @@ const requestSchemas = {
   BatchUploadRequest: batchUploadRequestSchema,
   BatchDownloadRequest: batchDownloadRequestSchema,
   RequestResubmission: requestResubmissionBodySchema,
+  WebhookEndpointCreate: webhookEndpointCreateBodySchema,
+  WebhookSecretRotationRequest: webhookSecretRotationBodySchema,
 } satisfies Record<string, z.ZodType>;
 
 const responseSchemas = {
@@ -98,6 +108,12 @@ const responseSchemas = {
   PresetFeeList: presetFeeListResponseSchema,
   PresetFee: presetFeeSchema,
   ClientEventList: clientEventListResponseSchema,
+  WebhookEndpoint: webhookEndpointSchema,
+  CreatedWebhookEndpoint: createdWebhookEndpointSchema,
+  WebhookEndpointList: webhookEndpointListResponseSchema,
+  WebhookSecretRotation: webhookSecretRotationResponseSchema,
+  WebhookDelivery: webhookDeliverySchema,
+  WebhookDeliveryList: webhookDeliveryListResponseSchema,
   Error: errorBodySchema,
 } satisfies Record<string, z.ZodType>;
 

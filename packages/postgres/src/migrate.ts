@@ -57,7 +57,7 @@ const applyPending = async (
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
     const outcome = await applyUnderLock(client, tables, directory, files);
-    if (outcome.isOk()) await installJobEngine(pool, tables.jobSchema);
+    if (outcome.isOk()) await installJobEngine(client, tables.jobSchema);
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
     release();
     return outcome;

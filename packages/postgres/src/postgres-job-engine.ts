@@ -31,11 +31,17 @@ export const createJobEngine = (
 ): PgBoss => new PgBoss({ ...options, db: jobEngineDatabase(pool), schema: jobSchema });
 
 /**
- * Installs or upgrades pg-boss's schema and creates the kit's queues (both idempotent; pg-boss
- * serializes concurrent installs itself). Part of `migrate`.
+ * Installs or upgrades pg-boss's schema and creates the kit's queues. Part of `migrate`, on the
+ * connection that holds its advisory lock, so concurrent instances install one after the other.
  */
-export const installJobEngine = async (pool: Pool, jobSchema: string): Promise<void> => {
-  const boss = createJobEngine(pool, jobSchema, { migrate: true, supervise: false, schedule: false });
+export const installJobEngine = async (db: Queryable, jobSchema: string): Promise<void> => {
+  const boss = new PgBoss({
+    db: jobEngineDatabase(db),
+    schema: jobSchema,
+    migrate: true,
+    supervise: false,
+    schedule: false,
+  });
   boss.on('error', () => undefined);
   await boss.start();
   try {

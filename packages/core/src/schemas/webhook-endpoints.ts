@@ -24,23 +24,24 @@ export const webhookEndpointCreateBodySchema = z.strictObject({
 });
 export type WebhookEndpointCreateBody = z.infer<typeof webhookEndpointCreateBodySchema>;
 
-export const webhookEndpointSchema = z
-  .object({
-    id: z.uuid(),
-    url: z.string(),
-    description: z.string().nullable(),
-    /** The event types delivered; null: every type, including those a later version adds. */
-    eventTypes: z.array(clientEventTypeSchema).nullable(),
-    createdAt: dateTimeSchema,
-    /** Until when the secret before the last rotation still signs deliveries, if it does. */
-    previousSecretExpiresAt: dateTimeSchema.nullable(),
-  })
-  .meta({ id: 'WebhookEndpoint' });
+const webhookEndpointFields = {
+  id: z.uuid(),
+  url: z.string(),
+  description: z.string().nullable(),
+  /** The event types delivered; null: every type, including those a later version adds. */
+  eventTypes: z.array(clientEventTypeSchema).nullable(),
+  createdAt: dateTimeSchema,
+  /** Until when the secret before the last rotation still signs deliveries, if it does. */
+  previousSecretExpiresAt: dateTimeSchema.nullable(),
+};
+
+export const webhookEndpointSchema = z.object(webhookEndpointFields).meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /** The answer of a creation: the only time the signing secret is shown. */
-export const createdWebhookEndpointSchema = webhookEndpointSchema
-  .extend({
+export const createdWebhookEndpointSchema = z
+  .object({
+    ...webhookEndpointFields,
     /** `whsec_` + base64 of 24 random bytes, as the Standard Webhooks spec writes secrets. */
     secret: z.string(),
   })
