@@ -4,6 +4,7 @@ import type { SignedLinkEndpoint } from '@onboarding-kit/express';
 import { createMemoryAdapters, type MemoryAdapters } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate, type PostgresAdapters } from '@onboarding-kit/postgres';
 import { createS3DocumentStorage, ensureTemporaryExpiry } from '@onboarding-kit/s3';
+import { createNodeWebhookTransport } from '@onboarding-kit/webhook-transport';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import pg from 'pg';
 import type { DemoConfig, S3Settings } from './demo-config.js';
@@ -21,6 +22,8 @@ export type DemoAdapters = {
   readonly signedLinks: SignedLinkEndpoint | null;
   readonly persistence: PersistenceKind;
   readonly documentStorage: DocumentStorageKind;
+  /** The PostgreSQL pool when DATABASE_URL is set (the job runner works on it). */
+  readonly pool: pg.Pool | null;
   /** Ends the pool and the S3 client, if any. */
   close(): Promise<void>;
 };
@@ -35,10 +38,13 @@ export type DemoAdaptersOptions = {
 type OpenedPostgres = { readonly pool: pg.Pool; readonly adapters: PostgresAdapters };
 type OpenedS3 = { readonly client: S3Client; readonly storage: OnboardingKitPorts['documentStorage'] };
 
-const openPostgres = (databaseUrl: string): ResultAsync<OpenedPostgres, DemoStartFailure> => {
+const openPostgres = (
+  databaseUrl: string,
+  jobExpirySeconds: number,
+): ResultAsync<OpenedPostgres, DemoStartFailure> => {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   // Created before migrating: it also installs the pool's idle-connection error listener.
-  const adapters = createPostgresAdapters({ pool });
+  const adapters = createPostgresAdapters({ pool, webhookJobExpirySeconds: jobExpirySeconds });
   return migrate(pool)
     .map(() => ({ pool, adapters }))
     .orElse((failure) =>
@@ -99,7 +105,9 @@ export const openDemoAdapters = (
 ): ResultAsync<DemoAdapters, DemoStartFailure> => {
   const memory = createMemoryAdapters({ publicBaseUrl: options.storageBaseUrl });
   const postgres: ResultAsync<OpenedPostgres | null, DemoStartFailure> =
-    config.databaseUrl === null ? okAsync(null) : openPostgres(config.databaseUrl);
+    config.databaseUrl === null
+      ? okAsync(null)
+      : openPostgres(config.databaseUrl, config.webhookJobExpirySeconds);
   return postgres.andThen((opened) => {
     const s3: ResultAsync<OpenedS3 | null, DemoStartFailure> =
       config.s3 === null ? okAsync(null) : openS3(config.s3, options.warn);
@@ -114,6 +122,8 @@ export const openDemoAdapters = (
         return {
           ports: {
             ...memoryPorts,
+            // Real HTTP delivery (the memory adapters' default transport only records).
+            webhookTransport: createNodeWebhookTransport(),
             ...(opened === null ? {} : opened.adapters),
             ...(s3Opened === null ? {} : { documentStorage: s3Opened.storage }),
           },
@@ -121,6 +131,7 @@ export const openDemoAdapters = (
           signedLinks: s3Opened === null ? memory.signedLinks : null,
           persistence: opened === null ? 'memory' : 'postgres',
           documentStorage: s3Opened === null ? 'memory' : 's3',
+          pool: opened?.pool ?? null,
           close: async () => {
             s3Opened?.client.destroy();
             await opened?.pool.end();

@@ -27,6 +27,19 @@ export type DemoConfig = {
   readonly publicBaseUrl: string | null;
   readonly databaseUrl: string | null;
   readonly s3: S3Settings | null;
+  /** WEBHOOK_URL (and WEBHOOK_SECRET): an endpoint registered for manager A at start. */
+  readonly webhook: WebhookSettings | null;
+  /**
+   * WEBHOOK_JOB_EXPIRY_SECONDS (PostgreSQL, default 60): after this long a webhook job of a process
+   * that died is run again by another (the runner's maintenance runs at half this interval).
+   */
+  readonly webhookJobExpirySeconds: number;
+};
+
+export type WebhookSettings = {
+  readonly url: string;
+  /** `whsec_` + base64 of at least 24 bytes; null: the kit makes one and the demo prints it. */
+  readonly secret: string | null;
 };
 
 export type DemoEnvironment = Readonly<Record<string, string | undefined>>;
@@ -60,6 +73,25 @@ const publicBaseUrlOf = (raw: string | null): Result<string | null, string> => {
   return ok(raw.replace(/\/+$/, ''));
 };
 
+const webhookOf = (env: DemoEnvironment): WebhookSettings | null => {
+  // The URL itself is checked by the kit when the endpoint is registered (a clear start failure).
+  const url = variable(env, 'WEBHOOK_URL');
+  return url === null ? null : { url, secret: variable(env, 'WEBHOOK_SECRET') };
+};
+
+const webhookSecretShape = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
+
+/** WEBHOOK_SECRET alone, or one that is not a Standard Webhooks secret, is a mistake to say at once. */
+const checkWebhookSettings = (env: DemoEnvironment): Result<void, string> => {
+  const secret = variable(env, 'WEBHOOK_SECRET');
+  if (secret === null) return ok(undefined);
+  if (variable(env, 'WEBHOOK_URL') === null)
+    return err('WEBHOOK_SECRET is set but WEBHOOK_URL is not: set both');
+  return webhookSecretShape.test(secret)
+    ? ok(undefined)
+    : err('WEBHOOK_SECRET must be whsec_ followed by the base64 of at least 24 random bytes');
+};
+
 const s3SettingsOf = (env: DemoEnvironment): Result<S3Settings | null, string> => {
   const bucket = variable(env, 'S3_BUCKET');
   const endpoint = variable(env, 'S3_ENDPOINT');
@@ -84,20 +116,24 @@ const s3SettingsOf = (env: DemoEnvironment): Result<S3Settings | null, string> =
 };
 
 /**
- * Reads PORT, HOST, PUBLIC_BASE_URL, DATABASE_URL, S3_BUCKET, S3_ENDPOINT, S3_REGION and the AWS
- * credentials. A malformed value is an error naming the variable, never a silent default.
+ * Reads PORT, HOST, PUBLIC_BASE_URL, DATABASE_URL, S3_BUCKET, S3_ENDPOINT, S3_REGION, the AWS
+ * credentials, WEBHOOK_URL and WEBHOOK_SECRET. A malformed value is an error naming the variable, never a silent default.
  */
 export const readDemoConfig = (env: DemoEnvironment): Result<DemoConfig, string> =>
   portOf(variable(env, 'PORT')).andThen((port) =>
     publicBaseUrlOf(variable(env, 'PUBLIC_BASE_URL')).andThen((publicBaseUrl) =>
-      s3SettingsOf(env).map(
-        (s3): DemoConfig => ({
-          port,
-          host: variable(env, 'HOST') ?? DEFAULT_HOST,
-          publicBaseUrl,
-          databaseUrl: variable(env, 'DATABASE_URL'),
-          s3,
-        }),
-      ),
+      checkWebhookSettings(env)
+        .andThen(() => s3SettingsOf(env))
+        .map(
+          (s3): DemoConfig => ({
+            port,
+            host: variable(env, 'HOST') ?? DEFAULT_HOST,
+            publicBaseUrl,
+            databaseUrl: variable(env, 'DATABASE_URL'),
+            webhook: webhookOf(env),
+            webhookJobExpirySeconds: Number(variable(env, 'WEBHOOK_JOB_EXPIRY_SECONDS') ?? 60),
+            s3,
+          }),
+        ),
     ),
   );

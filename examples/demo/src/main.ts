@@ -48,4 +48,12 @@ console.log(
     bucket: config.value.s3?.bucket ?? null,
   }),
 );
+if (demo.webhook !== null) {
+  console.log(
+    `Webhooks: manager A's events are POSTed to ${demo.webhook.url}` +
+      (demo.webhook.newSecret === null
+        ? ' (signed with WEBHOOK_SECRET).'
+        : `, signed with ${demo.webhook.newSecret} (shown once: set it as WEBHOOK_SECRET to keep it).`),
+  );
+}
 stopOnSignals(demo);

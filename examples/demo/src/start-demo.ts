@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { createOnboardingKit, type OnboardingKit, type OnboardingKitOptions } from '@onboarding-kit/core';
 import { consoleHttpLogger, type HttpLogger, startKitMaintenance } from '@onboarding-kit/express';
 import { seedDemoData } from '@onboarding-kit/memory';
-import { errAsync, ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { type DemoAdapters, openDemoAdapters } from './demo-adapters.js';
 import { createDemoApp, demoPaths } from './demo-app.js';
 import type { DemoConfig } from './demo-config.js';
 import { type DemoStartFailure, demoStartFailure, describeDemoStartFailure } from './demo-start-failure.js';
+import { type DemoWebhookEndpoint, registerDemoWebhook, startDemoJobs } from './demo-webhooks.js';
 
 export type StartDemoOptions = {
   /** Receives the causes of 500 and 503 answers and failed purges (default: console.error). */
@@ -30,6 +31,8 @@ export type RunningDemo = {
   readonly kit: OnboardingKit;
   readonly adapters: DemoAdapters;
   readonly server: Server;
+  /** The endpoint registered for WEBHOOK_URL, if set. */
+  readonly webhook: DemoWebhookEndpoint | null;
   /** Stops accepting requests, lets the ones in flight finish (5 s at most), ends the pool. */
   close(): Promise<void>;
 };
@@ -78,20 +81,33 @@ export const startDemo = (
       .andThen((adapters) => {
         const kit = createOnboardingKit({
           ...adapters.ports,
-          ...(options.kitOptions ? { options: options.kitOptions } : {}),
+          // The demo delivers to receivers on localhost (WEBHOOK_URL): it opts in to private networks.
+          options: { webhookAllowPrivateNetworks: true, ...options.kitOptions },
         });
         return seedDemoData(adapters.ports)
           .mapErr(demoStartFailure('seed the demo keys, client and preset fees'))
-          .map(() => ({ adapters, kit }))
+          .andThen(() =>
+            config.webhook === null
+              ? okAsync(null)
+              : registerDemoWebhook(kit, adapters.ports, config.webhook),
+          )
+          .andThen((webhook) =>
+            startDemoJobs(kit, adapters, {
+              jobExpirySeconds: config.webhookJobExpirySeconds,
+              onError: (error) => logger.error('The job runner failed', { error }),
+            }).map((jobs) => ({ adapters, kit, webhook, jobs })),
+          )
           .orElse((failure) =>
             ResultAsync.fromSafePromise(adapters.close()).andThen(() => errAsync(failure)),
           );
       })
-      .map(({ adapters, kit }): RunningDemo => {
+      .map(({ adapters, kit, webhook, jobs }): RunningDemo => {
         server.on('request', createDemoApp({ kit, signedLinks: adapters.signedLinks, logger }));
-        // Purge of expired idempotency records, sweep of orphan documents (issue 11 §4).
+        // Purge of expired idempotency records, sweep of orphan documents (issue 11 §4): on timers in
+        // memory mode; on PostgreSQL the job runner's schedules do both, once per tick across processes.
         const maintenance = startKitMaintenance(kit, {
           logger,
+          ...(adapters.pool === null ? {} : { purgeIdempotencyEveryMs: 0, sweepOrphanDocumentsEveryMs: 0 }),
           ...(options.purgeIntervalMs === undefined
             ? {}
             : { purgeIdempotencyEveryMs: options.purgeIntervalMs }),
@@ -105,8 +121,10 @@ export const startDemo = (
           kit,
           adapters,
           server,
+          webhook,
           close: async () => {
             await maintenance.close();
+            await jobs.close();
             await closeServer(server);
             await adapters.close();
           },

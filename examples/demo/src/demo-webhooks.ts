@@ -1,0 +1,84 @@
+import type { OnboardingKit, OnboardingKitPorts, StoredWebhookEndpoint } from '@onboarding-kit/core';
+import { demoIdentities, startMemoryWebhookRunner } from '@onboarding-kit/memory';
+import { startPostgresJobRunner } from '@onboarding-kit/postgres';
+import { okAsync, ResultAsync } from 'neverthrow';
+import type { DemoAdapters } from './demo-adapters.js';
+import type { WebhookSettings } from './demo-config.js';
+import { type DemoStartFailure, demoStartFailure } from './demo-start-failure.js';
+
+/** What the demo registered for WEBHOOK_URL: the endpoint, and its secret when the kit made it. */
+export type DemoWebhookEndpoint = {
+  readonly endpointId: string;
+  readonly url: string;
+  readonly newSecret: string | null;
+};
+
+/**
+ * Registers WEBHOOK_URL for manager A, once (a restart on PostgreSQL finds it). With WEBHOOK_SECRET
+ * the endpoint is written with that secret through the port (as the demo seeds its API keys);
+ * without it the kit makes one, which the demo prints once.
+ */
+export const registerDemoWebhook = (
+  kit: OnboardingKit,
+  ports: OnboardingKitPorts,
+  settings: WebhookSettings,
+): ResultAsync<DemoWebhookEndpoint, DemoStartFailure> => {
+  const manager = demoIdentities.managerA.principal;
+  const failed = demoStartFailure(`register WEBHOOK_URL ${settings.url} for manager A`);
+  return kit.webhooks
+    .listEndpoints(manager)
+    .mapErr(failed)
+    .andThen(({ data }) => {
+      const existing = data.find((endpoint) => endpoint.url === new URL(settings.url).href);
+      if (existing !== undefined)
+        return okAsync({ endpointId: existing.id, url: existing.url, newSecret: null });
+      if (settings.secret === null) {
+        return kit.webhooks
+          .createEndpoint(manager, { url: settings.url, description: 'WEBHOOK_URL of the demo' })
+          .mapErr(failed)
+          .map((created) => ({ endpointId: created.id, url: created.url, newSecret: created.secret }));
+      }
+      const endpoint: StoredWebhookEndpoint = {
+        id: ports.ids.uuid(),
+        managerId: manager.managerId,
+        url: new URL(settings.url).href,
+        description: 'WEBHOOK_URL of the demo',
+        eventTypes: null,
+        createdAt: ports.clock.now().toISOString(),
+        secrets: [{ secret: settings.secret, expiresAt: null }],
+      };
+      return ports.webhookEndpoints
+        .insert(endpoint)
+        .mapErr(failed)
+        .map(() => ({ endpointId: endpoint.id, url: endpoint.url, newSecret: null }));
+    });
+};
+
+/** The delivery loop of the demo's persistence, and the periodic work with it on PostgreSQL. */
+export type DemoJobs = { close(): Promise<void> };
+
+/**
+ * On PostgreSQL, the pg-boss runner: webhook jobs, and the idempotency purge and orphan sweep on
+ * its schedules (one run per tick across demo processes). In memory, the memory queue every 200 ms.
+ */
+export const startDemoJobs = (
+  kit: OnboardingKit,
+  adapters: DemoAdapters,
+  {
+    jobExpirySeconds,
+    onError,
+  }: { readonly jobExpirySeconds: number; readonly onError: (error: unknown) => void },
+): ResultAsync<DemoJobs, DemoStartFailure> => {
+  if (adapters.pool === null) {
+    return okAsync(startMemoryWebhookRunner(() => adapters.memory.testing.deliverDueWebhooks(kit)));
+  }
+  return ResultAsync.fromPromise(
+    startPostgresJobRunner({
+      pool: adapters.pool,
+      kit,
+      onError,
+      maintenanceIntervalSeconds: Math.max(1, Math.floor(jobExpirySeconds / 2)),
+    }),
+    demoStartFailure('start the PostgreSQL job runner (pg-boss)'),
+  );
+};
