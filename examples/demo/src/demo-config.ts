@@ -81,8 +81,12 @@ const webhookOf = (env: DemoEnvironment): WebhookSettings | null => {
 
 const webhookSecretShape = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
 
-/** WEBHOOK_SECRET alone, or one that is not a Standard Webhooks secret, is a mistake to say at once. */
+/** WEBHOOK_SECRET alone or not a Standard Webhooks secret, or a malformed job expiry: said at once. */
 const checkWebhookSettings = (env: DemoEnvironment): Result<void, string> => {
+  const expiry = variable(env, 'WEBHOOK_JOB_EXPIRY_SECONDS');
+  if (expiry !== null && !(/^[0-9]{1,5}$/.test(expiry) && Number(expiry) >= 2)) {
+    return err('WEBHOOK_JOB_EXPIRY_SECONDS must be a whole number of seconds, at least 2');
+  }
   const secret = variable(env, 'WEBHOOK_SECRET');
   if (secret === null) return ok(undefined);
   if (variable(env, 'WEBHOOK_URL') === null)

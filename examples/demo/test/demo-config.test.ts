@@ -8,6 +8,8 @@ test('defaults: port 3000 on the loopback interface, in memory', () => {
     publicBaseUrl: null,
     databaseUrl: null,
     s3: null,
+    webhook: null,
+    webhookJobExpirySeconds: 60,
   });
 });
 
@@ -22,6 +24,8 @@ test('every variable is read; blank ones count as unset; S3 credentials only whe
     S3_REGION: ' ',
     AWS_REGION: 'eu-west-3',
     AWS_ACCESS_KEY_ID: 'AKIA',
+    WEBHOOK_URL: 'http://localhost:4000/hooks',
+    WEBHOOK_JOB_EXPIRY_SECONDS: '30',
   })._unsafeUnwrap();
   expect(config).toEqual({
     port: 8080,
@@ -29,7 +33,26 @@ test('every variable is read; blank ones count as unset; S3 credentials only whe
     publicBaseUrl: 'https://demo.example.com',
     databaseUrl: 'postgres://kit@db/kit',
     s3: { bucket: 'kit-documents', endpoint: 'http://minio:9000', region: 'eu-west-3', credentials: null },
+    webhook: { url: 'http://localhost:4000/hooks', secret: null },
+    webhookJobExpirySeconds: 30,
   });
+});
+
+test('WEBHOOK_SECRET must be a Standard Webhooks secret and needs WEBHOOK_URL; the job expiry a whole number', () => {
+  const secret = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;
+  expect(
+    readDemoConfig({ WEBHOOK_URL: 'http://localhost:4000', WEBHOOK_SECRET: secret })._unsafeUnwrap().webhook,
+  ).toEqual({
+    url: 'http://localhost:4000',
+    secret,
+  });
+  expect(readDemoConfig({ WEBHOOK_SECRET: secret })._unsafeUnwrapErr()).toMatch(/^WEBHOOK_SECRET /);
+  expect(
+    readDemoConfig({ WEBHOOK_URL: 'http://localhost:4000', WEBHOOK_SECRET: 'hunter2' })._unsafeUnwrapErr(),
+  ).toMatch(/^WEBHOOK_SECRET /);
+  expect(readDemoConfig({ WEBHOOK_JOB_EXPIRY_SECONDS: '1' })._unsafeUnwrapErr()).toMatch(
+    /^WEBHOOK_JOB_EXPIRY_SECONDS /,
+  );
 });
 
 test('a malformed value is refused, naming its variable', () => {
