@@ -25,11 +25,13 @@ export const registerDemoWebhook = (
 ): ResultAsync<DemoWebhookEndpoint, DemoStartFailure> => {
   const manager = demoIdentities.managerA.principal;
   const failed = demoStartFailure(`register WEBHOOK_URL ${settings.url} for manager A`);
+  // As the kit stores it (WHATWG-normalized), to find the endpoint again after a restart.
+  const url = URL.canParse(settings.url) ? new URL(settings.url).href : settings.url;
   return kit.webhooks
     .listEndpoints(manager)
     .mapErr(failed)
     .andThen(({ data }) => {
-      const existing = data.find((endpoint) => endpoint.url === new URL(settings.url).href);
+      const existing = data.find((endpoint) => endpoint.url === url);
       if (existing !== undefined)
         return okAsync({ endpointId: existing.id, url: existing.url, newSecret: null });
       if (settings.secret === null) {
@@ -41,7 +43,7 @@ export const registerDemoWebhook = (
       const endpoint: StoredWebhookEndpoint = {
         id: ports.ids.uuid(),
         managerId: manager.managerId,
-        url: new URL(settings.url).href,
+        url,
         description: 'WEBHOOK_URL of the demo',
         eventTypes: null,
         createdAt: ports.clock.now().toISOString(),

@@ -1,16 +1,13 @@
-import {
-  type ClientEventType,
-  type StoredWebhookDelivery,
-  storageUnavailable,
-  type WebhookDeliveryStatus,
-  type WebhookDeliveryStore,
+import type {
+  ClientEventType,
+  StoredWebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookDeliveryStore,
 } from '@onboarding-kit/core';
-import { ResultAsync } from 'neverthrow';
+import { okAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
-import type { SqlSession } from './sql-session.js';
-
-const unavailable = storageUnavailable('postgres');
+import { resultQuery, type SqlSession } from './sql-session.js';
 
 type DeliveryRow = {
   id: string;
@@ -64,12 +61,11 @@ export const createPostgresWebhookDeliveryStore = (
     'last_status_code',
     'last_error',
   ].join(', ');
-  const query = <R extends Record<string, unknown>>(text: string, values: unknown[]) =>
-    ResultAsync.fromPromise(db.query<R>(text, values), unavailable);
+  const query = resultQuery(db);
   return {
     insertMissing: (deliveries) =>
       deliveries.length === 0
-        ? ResultAsync.fromSafePromise(Promise.resolve(undefined))
+        ? okAsync(undefined)
         : query(
             // An endpoint removed meanwhile takes no delivery (the join finds no row).
             `INSERT INTO ${tables.webhookDeliveries}

@@ -1,16 +1,12 @@
-import {
-  type ClientEventType,
-  type StoredWebhookEndpoint,
-  storageUnavailable,
-  type WebhookEndpointStore,
-  type WebhookSigningSecret,
+import type {
+  ClientEventType,
+  StoredWebhookEndpoint,
+  WebhookEndpointStore,
+  WebhookSigningSecret,
 } from '@onboarding-kit/core';
-import { ResultAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
-import type { SqlSession } from './sql-session.js';
-
-const unavailable = storageUnavailable('postgres');
+import { resultQuery, type SqlSession } from './sql-session.js';
 
 type EndpointRow = {
   id: string;
@@ -38,8 +34,7 @@ export const createPostgresWebhookEndpointStore = (
   tables: KitTables,
 ): WebhookEndpointStore => {
   const columns = `id, manager_id, url, description, event_types, ${isoTimestampSql('created_at')} AS created_at, secrets`;
-  const query = <R extends Record<string, unknown>>(text: string, values: unknown[]) =>
-    ResultAsync.fromPromise(db.query<R>(text, values), unavailable);
+  const query = resultQuery(db);
   return {
     insert: (endpoint) =>
       query(

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core';
+import { ResultAsync } from 'neverthrow';
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 
 export type Queryable = {
@@ -94,3 +96,12 @@ export const transactionSession = (client: PoolClient): SqlSession => ({
     typeof statement === 'string' ? client.query(statement, values) : client.query(statement),
   atomically: (statements) => statements(client),
 });
+
+/** One statement on `db` as a Result: a driver failure is `StorageUnavailable` of postgres. */
+export const resultQuery =
+  (db: Queryable) =>
+  <R extends QueryResultRow = QueryResultRow>(
+    text: string,
+    values: unknown[],
+  ): ResultAsync<QueryResult<R>, StorageUnavailable> =>
+    ResultAsync.fromPromise(db.query<R>(text, values), storageUnavailable('postgres'));

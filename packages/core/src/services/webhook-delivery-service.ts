@@ -81,12 +81,12 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
   const now = () => ports.clock.now();
 
   const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
-    const at = now();
-    const body = JSON.stringify(logged.event);
-    const secrets = signingSecretsAt(endpoint, at);
     if (ports.webhookTransport === undefined) {
       return okAsync({ type: 'unreachable', reason: 'No webhook transport is configured in this kit' });
     }
+    const at = now();
+    const body = JSON.stringify(logged.event);
+    const secrets = signingSecretsAt(endpoint, at);
     return ports.webhookTransport
       .send({
         url: endpoint.url,
@@ -111,7 +111,13 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       // The endpoint was removed (its deliveries with it) or the event is not there: nothing to send.
       if (endpoint === null || logged === undefined) return okAsync(NOTHING_DONE);
       return send(endpoint, logged).andThen((answer) => {
-        const next = deliveryAfterAttempt(delivery, attemptOutcomeOf(answer, now()), now(), Math.random());
+        const answeredAt = now();
+        const next = deliveryAfterAttempt(
+          delivery,
+          attemptOutcomeOf(answer, answeredAt),
+          answeredAt,
+          Math.random(),
+        );
         return ports.unitOfWork
           .transaction((tx) =>
             tx.webhookDeliveries
