@@ -7,7 +7,8 @@
  *    plain hand-written INSERTs. Measured at the kit level, not over HTTP: the ratio isolates what
  *    the kit and its adapters cost on top of the database work.
  * 2. A manager's preset fee list (what GET /preset-fees reads) with 1,000 fees among 1,000,000
- *    rows, through the repository and through the kit's preset fee service: p50 / p99.
+ *    rows, through the repository and through the kit's preset fee service: p50 / p99, goal p99 < 15 ms
+ *    (issue 10; it was 20 ms).
  *
  * BENCH_NO_QUOTA=1 runs the kit without its per-caller idempotency quota (to measure what the
  * quota's count costs). BENCH_ONLY=create or BENCH_ONLY=preset-fees runs one half; BENCH_REQUESTS and BENCH_CONCURRENCY
@@ -245,9 +246,9 @@ const benchPresetFees = async (pool: Pool) => {
     const p99 = percentile(timings, 99);
     console.log(
       `${label}: 500 sequential lists, p50 ${percentile(timings, 50).toFixed(2)} ms, ` +
-        `p99 ${p99.toFixed(2)} ms, max ${timings.at(-1)?.toFixed(2)} ms (goal p99 < 20 ms)`,
+        `p99 ${p99.toFixed(2)} ms, max ${timings.at(-1)?.toFixed(2)} ms (goal p99 < 15 ms)`,
     );
-    checkGoal(`${label} p99 ${p99.toFixed(2)} ms < 20 ms`, p99 < 20);
+    checkGoal(`${label} p99 ${p99.toFixed(2)} ms < 15 ms`, p99 < 15);
   };
   await measure(
     'repository listByManager',

@@ -12,6 +12,7 @@ import {
   type WebhookJob,
 } from '@onboarding-kit/core';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
+import { KeyGroups } from './key-groups.js';
 import { createSerialQueue } from './serial-queue.js';
 import { StagedMap } from './staged-map.js';
 
@@ -92,6 +93,8 @@ export const createMemoryDatabase = () => {
     webhookDeliveries: new Map(),
     webhookJobs: new Map(),
   };
+  // An owner's idempotency records, so the quota check of a claim reads that owner's records only.
+  const idempotencyByOwner = new KeyGroups<string, IdempotencyRecord>((record) => record.owner);
   const queue = createSerialQueue();
   // Set while a transaction's work runs: a write it makes through an outer store (or a nested
   // transaction) must not wait for the lock its own transaction holds, which would never come.
@@ -101,7 +104,7 @@ export const createMemoryDatabase = () => {
     clients: new StagedMap(committed.clients),
     statusHistory: new StagedMap(committed.statusHistory),
     documents: new StagedMap(committed.documents),
-    idempotency: new StagedMap(committed.idempotency),
+    idempotency: new StagedMap(committed.idempotency, idempotencyByOwner),
     events: new StagedMap(committed.events),
     webhookEndpoints: new StagedMap(committed.webhookEndpoints),
     webhookDeliveries: new StagedMap(committed.webhookDeliveries),

@@ -39,8 +39,9 @@ export const completeIdempotencyClaim = (
   });
 
 /**
- * `QuotaExceeded` when the owner already holds `maxLiveRecordsPerOwner` live records (a scan: the
- * memory store serves tests and demos, where the count stays small).
+ * `QuotaExceeded` when the owner already holds `maxLiveRecordsPerOwner` live records: nothing to
+ * scan while the owner holds fewer records than that at all (the table keeps them grouped by
+ * owner), otherwise a scan of that owner's records up to the bound.
  */
 const ownerQuotaRefusal = (
   tables: MemoryTables,
@@ -51,9 +52,9 @@ const ownerQuotaRefusal = (
   const now = request.now.getTime();
   const isLive = (record: IdempotencyRecord) =>
     record.owner === request.owner && now - record.claimedAt <= request.recordTtlMs;
-  if (tables.idempotency.count(isLive, limit) < limit) return null;
+  if (!tables.idempotency.hasAtLeastWithin(request.owner, isLive, limit)) return null;
   const oldest = tables.idempotency
-    .select(isLive)
+    .selectWithin(request.owner, isLive)
     .reduce((earliest, record) => Math.min(earliest, record.claimedAt), now);
   // A record is expired once strictly older than the TTL: 1 ms after it reaches it.
   return { type: 'QuotaExceeded', retryAfterMs: oldest + request.recordTtlMs + 1 - now };

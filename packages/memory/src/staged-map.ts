@@ -1,4 +1,5 @@
 import { frozenCopy } from './frozen-copy.js';
+import type { KeyGroups } from './key-groups.js';
 
 const removed: unique symbol = Symbol('removed');
 
@@ -10,9 +11,12 @@ const removed: unique symbol = Symbol('removed');
 export class StagedMap<K, V> {
   readonly #committed: Map<K, V>;
   readonly #staged = new Map<K, V | typeof removed>();
+  readonly #groups: KeyGroups<K, V> | undefined;
 
-  constructor(committed: Map<K, V>) {
+  /** `groups`, when given, indexes `committed` and is kept up to date by `commit`. */
+  constructor(committed: Map<K, V>, groups?: KeyGroups<K, V>) {
     this.#committed = committed;
+    this.#groups = groups;
   }
 
   #current(key: K): V | undefined {
@@ -75,6 +79,45 @@ export class StagedMap<K, V> {
     return counted;
   }
 
+  /**
+   * The values of `group` (of the KeyGroups this map was given) matching `predicate`: the group's
+   * committed keys, then the staged values. `predicate` must itself check membership of the group,
+   * since a staged value may belong to any.
+   */
+  selectWithin(group: string, predicate: (value: V, key: K) => boolean): V[] {
+    if (this.#groups === undefined) return this.select(predicate);
+    const selected: V[] = [];
+    for (const key of this.#groups.keysOf(group)) {
+      const value = this.#committed.get(key);
+      if (value !== undefined && !this.#staged.has(key) && predicate(value, key)) selected.push(value);
+    }
+    for (const [key, value] of this.#staged) {
+      if (value !== removed && predicate(value, key)) selected.push(value);
+    }
+    return selected;
+  }
+
+  /**
+   * Whether at least `n` values of `group` match `predicate` (see `selectWithin`): false at once
+   * when the group holds fewer than `n` values at all, otherwise a scan that stops at the `n`th.
+   */
+  hasAtLeastWithin(group: string, predicate: (value: V, key: K) => boolean, n: number): boolean {
+    if (this.#groups === undefined) return this.count(predicate, n) >= n;
+    const keys = this.#groups.keysOf(group);
+    if (keys.size + this.#staged.size < n) return false;
+    let counted = 0;
+    for (const key of keys) {
+      if (counted >= n) return true;
+      const value = this.#committed.get(key);
+      if (value !== undefined && !this.#staged.has(key) && predicate(value, key)) counted += 1;
+    }
+    for (const [key, value] of this.#staged) {
+      if (counted >= n) return true;
+      if (value !== removed && predicate(value, key)) counted += 1;
+    }
+    return counted >= n;
+  }
+
   /** How many entries the view holds. */
   size(): number {
     let size = this.#committed.size;
@@ -88,6 +131,7 @@ export class StagedMap<K, V> {
 
   commit(): void {
     for (const [key, value] of this.#staged) {
+      this.#groups?.update(key, this.#committed.get(key), value === removed ? undefined : value);
       if (value === removed) this.#committed.delete(key);
       else this.#committed.set(key, value);
     }

@@ -25,9 +25,10 @@ export type ClientRow = {
   individual_profile: IndividualProfile | null;
   individual_source_of_funds: IndividualSourceOfFunds | null;
   onboarding_resubmission_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
+  /** Instants leave PostgreSQL as ISO text (`isoTimestampSql`): no Date parse and format per row. */
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
   representatives: CompanyRepresentative[];
   bank_accounts: BankAccount[];
   blockchain_wallets: BlockchainWallet[];
@@ -52,7 +53,8 @@ const isoOrNull = (column: string) =>
 export const clientSelectList = (tables: KitTables, alias: string): string => `
   ${alias}.id, ${alias}.manager_id, ${alias}.client_type, ${alias}.status, ${alias}.company,
   ${alias}.company_directors_and_ubos, ${alias}.individual_profile, ${alias}.individual_source_of_funds,
-  ${alias}.onboarding_resubmission_reason, ${alias}.created_at, ${alias}.updated_at, ${alias}.deleted_at,
+  ${alias}.onboarding_resubmission_reason, ${isoTimestamp(`${alias}.created_at`)} AS created_at,
+  ${isoTimestamp(`${alias}.updated_at`)} AS updated_at, ${isoOrNull(`${alias}.deleted_at`)} AS deleted_at,
   (SELECT coalesce(json_agg(json_build_object(
       'id', r.id, 'firstName', r.first_name, 'lastName', r.last_name, 'email', r.email,
       'phone', r.phone, 'jobTitle', r.job_title, 'supportingDocuments', r.supporting_documents,
@@ -92,9 +94,9 @@ export const toStoredClient = (row: ClientRow): StoredClient => ({
   onboardingResubmissionReason: row.onboarding_resubmission_reason,
   bankAccounts: row.bank_accounts,
   blockchainWallets: row.blockchain_wallets,
-  createdAt: row.created_at.toISOString(),
-  updatedAt: row.updated_at.toISOString(),
-  deletedAt: row.deleted_at === null ? null : row.deleted_at.toISOString(),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  deletedAt: row.deleted_at,
 });
 
 export const toStatusHistoryEntry = (row: StatusHistoryRow): StatusHistoryEntry => ({

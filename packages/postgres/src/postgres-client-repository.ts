@@ -101,8 +101,11 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
       const text = `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
         WHERE ${conditions.join(' AND ')}
         ORDER BY c.created_at DESC, c.id DESC LIMIT $${values.length}`;
-      return ResultAsync.fromPromise(db.query<ClientRow>(text, values), unavailable).map((result) =>
-        result.rows.map(toStoredClient),
+      // Rows become clients inside the promise: a neverthrow `map` over a large result made the
+      // young-generation GC keep and promote it (see the preset fee repository).
+      return ResultAsync.fromPromise(
+        db.query<ClientRow>(text, values).then((result) => result.rows.map(toStoredClient)),
+        unavailable,
       );
     },
 

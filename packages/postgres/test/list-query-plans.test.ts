@@ -49,7 +49,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => database.close());
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+type PlanNode = {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Plan Rows': number;
+  Plans?: PlanNode[];
+};
 
 const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];
 
@@ -69,40 +75,74 @@ const expectIndexOrderedPlan = (nodes: PlanNode[], index: string) => {
 };
 
 describe('EXPLAIN of the listing queries on real volumes', () => {
-  const listings: [string, Omit<ClientListQuery, 'managerId' | 'limit'>, string][] = [
+  const filters: [string, Omit<ClientListQuery, 'managerId' | 'limit'>, string][] = [
     ['no filter', {}, 'clients_by_manager'],
     ['a status', { status: 'VERIFIED' }, 'clients_by_manager_status'],
     ['a client type', { clientType: 'ENTITY' }, 'clients_by_manager_type'],
+    [
+      'a status and a client type',
+      { status: 'VERIFIED', clientType: 'ENTITY' },
+      'clients_by_manager_status_type',
+    ],
   ];
-  it.each(listings)(
+  it.each(filters)(
     "lists a manager's clients with %s by an index scan in creation order",
     async (_, filter, index) => {
-      const page = await database.adapters.clients.list({ managerId: manager, limit: 20, ...filter });
+      const page = await database.adapters.clients.list({ managerId: manager, limit: 101, ...filter });
       expect(page._unsafeUnwrap().length).toBeGreaterThan(0);
       expectIndexOrderedPlan(await planOfLastStatement(), index);
     },
   );
 
-  it('reads the next page after a cursor and with both filters without a sort either', async () => {
-    const first = (await database.adapters.clients.list({ managerId: manager, limit: 5 }))._unsafeUnwrap();
-    const last = first.at(-1);
-    if (last === undefined) throw new Error('no clients listed');
-    await database.adapters.clients.list({
-      managerId: manager,
-      limit: 5,
-      after: { createdAt: last.createdAt, id: last.id },
-    });
-    expectIndexOrderedPlan(await planOfLastStatement(), 'clients_by_manager');
-    await database.adapters.clients.list({
-      managerId: manager,
-      limit: 5,
-      status: 'VERIFIED',
-      clientType: 'ENTITY',
-    });
-    const both = (await planOfLastStatement()).map((node) => node['Node Type']);
-    expect(both).not.toContain('Seq Scan');
-    expect(both).not.toContain('Sort');
-  });
+  /** The whole list of the large manager with `filter`, newest first. */
+  const everyClientOf = async (filter: Omit<ClientListQuery, 'managerId' | 'limit'>) =>
+    (await database.adapters.clients.list({ managerId: manager, limit: 100_000, ...filter }))._unsafeUnwrap();
+
+  it.each(filters)(
+    "reads a page deep in a manager's list with %s after a cursor, by the same index, without a sort",
+    async (_, filter, index) => {
+      const everyClient = await everyClientOf(filter);
+      // Deep: four pages of 100 before the end of the list (past 93 % of it without a filter).
+      const cursor = everyClient.at(-405);
+      if (cursor === undefined) throw new Error(`too few clients listed (${everyClient.length})`);
+      const page = await database.adapters.clients.list({
+        managerId: manager,
+        limit: 101,
+        ...filter,
+        after: { createdAt: cursor.createdAt, id: cursor.id },
+      });
+      expect(page._unsafeUnwrap().map((client) => client.id)).toEqual(
+        everyClient.slice(-404, -303).map((client) => client.id),
+      );
+      expectIndexOrderedPlan(await planOfLastStatement(), index);
+    },
+  );
+
+  it.each(filters)(
+    "reads the last page of a manager's list with %s by the same index, sorting at most that page",
+    async (_, filter, index) => {
+      const everyClient = await everyClientOf(filter);
+      const cursor = everyClient.at(-102);
+      if (cursor === undefined) throw new Error(`too few clients listed (${everyClient.length})`);
+      const page = await database.adapters.clients.list({
+        managerId: manager,
+        limit: 101,
+        ...filter,
+        after: { createdAt: cursor.createdAt, id: cursor.id },
+      });
+      expect(page._unsafeUnwrap().map((client) => client.id)).toEqual(
+        everyClient.slice(-101).map((client) => client.id),
+      );
+      // When no more than a page is left after the cursor, PostgreSQL may rightly fetch those rows
+      // by a bitmap scan of the same index and sort them: a sort bounded by the page, never the list.
+      const nodes = await planOfLastStatement();
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Seq Scan');
+      expect(nodes.map((node) => node['Index Name'])).toContain(index);
+      for (const sort of nodes.filter((node) => node['Node Type'].endsWith('Sort'))) {
+        expect(sort['Plan Rows']).toBeLessThanOrEqual(2 * 101);
+      }
+    },
+  );
 
   it("lists a manager's preset fees by an index scan in creation order", async () => {
     const fees = await database.adapters.presetFees.listByManager(feeManager);

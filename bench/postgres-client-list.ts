@@ -1,0 +1,253 @@
+/**
+ * A manager's client list at scale (issue 10 §1), run with `node --import tsx bench/postgres-client-list.ts`.
+ *
+ * 1,000,000 clients over 1,000 managers (their rows interleaved over the table, the worst case for
+ * one manager's list), each with a bank account and a wallet, entities with a representative;
+ * VACUUM ANALYZE after the load. Then `kit.clients.list` with a page of 100 for each filter
+ * combination (none, a status, a client type, both), at three places: the first page, a cursor
+ * halfway through the list, the last full page. p50 / p99 of sequential lists of random managers,
+ * goal p99 < 20 ms; the plan of each query is checked: no Seq Scan, no Sort (on the last page a
+ * sort of at most the page's rows is allowed). The plans are also asserted by
+ * packages/postgres/test/list-query-plans.test.ts on smaller volumes.
+ *
+ * Uses DATABASE_URL when set, otherwise an embedded PostgreSQL in a temporary directory.
+ * BENCH_CLIENTS overrides the number of clients (default 1,000,000).
+ */
+import { cpus, loadavg, totalmem } from 'node:os';
+import {
+  type ClientStatus,
+  type ClientType,
+  createOnboardingKit,
+  type ManagerPrincipal,
+  systemClock,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
+import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
+import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
+
+const schema = 'bench';
+const managers = 1000;
+const total = Number(process.env.BENCH_CLIENTS ?? 1_000_000);
+const pageSize = 100;
+const listsPerCase = 300;
+const goalMs = 20;
+
+const statuses: readonly ClientStatus[] = [
+  'ONBOARDING_UNDER_REVIEW',
+  'RESUBMISSION_REQUIRED',
+  'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
+  'VERIFIED',
+  'DELETED',
+];
+
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+const goals: Array<{ readonly name: string; readonly met: boolean }> = [];
+const checkGoal = (name: string, met: boolean): void => {
+  goals.push({ name, met });
+  console.log(`goal ${name}: ${met ? 'MET' : 'MISSED'}`);
+};
+
+const managerId = (n: number) => `list-manager-${String(n).padStart(4, '0')}`;
+
+const load = async (pool: Pool) => {
+  const t = `"${schema}"`;
+  const started = performance.now();
+  // Status and type vary independently of the manager (i % 1000) and of each other.
+  await pool.query(`
+    INSERT INTO ${t}.clients (id, manager_id, client_type, status, individual_profile, individual_source_of_funds,
+      company, company_directors_and_ubos, created_at, updated_at)
+    SELECT gen_random_uuid(), 'list-manager-' || lpad((i % ${managers})::text, 4, '0'),
+      CASE WHEN (i / ${managers}) % 3 = 0 THEN 'ENTITY' ELSE 'INDIVIDUAL' END,
+      (ARRAY['${statuses.join("','")}'])[1 + (i / ${managers * 3}) % 5],
+      CASE WHEN (i / ${managers}) % 3 = 0 THEN NULL
+        ELSE '{"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com", "dateOfBirth": "1990-01-01",
+               "nationality": "FR", "idDocuments": ["0f6f1a52-3d56-4c1a-9d8f-9b1e7f6d2c11_passport.pdf"]}'::jsonb END,
+      CASE WHEN (i / ${managers}) % 3 = 0 THEN NULL
+        ELSE '{"sourceOfFunds": "SALARY", "expectedMonthlyVolume": "1000-10000"}'::jsonb END,
+      CASE WHEN (i / ${managers}) % 3 = 0
+        THEN '{"name": "Example Company", "registrationNumber": "RCS 123 456 789", "countryOfIncorporation": "FR"}'::jsonb
+        ELSE NULL END,
+      CASE WHEN (i / ${managers}) % 3 = 0 THEN '{"directors": [], "ubos": []}'::jsonb ELSE NULL END,
+      timestamptz '2030-01-01' + i * interval '1 second', timestamptz '2030-01-01' + i * interval '1 second'
+    FROM generate_series(1, ${total}) AS i`);
+  await pool.query(`
+    INSERT INTO ${t}.bank_accounts (id, client_id, position, label, fiat_currency, country_code, type, identifiers, created_at)
+    SELECT gen_random_uuid(), id, 1, 'Main', 'EUR', 'FR', 'PERSONAL',
+      '{"format": "IBAN", "iban": "FR7630006000011234567890189"}', created_at FROM ${t}.clients`);
+  await pool.query(`
+    INSERT INTO ${t}.blockchain_wallets (id, client_id, position, label, blockchain_network, address, created_at)
+    SELECT gen_random_uuid(), id, 1, 'Treasury', 'ETHEREUM', '0x52908400098527886E0F7030069857D2E4169EE7', created_at
+    FROM ${t}.clients`);
+  await pool.query(`
+    INSERT INTO ${t}.company_representatives (id, client_id, position, first_name, last_name, email,
+      supporting_documents, role, created_at, updated_at)
+    SELECT gen_random_uuid(), id, 1, 'Grace', 'Hopper', 'grace@example.com', '[]', 'AUTHORIZED_SIGNATORY',
+      created_at, created_at
+    FROM ${t}.clients WHERE client_type = 'ENTITY'`);
+  await pool.query(`VACUUM ANALYZE`);
+  console.log(`loaded and analyzed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+};
+
+type Filter = { readonly status?: ClientStatus; readonly clientType?: ClientType };
+
+/**
+ * The cursor of core's `GET /clients` (client-list-cursor.ts, not exported): base64url of the
+ * JSON pair [createdAt, id] of the last client of the previous page.
+ */
+const cursorOf = (createdAt: string, id: string): string =>
+  Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+
+/**
+ * For one manager and filter, a cursor halfway through its list (`deep`) or the one after which the
+ * last full page of `pageSize` starts (`last`).
+ */
+const deepCursor = async (
+  pool: Pool,
+  manager: string,
+  filter: Filter,
+  at: 'deep' | 'last',
+): Promise<string> => {
+  const result = await pool.query(
+    `WITH listed AS (
+       SELECT id, created_at FROM "${schema}".clients
+       WHERE manager_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR client_type = $3)
+     )
+     SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+     FROM listed ORDER BY created_at DESC, id DESC
+     OFFSET greatest(0, ${at === 'deep' ? '(SELECT count(*) FROM listed) / 2' : `(SELECT count(*) FROM listed) - ${pageSize + 2}`}) LIMIT 1`,
+    [manager, filter.status ?? null, filter.clientType ?? null],
+  );
+  const row = result.rows[0];
+  if (row === undefined) throw new Error(`no clients for ${manager}`);
+  return cursorOf(row.created_at, row.id);
+};
+
+type PlanNode = { 'Node Type': string; 'Plan Rows': number; Plans?: PlanNode[] };
+const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];
+
+const main = async () => {
+  const database = await openTestDatabase();
+  const pool = createPool(database.connectionString, 4);
+  // The statements the adapter sends, to EXPLAIN them exactly as sent.
+  const sent: Array<{ text: string; values: unknown[] }> = [];
+  try {
+    (await migrate(pool, { schema }))._unsafeUnwrap();
+    const version = (await pool.query('SHOW server_version')).rows[0]?.server_version;
+    console.log(
+      `# PostgreSQL client list bench, ${new Date().toISOString()}\n` +
+        `machine: ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
+        `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}\n` +
+        `load average (1, 5, 15 min) at the start: ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(', ')}`,
+    );
+    console.log(`\n## client list: ${total} clients over ${managers} managers, pages of ${pageSize}`);
+    await load(pool);
+
+    const recordingPool = new Proxy(pool, {
+      get(target, property, receiver) {
+        if (property !== 'query') return Reflect.get(target, property, receiver);
+        return (statement: string | { text: string; values?: unknown[] }, values?: unknown[]) => {
+          const text = typeof statement === 'string' ? statement : statement.text;
+          sent.push({ text, values: (typeof statement === 'string' ? values : statement.values) ?? [] });
+          if (sent.length > 10) sent.shift();
+          return typeof statement === 'string' ? target.query(statement, values) : target.query(statement);
+        };
+      },
+    });
+    const memory = createMemoryAdapters();
+    const kit = createOnboardingKit({
+      ...createPostgresAdapters({ pool: recordingPool, schema }),
+      documentStorage: memory.documentStorage,
+      clock: systemClock,
+      ids: createRandomIds(),
+    });
+
+    const cases: Array<[string, Filter]> = [
+      ['no filter', {}],
+      ['status', { status: 'VERIFIED' }],
+      ['clientType', { clientType: 'ENTITY' }],
+      ['status and clientType', { status: 'VERIFIED', clientType: 'ENTITY' }],
+    ];
+    console.log(`${listsPerCase} sequential lists per case, random managers (goal p99 < ${goalMs} ms)`);
+    for (const [label, filter] of cases) {
+      for (const position of ['first', 'deep', 'last'] as const) {
+        const chosen = Array.from({ length: listsPerCase + 30 }, (_, i) =>
+          managerId((i * 37 + 11) % managers),
+        );
+        const cursors =
+          position === 'first'
+            ? chosen.map(() => undefined)
+            : await Promise.all(chosen.map((manager) => deepCursor(pool, manager, filter, position)));
+        const timings: number[] = [];
+        let listed = 0;
+        for (const [i, manager] of chosen.entries()) {
+          const principal: ManagerPrincipal = { kind: 'manager', managerId: manager };
+          const cursor = cursors[i];
+          const started = performance.now();
+          const page = (
+            await kit.clients.list(principal, {
+              ...filter,
+              limit: pageSize,
+              ...(cursor === undefined ? {} : { cursor }),
+            })
+          )._unsafeUnwrap();
+          const elapsed = performance.now() - started;
+          // The first 30 warm up (JIT, the plan cache, the pages of the index).
+          if (i >= 30) {
+            timings.push(elapsed);
+            listed += page.data.length;
+          }
+        }
+        timings.sort((a, b) => a - b);
+        const last = sent.at(-1);
+        if (last === undefined) throw new Error('no statement recorded');
+        const explained = await pool.query(`EXPLAIN (FORMAT JSON) ${last.text}`, last.values);
+        const nodes = planNodes(explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode);
+        const types = nodes.map((node) => node['Node Type']);
+        const sortedRows = nodes
+          .filter((node) => node['Node Type'].endsWith('Sort'))
+          .map((node) => node['Plan Rows']);
+        const name = `${label}, ${
+          { first: 'first page', deep: 'deep cursor (halfway)', last: 'last full page' }[position]
+        }`;
+        const p99 = percentile(timings, 99);
+        console.log(
+          `${name}: ${(listed / timings.length).toFixed(0)} clients a page, p50 ${percentile(timings, 50).toFixed(2)} ms, ` +
+            `p99 ${p99.toFixed(2)} ms, max ${timings.at(-1)?.toFixed(2)} ms; plan: ${[...new Set(types)].join(', ')}` +
+            (sortedRows.length > 0 ? ` (sorting ${sortedRows.join(', ')} rows)` : ''),
+        );
+        checkGoal(`${name} p99 ${p99.toFixed(2)} ms < ${goalMs} ms`, p99 < goalMs);
+        checkGoal(`${name} plan without Seq Scan`, !types.includes('Seq Scan'));
+        // On the last page PostgreSQL may rightly fetch the few rows left by a bitmap scan and sort
+        // them (packages/postgres/test/list-query-plans.test.ts); every other page is read in index order.
+        if (position === 'last') {
+          checkGoal(
+            `${name} plan sorts at most a page`,
+            sortedRows.every((rows) => rows <= 2 * (pageSize + 1)),
+          );
+        } else checkGoal(`${name} plan without Sort`, sortedRows.length === 0);
+      }
+    }
+    console.log(
+      `\nload average (1, 5, 15 min) at the end: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')}`,
+    );
+  } finally {
+    await pool.end();
+    await database.close();
+  }
+  const missed = goals.filter((goal) => !goal.met);
+  console.log(
+    missed.length === 0
+      ? `\nevery goal met (${goals.length})`
+      : `\n${missed.length} of ${goals.length} goals MISSED: ${missed.map((goal) => goal.name).join('; ')}`,
+  );
+  process.exitCode = missed.length === 0 && goals.length > 0 ? 0 : 1;
+};
+
+await main();
