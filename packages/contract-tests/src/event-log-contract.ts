@@ -81,20 +81,31 @@ export const runEventLogContract = ({ name, setup }: EventLogContractOptions): v
       ).toEqual([]);
     });
 
+    it('finds events by id, whoever they belong to, leaving out unknown ids', async () => {
+      const { events } = await openFixture(setup);
+      const [a, b, c] = [promoted(randomUUID()), promoted(randomUUID()), promoted(randomUUID())];
+      await expectOk(events.append([a, b, c]));
+      const found = await expectOk(events.findByIds([c.event.id, randomUUID(), a.event.id]));
+      const byId = (x: LoggedEvent, y: LoggedEvent) => x.event.id.localeCompare(y.event.id);
+      expect(found.sort(byId)).toEqual([a, c].sort(byId));
+      expect(await expectOk(events.findByIds([]))).toEqual([]);
+      expect(await expectOk(events.findByIds([randomUUID()]))).toEqual([]);
+    });
+
     it('keeps the events of a committed transaction and none of a rolled-back one', async () => {
       const { events, unitOfWork } = await openFixture(setup);
       const manager = randomUUID();
       const kept = promoted(manager);
       await expectOk(unitOfWork.transaction((stores) => stores.events.append([kept])));
+      const dropped = promoted(manager);
       await expectErr(
         unitOfWork.transaction((stores) =>
-          stores.events
-            .append([promoted(manager)])
-            .andThen(() => errAsync({ type: 'DecidedAgainst' as const })),
+          stores.events.append([dropped]).andThen(() => errAsync({ type: 'DecidedAgainst' as const })),
         ),
       );
       const read = await expectOk(events.listForManager({ managerId: manager, limit: 10 }));
       expect(read.map(({ event }) => event.id)).toEqual([kept.event.id]);
+      expect(await expectOk(events.findByIds([dropped.event.id, kept.event.id]))).toEqual([kept]);
     });
 
     it('a reader paging by position never skips an event that commits after a later one was appended', async () => {

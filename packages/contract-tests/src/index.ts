@@ -8,3 +8,6 @@ export * from './idempotency-store-contract.js';
 export * from './preset-fee-repository-contract.js';
 export * from './result-assertions.js';
 export * from './test-fixture.js';
+export * from './webhook-delivery-store-contract.js';
+export * from './webhook-endpoint-store-contract.js';
+export * from './webhook-job-queue-contract.js';

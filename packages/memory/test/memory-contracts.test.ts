@@ -6,6 +6,9 @@ import {
   runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
+  runWebhookDeliveryStoreContract,
+  runWebhookEndpointStoreContract,
+  runWebhookJobQueueContract,
 } from '@onboarding-kit/contract-tests';
 import { expect } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';
@@ -124,3 +127,17 @@ runEventLogContract({
     return { events: adapters.events, unitOfWork: adapters.unitOfWork };
   },
 });
+
+const webhookStores = async () => {
+  const adapters = createMemoryAdapters();
+  return {
+    endpoints: adapters.webhookEndpoints,
+    deliveries: adapters.webhookDeliveries,
+    unitOfWork: adapters.unitOfWork,
+    inspect: { listJobs: async () => adapters.testing.listWebhookJobs() },
+  };
+};
+
+runWebhookEndpointStoreContract({ name: 'memory', setup: webhookStores });
+runWebhookDeliveryStoreContract({ name: 'memory', setup: webhookStores });
+runWebhookJobQueueContract({ name: 'memory', setup: webhookStores });

@@ -70,12 +70,14 @@ export const createPostgresWebhookDeliveryStore = (
             // An endpoint removed meanwhile takes no delivery (the join finds no row).
             `INSERT INTO ${tables.webhookDeliveries}
                (id, manager_id, endpoint_id, event_id, event_type, status, attempts, created_at,
-                retry_until, next_attempt_at)
+                retry_until, last_attempt_at, next_attempt_at, last_status_code, last_error)
              SELECT d.id, d.manager_id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempts,
-                    d.created_at, d.retry_until, d.next_attempt_at
+                    d.created_at, d.retry_until, d.last_attempt_at, d.next_attempt_at,
+                    d.last_status_code, d.last_error
              FROM json_to_recordset($1::json) AS d(id uuid, manager_id text, endpoint_id uuid,
                event_id uuid, event_type text, status text, attempts integer, created_at timestamptz,
-               retry_until timestamptz, next_attempt_at timestamptz)
+               retry_until timestamptz, last_attempt_at timestamptz, next_attempt_at timestamptz,
+               last_status_code integer, last_error text)
              JOIN ${tables.webhookEndpoints} e ON e.id = d.endpoint_id
              ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
             [
@@ -90,7 +92,10 @@ export const createPostgresWebhookDeliveryStore = (
                   attempts: delivery.attempts,
                   created_at: delivery.createdAt,
                   retry_until: delivery.retryUntil,
+                  last_attempt_at: delivery.lastAttemptAt,
                   next_attempt_at: delivery.nextAttemptAt,
+                  last_status_code: delivery.lastStatusCode,
+                  last_error: delivery.lastError,
                 })),
               ),
             ],

@@ -5,8 +5,13 @@ import {
   runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
+  runWebhookDeliveryStoreContract,
+  runWebhookEndpointStoreContract,
+  runWebhookJobQueueContract,
 } from '@onboarding-kit/contract-tests';
+import type { WebhookJob } from '@onboarding-kit/core';
 import { afterAll, beforeAll } from 'vitest';
+import { webhookQueue } from '../src/postgres-job-engine.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
@@ -72,3 +77,24 @@ runEventLogContract({
   name: 'postgres',
   setup: async () => ({ events: database.adapters.events, unitOfWork: database.adapters.unitOfWork }),
 });
+
+const webhookStores = async () => ({
+  endpoints: database.adapters.webhookEndpoints,
+  deliveries: database.adapters.webhookDeliveries,
+  unitOfWork: database.adapters.unitOfWork,
+  inspect: {
+    // The jobs pg-boss holds for a runner: created or waiting for a retry.
+    listJobs: async () =>
+      (
+        await database.pool.query<{ data: WebhookJob; start_after: Date }>(
+          `SELECT data, start_after FROM ${database.tables.jobSchema}.job
+           WHERE name = $1 AND state IN ('created', 'retry')`,
+          [webhookQueue],
+        )
+      ).rows.map((row) => ({ job: row.data, runAt: row.start_after })),
+  },
+});
+
+runWebhookEndpointStoreContract({ name: 'postgres', setup: webhookStores });
+runWebhookDeliveryStoreContract({ name: 'postgres', setup: webhookStores });
+runWebhookJobQueueContract({ name: 'postgres', setup: webhookStores });
