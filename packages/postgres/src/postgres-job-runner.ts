@@ -68,7 +68,7 @@ export const startPostgresJobRunner = async ({
   boss.on('error', onError);
   await boss.start();
 
-  const workWebhookJobs = async (jobs: PgBoss.Job<WebhookJob>[]) => {
+  const workWebhookJobs = (workerId: () => string | undefined) => async (jobs: PgBoss.Job<WebhookJob>[]) => {
     // Each job settles on its own: a failed one is retried by the engine, the others complete.
     await Promise.all(
       jobs.map(async (job) => {
@@ -77,9 +77,18 @@ export const startPostgresJobRunner = async ({
           await boss.fail(webhookQueue, job.id, { message: failureOf(outcome.error).message });
       }),
     );
+    // A full batch means a backlog: fetch again at once instead of after the polling interval
+    // (pg-boss waits it after every fetch), so a worker keeps up with more than batchSize per interval.
+    const id = workerId();
+    if (jobs.length >= batchSize && id !== undefined) boss.notifyWorker(id);
   };
   for (let worker = 0; worker < workers; worker += 1) {
-    await boss.work<WebhookJob>(webhookQueue, { batchSize, pollingIntervalSeconds }, workWebhookJobs);
+    let id: string | undefined;
+    id = await boss.work<WebhookJob>(
+      webhookQueue,
+      { batchSize, pollingIntervalSeconds },
+      workWebhookJobs(() => id),
+    );
   }
 
   await boss.schedule(idempotencyPurgeQueue, idempotencyPurgeCron);
