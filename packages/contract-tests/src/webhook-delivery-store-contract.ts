@@ -57,11 +57,32 @@ export const runWebhookDeliveryStoreContract = ({
       const toSecond = webhookDeliveryFixture(second, { eventId: event });
       await expectOk(deliveries.insertMissing([duplicate, toSecond]));
       expect(await expectOk(deliveries.find(duplicate.id))).toBeNull();
-      const ofEvent = await expectOk(deliveries.listForEvent(event));
+      const ofEvent = await expectOk(deliveries.listForEvents([event]));
       expect(ofEvent.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
         [original, toSecond].sort((a, b) => a.id.localeCompare(b.id)),
       );
-      expect(await expectOk(deliveries.listForEvent(randomUUID()))).toEqual([]);
+      expect(await expectOk(deliveries.listForEvents([randomUUID()]))).toEqual([]);
+    });
+
+    it('lists the deliveries of several events at once, to every endpoint', async () => {
+      const { endpoints, deliveries } = await openFixture(setup);
+      const manager = randomUUID();
+      const [first, second] = [webhookEndpointFixture(manager), webhookEndpointFixture(manager)];
+      await expectOk(endpoints.insert(first));
+      await expectOk(endpoints.insert(second));
+      const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+      const made = [
+        webhookDeliveryFixture(first, { eventId: a }),
+        webhookDeliveryFixture(second, { eventId: a }),
+        webhookDeliveryFixture(first, { eventId: b }),
+        webhookDeliveryFixture(first, { eventId: c }),
+      ];
+      await expectOk(deliveries.insertMissing(made));
+      const byId = (x: StoredWebhookDelivery, y: StoredWebhookDelivery) => x.id.localeCompare(y.id);
+      expect((await expectOk(deliveries.listForEvents([a, b, randomUUID()]))).sort(byId)).toEqual(
+        made.slice(0, 3).sort(byId),
+      );
+      expect(await expectOk(deliveries.listForEvents([]))).toEqual([]);
     });
 
     it('two workers adding the same deliveries at once leave one per pair', async () => {
@@ -76,7 +97,8 @@ export const runWebhookDeliveryStoreContract = ({
           ),
         ),
       );
-      for (const eventId of events) expect(await expectOk(deliveries.listForEvent(eventId))).toHaveLength(1);
+      for (const eventId of events)
+        expect(await expectOk(deliveries.listForEvents([eventId]))).toHaveLength(1);
     });
 
     it('takes no delivery for an endpoint that does not exist (removed meanwhile)', async () => {

@@ -161,7 +161,7 @@ export const runWebhookEndpointStoreContract = ({ name, setup }: WebhookStoresCo
       expect(await expectOk(endpoints.remove(manager, removed.id))).toBe(false);
 
       expect(await expectOk(deliveries.find(ofRemoved.id))).toBeNull();
-      expect(await expectOk(deliveries.listForEvent(event))).toEqual([ofKept]);
+      expect(await expectOk(deliveries.listForEvents([event]))).toEqual([ofKept]);
       expect((await expectOk(endpoints.listForManager(manager))).map(({ id }) => id)).toEqual([kept.id]);
     });
   });

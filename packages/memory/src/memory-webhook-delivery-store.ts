@@ -11,19 +11,26 @@ const newestDeliveryFirst = (a: StoredWebhookDelivery, b: StoredWebhookDelivery)
 export const createMemoryWebhookDeliveryStore = (access: TableAccess): WebhookDeliveryStore => ({
   insertMissing: (deliveries) =>
     access.write((tables) => {
+      const pair = ({ endpointId, eventId }: StoredWebhookDelivery) => `${endpointId} ${eventId}`;
+      const wanted = new Set(deliveries.map(({ eventId }) => eventId));
+      const existing = new Set(
+        tables.webhookDeliveries.select((stored) => wanted.has(stored.eventId)).map(pair),
+      );
       for (const delivery of deliveries) {
-        const exists = tables.webhookDeliveries.select(
-          (stored) => stored.endpointId === delivery.endpointId && stored.eventId === delivery.eventId,
-        );
         // An endpoint removed meanwhile takes no delivery (PostgreSQL's foreign key does the same).
-        if (exists.length === 0 && tables.webhookEndpoints.has(delivery.endpointId))
-          tables.webhookDeliveries.set(delivery.id, frozenCopy(delivery));
+        if (existing.has(pair(delivery)) || !tables.webhookEndpoints.has(delivery.endpointId)) continue;
+        existing.add(pair(delivery));
+        tables.webhookDeliveries.set(delivery.id, frozenCopy(delivery));
       }
       return ok(undefined);
     }),
   find: (deliveryId) => access.read((tables) => tables.webhookDeliveries.get(deliveryId) ?? null),
-  listForEvent: (eventId) =>
-    access.read((tables) => tables.webhookDeliveries.select((delivery) => delivery.eventId === eventId)),
+  listForEvents: (eventIds) => {
+    const wanted = new Set(eventIds);
+    return access.read((tables) =>
+      tables.webhookDeliveries.select((delivery) => wanted.has(delivery.eventId)),
+    );
+  },
   listForEndpoint: ({ managerId, endpointId, status, limit, before }) =>
     access.read((tables) =>
       tables.webhookDeliveries

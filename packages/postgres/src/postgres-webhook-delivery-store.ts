@@ -104,10 +104,13 @@ export const createPostgresWebhookDeliveryStore = (
       query<DeliveryRow>(`SELECT ${columns} FROM ${tables.webhookDeliveries} WHERE id = $1`, [
         deliveryId,
       ]).map((result) => (result.rows[0] === undefined ? null : toDelivery(result.rows[0]))),
-    listForEvent: (eventId) =>
-      query<DeliveryRow>(`SELECT ${columns} FROM ${tables.webhookDeliveries} WHERE event_id = $1`, [
-        eventId,
-      ]).map((result) => result.rows.map(toDelivery)),
+    listForEvents: (eventIds) =>
+      eventIds.length === 0
+        ? okAsync([])
+        : query<DeliveryRow>(
+            `SELECT ${columns} FROM ${tables.webhookDeliveries} WHERE event_id = ANY($1::uuid[])`,
+            [eventIds],
+          ).map((result) => result.rows.map(toDelivery)),
     listForEndpoint: ({ managerId, endpointId, status, limit, before }) =>
       query<DeliveryRow>(
         `SELECT ${columns} FROM ${tables.webhookDeliveries}

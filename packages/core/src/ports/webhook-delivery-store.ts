@@ -14,10 +14,14 @@ export type WebhookDeliveryQuery = {
 
 /** The deliveries of events to endpoints: one per (endpoint, event), and the state of its attempts. */
 export interface WebhookDeliveryStore {
-  /** Adds the deliveries that do not exist yet for their (endpoint, event); the others stay as they are. */
+  /**
+   * Adds the deliveries that do not exist yet for their (endpoint, event), and none to an endpoint
+   * that does not exist (removed meanwhile); the others stay as they are. One statement: atomic.
+   */
   insertMissing(deliveries: readonly StoredWebhookDelivery[]): ResultAsync<void, StorageUnavailable>;
   find(deliveryId: string): ResultAsync<StoredWebhookDelivery | null, StorageUnavailable>;
-  listForEvent(eventId: string): ResultAsync<StoredWebhookDelivery[], StorageUnavailable>;
+  /** The deliveries of these events, to every endpoint, in no particular order. */
+  listForEvents(eventIds: readonly string[]): ResultAsync<StoredWebhookDelivery[], StorageUnavailable>;
   listForEndpoint(query: WebhookDeliveryQuery): ResultAsync<StoredWebhookDelivery[], StorageUnavailable>;
   /**
    * Writes the delivery when its stored `attempts` is still `expectedAttempts` (a compare-and-set:

@@ -102,97 +102,122 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       .orElse(() => okAsync<WebhookAnswer, never>({ type: 'unreachable', reason: 'The transport failed' }));
   };
 
-  /** One attempt of a pending delivery, recorded with the job of its retry in one transaction. */
+  /**
+   * Records an attempt: with the job of its retry in one transaction when there is one, as a single
+   * compare-and-set statement otherwise (a success or a final failure needs no transaction).
+   */
+  const recordAttempt = (next: StoredWebhookDelivery, expectedAttempts: number) =>
+    next.status === 'pending' && next.nextAttemptAt !== null
+      ? ports.unitOfWork.transaction((tx) =>
+          tx.webhookDeliveries
+            .update(next, expectedAttempts)
+            .andThen((recorded) =>
+              recorded
+                ? tx.webhookJobs
+                    .enqueueAttempt(next.id, new Date(next.nextAttemptAt as string))
+                    .map(() => true)
+                : okAsync(false),
+            ),
+        )
+      : ports.webhookDeliveries.update(next, expectedAttempts);
+
+  /** One attempt of a pending delivery of `logged` to `endpoint`, and its record. */
+  const attemptWith = (
+    delivery: StoredWebhookDelivery,
+    endpoint: StoredWebhookEndpoint,
+    logged: LoggedEvent,
+  ): ResultAsync<WebhookJobReport, DomainError> =>
+    send(endpoint, logged).andThen((answer) => {
+      const answeredAt = now();
+      const next = deliveryAfterAttempt(
+        delivery,
+        attemptOutcomeOf(answer, answeredAt),
+        answeredAt,
+        Math.random(),
+      );
+      return recordAttempt(next, delivery.attempts).map(
+        (recorded): WebhookJobReport =>
+          recorded
+            ? {
+                attempted: 1,
+                succeeded: next.status === 'succeeded' ? 1 : 0,
+                retrying: next.status === 'pending' ? 1 : 0,
+                failed: next.status === 'failed' ? 1 : 0,
+              }
+            : // Another worker recorded an attempt of it meanwhile: its record stands.
+              { ...NOTHING_DONE, attempted: 1 },
+      );
+    });
+
+  /** One attempt of a pending delivery, its endpoint and event read first. */
   const attempt = (delivery: StoredWebhookDelivery): ResultAsync<WebhookJobReport, DomainError> =>
     ResultAsync.combine([
       ports.webhookEndpoints.find(delivery.managerId, delivery.endpointId),
       ports.events.findByIds([delivery.eventId]),
-    ] as const).andThen(([endpoint, [logged]]) => {
+    ] as const).andThen(([endpoint, [logged]]) =>
       // The endpoint was removed (its deliveries with it) or the event is not there: nothing to send.
-      if (endpoint === null || logged === undefined) return okAsync(NOTHING_DONE);
-      return send(endpoint, logged).andThen((answer) => {
-        const answeredAt = now();
-        const next = deliveryAfterAttempt(
-          delivery,
-          attemptOutcomeOf(answer, answeredAt),
-          answeredAt,
-          Math.random(),
-        );
-        return ports.unitOfWork
-          .transaction((tx) =>
-            tx.webhookDeliveries
-              .update(next, delivery.attempts)
-              .andThen((recorded) =>
-                recorded && next.status === 'pending' && next.nextAttemptAt !== null
-                  ? tx.webhookJobs.enqueueAttempt(next.id, new Date(next.nextAttemptAt)).map(() => recorded)
-                  : okAsync(recorded),
-              ),
-          )
-          .map(
-            (recorded): WebhookJobReport =>
-              recorded
-                ? {
-                    attempted: 1,
-                    succeeded: next.status === 'succeeded' ? 1 : 0,
-                    retrying: next.status === 'pending' ? 1 : 0,
-                    failed: next.status === 'failed' ? 1 : 0,
-                  }
-                : // Another worker recorded an attempt of it meanwhile: its record stands.
-                  { ...NOTHING_DONE, attempted: 1 },
-          );
-      });
-    });
+      endpoint === null || logged === undefined
+        ? okAsync(NOTHING_DONE)
+        : attemptWith(delivery, endpoint, logged),
+    );
 
-  const attemptAll = (deliveries: readonly StoredWebhookDelivery[]) =>
-    ResultAsync.combine(deliveries.map(attempt)).map(addReports);
-
-  /** Creates the deliveries of events to the endpoints taking them, then attempts the new ones. */
+  /**
+   * Creates the deliveries of events to the endpoints taking them, then attempts the new ones with
+   * the endpoints and events this job has already read.
+   */
   const deliverEvents = (eventIds: readonly string[]): ResultAsync<WebhookJobReport, DomainError> =>
     ports.events.findByIds(eventIds).andThen((events) => {
       const managers = [...new Set(events.map(({ managerId }) => managerId))];
-      return (
-        ResultAsync.combine(managers.map((managerId) => ports.webhookEndpoints.listForManager(managerId)))
-          .andThen((endpointLists) => {
-            const at = now();
-            const retryUntil = new Date(at.getTime() + options.webhookRetryWindowMs).toISOString();
-            const endpoints = endpointLists.flat();
-            const deliveries = events.flatMap(({ managerId, event }) =>
-              endpoints
-                .filter((endpoint) => endpoint.managerId === managerId && endpointTakes(endpoint, event.type))
-                .map(
-                  (endpoint): StoredWebhookDelivery => ({
-                    id: ports.ids.uuid(),
-                    managerId,
-                    endpointId: endpoint.id,
-                    eventId: event.id,
-                    eventType: event.type,
-                    status: 'pending',
-                    attempts: 0,
-                    createdAt: at.toISOString(),
-                    retryUntil,
-                    lastAttemptAt: null,
-                    nextAttemptAt: at.toISOString(),
-                    lastStatusCode: null,
-                    lastError: null,
-                  }),
-                ),
-            );
-            if (deliveries.length === 0) return okAsync([]);
-            return ports.unitOfWork
-              .transaction((tx) => tx.webhookDeliveries.insertMissing(deliveries))
-              .andThen(() =>
-                ResultAsync.combine(
-                  events.map(({ event }) => ports.webhookDeliveries.listForEvent(event.id)),
-                ),
-              );
-          })
-          // Those never attempted: after a crash of this job, a rerun attempts what it had not.
-          .andThen((lists) =>
-            attemptAll(
-              lists.flat().filter((delivery) => delivery.status === 'pending' && delivery.attempts === 0),
+      return ResultAsync.combine(
+        managers.map((managerId) => ports.webhookEndpoints.listForManager(managerId)),
+      ).andThen((endpointLists) => {
+        const at = now();
+        const retryUntil = new Date(at.getTime() + options.webhookRetryWindowMs).toISOString();
+        const endpoints = new Map(endpointLists.flat().map((endpoint) => [endpoint.id, endpoint]));
+        const eventsById = new Map(events.map((logged) => [logged.event.id, logged]));
+        const deliveries = events.flatMap(({ managerId, event }) =>
+          [...endpoints.values()]
+            .filter((endpoint) => endpoint.managerId === managerId && endpointTakes(endpoint, event.type))
+            .map(
+              (endpoint): StoredWebhookDelivery => ({
+                id: ports.ids.uuid(),
+                managerId,
+                endpointId: endpoint.id,
+                eventId: event.id,
+                eventType: event.type,
+                status: 'pending',
+                attempts: 0,
+                createdAt: at.toISOString(),
+                retryUntil,
+                lastAttemptAt: null,
+                nextAttemptAt: at.toISOString(),
+                lastStatusCode: null,
+                lastError: null,
+              }),
             ),
-          )
-      );
+        );
+        if (deliveries.length === 0) return okAsync(NOTHING_DONE);
+        return ports.webhookDeliveries
+          .insertMissing(deliveries)
+          .andThen(() => ports.webhookDeliveries.listForEvents([...eventsById.keys()]))
+          .andThen((stored) =>
+            // Those never attempted: after a crash of this job, a rerun attempts what it had not.
+            ResultAsync.combine(
+              stored
+                .filter((delivery) => delivery.status === 'pending' && delivery.attempts === 0)
+                .flatMap((delivery) => {
+                  const endpoint = endpoints.get(delivery.endpointId);
+                  const logged = eventsById.get(delivery.eventId);
+                  // An endpoint created after this job read the list: its own attempt reads it.
+                  return [
+                    endpoint === undefined || logged === undefined
+                      ? attempt(delivery)
+                      : attemptWith(delivery, endpoint, logged),
+                  ];
+                }),
+            ).map(addReports),
+          );
+      });
     });
 
   const attemptDelivery = (deliveryId: string): ResultAsync<WebhookJobReport, DomainError> =>
