@@ -1,7 +1,13 @@
 /** The schema every table of the kit lives in unless the host names another. */
 export const defaultSchema = 'onboarding_kit';
 
-const identifierShape = /^[a-z_][a-z0-9_]{0,62}$/;
+/**
+ * The job engine's schema is the kit's + `_jobs`, and pg-boss refuses schema names over 50
+ * characters (PostgreSQL's own limit, 63 bytes, would cut it silently): the kit's is at most 45.
+ */
+const JOB_SCHEMA_SUFFIX = '_jobs';
+const MAX_SCHEMA_LENGTH = 50 - JOB_SCHEMA_SUFFIX.length;
+const identifierShape = new RegExp(`^[a-z_][a-z0-9_]{0,${MAX_SCHEMA_LENGTH - 1}}$`);
 
 /** Schema-qualified, quoted names of the kit's tables, ready to paste into SQL text. */
 export type KitTables = {
@@ -30,7 +36,9 @@ export type KitTables = {
  */
 export const kitTables = (schema: string = defaultSchema): KitTables => {
   if (!identifierShape.test(schema)) {
-    throw new TypeError(`Invalid schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*`);
+    throw new TypeError(
+      `Invalid schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*, at most ${MAX_SCHEMA_LENGTH} characters`,
+    );
   }
   const quotedSchema = `"${schema}"`;
   const table = (name: string) => `${quotedSchema}.${name}`;
@@ -50,6 +58,6 @@ export const kitTables = (schema: string = defaultSchema): KitTables => {
     webhookEndpoints: table('webhook_endpoints'),
     webhookDeliveries: table('webhook_deliveries'),
     migrations: table('schema_migrations'),
-    jobSchema: `${schema}_jobs`,
+    jobSchema: `${schema}${JOB_SCHEMA_SUFFIX}`,
   };
 };

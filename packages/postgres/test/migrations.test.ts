@@ -117,6 +117,9 @@ describe('migrate', () => {
     const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 });
     expect(() => migrate(pool, { schema: 'kit"; DROP TABLE x; --' })).toThrow(TypeError);
     expect(() => createPostgresAdapters({ pool, schema: 'Kit-Schema' })).toThrow(TypeError);
+    // The job engine's schema (`<schema>_jobs`) must fit pg-boss's 50 characters.
+    expect(() => createPostgresAdapters({ pool, schema: 'k'.repeat(46) })).toThrow(/at most 45 characters/);
+    expect(() => createPostgresAdapters({ pool, schema: 'k'.repeat(45) })).not.toThrow();
     return pool.end();
   });
 
