@@ -22,6 +22,7 @@ import { createPostgresUnitOfWork } from './postgres-unit-of-work.js';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
 import { poolSession } from './sql-session.js';
+import { createSubscribedManagers } from './subscribed-managers.js';
 
 export type PostgresAdaptersOptions = {
   /** A node-postgres pool on the database that `migrate` prepared. */
@@ -77,6 +78,7 @@ export const createPostgresAdapters = ({
       // Only sends jobs (within the commands' transactions); a job runner starts its own instance.
       boss: createJobEngine(pool, tables.jobSchema),
       jobExpirySeconds: webhookJobExpirySeconds,
+      subscribedManagers: createSubscribedManagers(),
     }),
   };
 };

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import PgBoss from 'pg-boss';
-import type { Queryable } from './sql-session.js';
+import { preparedStatement, type Queryable } from './sql-session.js';
 
 /** The queue of webhook jobs (`WebhookJob`: deliver a command's events, attempt one delivery). */
 export const webhookQueue = 'onboarding-kit-webhooks';
@@ -23,12 +23,38 @@ export const jobEngineDatabase = (db: Queryable): PgBoss.Db => ({
   },
 });
 
+// pg-boss's statements are a few fixed texts per schema; more than this many means texts that vary.
+const MAX_PREPARED_JOB_ENGINE_STATEMENTS = 64;
+const preparedJobEngineStatements = new Map<string, ReturnType<typeof preparedStatement>>();
+
+/**
+ * Like `jobEngineDatabase`, but each of pg-boss's statement texts is a named prepared statement,
+ * parsed and planned once per connection: its job insert (an INSERT … SELECT of 19 parameters
+ * with CASEs) otherwise cost PostgreSQL a parse and a plan in every command that sends a job.
+ */
+export const preparedJobEngineDatabase = (db: Queryable): PgBoss.Db => ({
+  executeSql: async (text, values = []) => {
+    let statement = preparedJobEngineStatements.get(text);
+    // Its maintenance sends several commands in one text (BEGIN; …; COMMIT): those cannot be prepared.
+    if (
+      statement === undefined &&
+      !text.includes(';') &&
+      preparedJobEngineStatements.size < MAX_PREPARED_JOB_ENGINE_STATEMENTS
+    ) {
+      statement = preparedStatement(text);
+      preparedJobEngineStatements.set(text, statement);
+    }
+    const result = await (statement === undefined ? db.query(text, values) : db.query(statement(values)));
+    return { rows: result.rows };
+  },
+});
+
 /** A pg-boss instance over the kit's pool, on the kit's job schema; started only by a runner. */
 export const createJobEngine = (
   pool: Pool,
   jobSchema: string,
   options: PgBoss.ConstructorOptions = {},
-): PgBoss => new PgBoss({ ...options, db: jobEngineDatabase(pool), schema: jobSchema });
+): PgBoss => new PgBoss({ ...options, db: preparedJobEngineDatabase(pool), schema: jobSchema });
 
 /**
  * Installs or upgrades pg-boss's schema and creates the kit's queues. Part of `migrate`, on the

@@ -17,6 +17,7 @@ import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js'
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookJobQueue } from './postgres-webhook-job-queue.js';
 import { type CheckedOutClient, checkOut, rollbackAndRelease, transactionSession } from './sql-session.js';
+import type { SubscribedManagers } from './subscribed-managers.js';
 
 const unavailable = storageUnavailable('postgres');
 const outcomeUnknown = commitOutcomeUnknown('postgres');
@@ -43,8 +44,15 @@ export const createPostgresUnitOfWork = (
     new ResultAsync(runTransaction(pool, tables, jobs, work)),
 });
 
-/** The job engine the transaction's webhook jobs are sent to, and how long a job may stay active. */
-export type TransactionJobs = { readonly boss: PgBoss; readonly jobExpirySeconds: number };
+/**
+ * The job engine the transaction's webhook jobs are sent to, how long a job may stay active, and
+ * the managers recently seen with an endpoint (shared by every transaction of the adapters).
+ */
+export type TransactionJobs = {
+  readonly boss: PgBoss;
+  readonly jobExpirySeconds: number;
+  readonly subscribedManagers: SubscribedManagers;
+};
 
 const runTransaction = async <T, E>(
   pool: Pool,
@@ -74,7 +82,7 @@ const runTransaction = async <T, E>(
       idempotency: createPostgresIdempotencyStore(session, tables),
       events: createPostgresEventLog(session, tables),
       webhookDeliveries: createPostgresWebhookDeliveryStore(session, tables),
-      webhookJobs: createPostgresWebhookJobQueue(session, tables, jobs.boss, jobs),
+      webhookJobs: createPostgresWebhookJobQueue(session, tables, jobs),
     });
   } catch (failure) {
     // A command that throws broke its own contract; nothing of it is kept.

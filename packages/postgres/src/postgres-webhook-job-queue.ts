@@ -1,29 +1,29 @@
 import { storageUnavailable, type WebhookJob, type WebhookJobQueue } from '@onboarding-kit/core';
 import { okAsync, ResultAsync } from 'neverthrow';
-import type PgBoss from 'pg-boss';
 import type { KitTables } from './kit-tables.js';
-import { jobEngineDatabase, webhookQueue } from './postgres-job-engine.js';
+import { preparedJobEngineDatabase, webhookQueue } from './postgres-job-engine.js';
+import type { TransactionJobs } from './postgres-unit-of-work.js';
 import { preparedStatement, type SqlSession } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
 /**
  * Webhook jobs on pg-boss, sent through the command's own connection so that they commit (or roll
- * back) with it. A command's events become one job, and only when their manager has an endpoint.
+ * back) with it. A command's events become one job, and only when their manager has an endpoint;
+ * a manager seen with one in the last minute is not asked about again (`SubscribedManagers`).
  */
 export const createPostgresWebhookJobQueue = (
   db: SqlSession,
   tables: KitTables,
-  boss: PgBoss,
-  { jobExpirySeconds }: { readonly jobExpirySeconds: number },
+  { boss, jobExpirySeconds, subscribedManagers }: TransactionJobs,
 ): WebhookJobQueue => {
-  const subscribedManagers = preparedStatement(
+  const subscribedManagersStatement = preparedStatement(
     `SELECT DISTINCT manager_id FROM ${tables.webhookEndpoints} WHERE manager_id = ANY($1::text[])`,
   );
   const send = (job: WebhookJob, startAfter?: Date) =>
     ResultAsync.fromPromise(
       boss.send(webhookQueue, job, {
-        db: jobEngineDatabase(db),
+        db: preparedJobEngineDatabase(db),
         expireInSeconds: jobExpirySeconds,
         ...(startAfter === undefined ? {} : { startAfter }),
       }),
@@ -32,14 +32,26 @@ export const createPostgresWebhookJobQueue = (
   return {
     enqueueEventDeliveries: (events) => {
       if (events.length === 0) return okAsync(undefined);
+      const nowMs = Date.now();
       const managers = [...new Set(events.map(({ managerId }) => managerId))];
-      return ResultAsync.fromPromise(
-        db.query<{ manager_id: string }>(subscribedManagers([managers])),
-        unavailable,
-      ).andThen((result) => {
-        const subscribed = new Set(result.rows.map((row) => row.manager_id));
+      const unknown = managers.filter((managerId) => !subscribedManagers.has(managerId, nowMs));
+      const subscribed = new Set(managers.filter((managerId) => !unknown.includes(managerId)));
+      const lookup =
+        unknown.length === 0
+          ? okAsync(subscribed)
+          : ResultAsync.fromPromise(
+              db.query<{ manager_id: string }>(subscribedManagersStatement([unknown])),
+              unavailable,
+            ).map((result) => {
+              for (const { manager_id } of result.rows) {
+                subscribedManagers.remember(manager_id, nowMs);
+                subscribed.add(manager_id);
+              }
+              return subscribed;
+            });
+      return lookup.andThen((withEndpoint) => {
         const eventIds = events
-          .filter(({ managerId }) => subscribed.has(managerId))
+          .filter(({ managerId }) => withEndpoint.has(managerId))
           .map(({ event }) => event.id);
         return eventIds.length === 0 ? okAsync(undefined) : send({ type: 'deliver-events', eventIds });
       });
