@@ -12,7 +12,7 @@ import type PgBoss from 'pg-boss';
 import type { KitTables } from './kit-tables.js';
 import { createPostgresClientRepository } from './postgres-client-repository.js';
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
-import { createPostgresEventLog } from './postgres-event-log.js';
+import { createPostgresEventLog, type WebhookEndpointPresence } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookJobQueue } from './postgres-webhook-job-queue.js';
@@ -66,15 +66,16 @@ const runTransaction = async <T, E>(
     return err(unavailable(failure));
   }
   const session = transactionSession(client);
+  const endpointPresence: WebhookEndpointPresence = new Map();
   let outcome: Result<T, E>;
   try {
     outcome = await work({
       clients: createPostgresClientRepository(session, tables),
       documents: createPostgresDocumentIndex(session, tables),
       idempotency: createPostgresIdempotencyStore(session, tables),
-      events: createPostgresEventLog(session, tables),
+      events: createPostgresEventLog(session, tables, endpointPresence),
       webhookDeliveries: createPostgresWebhookDeliveryStore(session, tables),
-      webhookJobs: createPostgresWebhookJobQueue(session, tables, jobs.boss, jobs),
+      webhookJobs: createPostgresWebhookJobQueue(session, tables, jobs.boss, jobs, endpointPresence),
     });
   } catch (failure) {
     // A command that throws broke its own contract; nothing of it is kept.

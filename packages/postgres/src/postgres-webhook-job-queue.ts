@@ -1,7 +1,8 @@
 import { storageUnavailable, type WebhookJob, type WebhookJobQueue } from '@onboarding-kit/core';
-import { okAsync, ResultAsync } from 'neverthrow';
+import { ok, okAsync, ResultAsync } from 'neverthrow';
 import type PgBoss from 'pg-boss';
 import type { KitTables } from './kit-tables.js';
+import type { WebhookEndpointPresence } from './postgres-event-log.js';
 import { jobEngineDatabase, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement, type SqlSession } from './sql-session.js';
 
@@ -16,6 +17,7 @@ export const createPostgresWebhookJobQueue = (
   tables: KitTables,
   boss: PgBoss,
   { jobExpirySeconds }: { readonly jobExpirySeconds: number },
+  endpointPresence: WebhookEndpointPresence = new Map(),
 ): WebhookJobQueue => {
   const subscribedManagers = preparedStatement(
     `SELECT DISTINCT manager_id FROM ${tables.webhookEndpoints} WHERE manager_id = ANY($1::text[])`,
@@ -33,11 +35,20 @@ export const createPostgresWebhookJobQueue = (
     enqueueEventDeliveries: (events) => {
       if (events.length === 0) return okAsync(undefined);
       const managers = [...new Set(events.map(({ managerId }) => managerId))];
-      return ResultAsync.fromPromise(
-        db.query<{ manager_id: string }>(subscribedManagers([managers])),
-        unavailable,
-      ).andThen((result) => {
-        const subscribed = new Set(result.rows.map((row) => row.manager_id));
+      // The transaction's event append already read whether these managers have an endpoint.
+      const unknown = managers.filter((managerId) => !endpointPresence.has(managerId));
+      const subscribed = new Set(managers.filter((managerId) => endpointPresence.get(managerId) === true));
+      const lookup =
+        unknown.length === 0
+          ? okAsync(subscribed)
+          : ResultAsync.fromPromise(
+              db.query<{ manager_id: string }>(subscribedManagers([unknown])),
+              unavailable,
+            ).andThen((result) => {
+              for (const row of result.rows) subscribed.add(row.manager_id);
+              return ok(subscribed);
+            });
+      return lookup.andThen(() => {
         const eventIds = events
           .filter(({ managerId }) => subscribed.has(managerId))
           .map(({ event }) => event.id);
