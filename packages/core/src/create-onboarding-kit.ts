@@ -1,6 +1,7 @@
-import { errAsync, okAsync } from 'neverthrow';
+import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
+import { createApiKeyCache } from './auth/api-key-cache.js';
 import { hashApiKey } from './auth/api-key-hash.js';
-import { unauthorized, validationFailed } from './errors.js';
+import { unauthorized, type ValidationFailed, validationFailed } from './errors.js';
 import type {
   OnboardingKit,
   OnboardingKitOptions,
@@ -36,6 +37,8 @@ export const defaultOnboardingKitOptions: ResolvedOnboardingKitOptions = {
   webhookSecretOverlapMs: 24 * HOUR,
   webhookAllowPrivateNetworks: false,
   maxWebhookEndpointsPerManager: 20,
+  apiKeyCacheTtlMs: 10_000,
+  apiKeyCacheMaxEntries: 10_000,
 };
 
 export const resolveOnboardingKitOptions = (
@@ -62,23 +65,52 @@ export const createOnboardingKit = ({
     schemas: createOnboardingPayloadSchemas(resolved.referenceLists),
     hashing,
   };
+  const apiKeys = createApiKeyCache({
+    ttlMs: resolved.apiKeyCacheTtlMs,
+    maxEntries: resolved.apiKeyCacheMaxEntries,
+  });
+  /** A key as `authenticate` reads it (trimmed), refused when blank. */
+  const withApiKeyDigest = <T, E>(
+    apiKey: string,
+    use: (digest: string) => ResultAsync<T, E>,
+  ): ResultAsync<T, E | ValidationFailed> =>
+    apiKey.trim() === ''
+      ? errAsync(
+          validationFailed('An API key must not be blank', { apiKey: ['Required, must not be blank'] }),
+        )
+      : use(hashApiKey(apiKey.trim(), hashing));
   return {
     options: resolved,
     payloadSchemas: ctx.schemas,
-    authenticate: (apiKey) =>
-      apiKey === undefined || apiKey.trim() === ''
-        ? errAsync(unauthorized())
-        : ports.apiKeys
-            .findPrincipal(hashApiKey(apiKey.trim(), hashing))
-            .andThen((principal) =>
-              principal === null ? errAsync(unauthorized('The API key is not valid')) : okAsync(principal),
-            ),
+    authenticate: (apiKey) => {
+      const presented = apiKey?.trim() ?? '';
+      if (presented === '') return errAsync(unauthorized());
+      const digest = hashApiKey(presented, hashing);
+      const cached = apiKeys.get(digest, ports.clock.now().getTime());
+      if (cached !== undefined) return okAsync(cached);
+      const generation = apiKeys.generation();
+      return ports.apiKeys.findPrincipal(digest).andThen((principal) => {
+        if (principal === null) return errAsync(unauthorized('The API key is not valid'));
+        apiKeys.set(digest, principal, ports.clock.now().getTime(), generation);
+        return okAsync(principal);
+      });
+    },
     registerApiKey: (apiKey, principal) =>
-      apiKey.trim() === ''
-        ? errAsync(
-            validationFailed('An API key must not be blank', { apiKey: ['Required, must not be blank'] }),
-          )
-        : ports.apiKeys.register(hashApiKey(apiKey.trim(), hashing), principal),
+      withApiKeyDigest(apiKey, (digest) =>
+        ports.apiKeys.register(digest, principal).andThen(() => {
+          apiKeys.drop(digest);
+          return ok(undefined);
+        }),
+      ),
+    revokeApiKey: (apiKey) =>
+      withApiKeyDigest(apiKey, (digest) => {
+        // Dropped before and after: no lookup running meanwhile may keep the key.
+        apiKeys.drop(digest);
+        return ports.apiKeys.revoke(digest).andThen(() => {
+          apiKeys.drop(digest);
+          return ok(undefined);
+        });
+      }),
     clients: createClientService(ctx),
     compliance: createComplianceReviewService(ctx),
     documents: createDocumentService(ctx),

@@ -100,6 +100,15 @@ export type OnboardingKitOptions = {
   readonly webhookAllowPrivateNetworks?: boolean;
   /** Webhook endpoints one manager may register (default 20). */
   readonly maxWebhookEndpointsPerManager?: number;
+  /**
+   * How long `authenticate` reuses what the ApiKeyStore answered for a key (default 10 s, 0 to
+   * ask the store on every request). A key revoked or re-pointed through this kit
+   * (`revokeApiKey`, `registerApiKey`) is refused or re-pointed at once; one revoked elsewhere
+   * (another process, the table edited by hand) keeps working here for up to this long.
+   */
+  readonly apiKeyCacheTtlMs?: number;
+  /** Keys `authenticate` keeps at most (default 10,000; the oldest goes first). */
+  readonly apiKeyCacheMaxEntries?: number;
 };
 
 export type ResolvedOnboardingKitOptions = Required<Omit<OnboardingKitOptions, 'referenceLists'>> & {
@@ -305,6 +314,12 @@ export interface OnboardingKit {
     apiKey: string,
     principal: Principal,
   ): ResultAsync<void, ValidationFailed | StorageUnavailable>;
+  /**
+   * Revokes an API key (trimmed like `registerApiKey`): from then on it is 401 through this kit,
+   * and within `apiKeyCacheTtlMs` through any other kit on the same store. Revoking an unknown
+   * key is not an error; a blank key is `ValidationFailed`.
+   */
+  revokeApiKey(apiKey: string): ResultAsync<void, ValidationFailed | StorageUnavailable>;
   readonly clients: ClientService;
   readonly compliance: ComplianceService;
   readonly documents: DocumentService;

@@ -1,4 +1,10 @@
-import type { DomainError, IdempotencyClaimRef, OnboardingKit, RecordedOutcome } from '@onboarding-kit/core';
+import type {
+  DomainError,
+  IdempotencyClaimRef,
+  IdempotencyDecision,
+  OnboardingKit,
+  RecordedOutcome,
+} from '@onboarding-kit/core';
 import type { Request } from 'express';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import type { HttpLogger } from './http-logger.js';
@@ -43,13 +49,22 @@ export const claimIdempotencyKey = (
   if (parsed.isErr()) return errAsync(parsed.error);
   const key = parsed.value;
   if (key === null) return okAsync({ type: 'Unkeyed' });
-  return idempotency.claim({
+  return claimKeyOfRequest(idempotency, req, caller, key);
+};
+
+/** Claims `key` (already read from the request's Idempotency-Key) for `caller` on this method and route. */
+export const claimKeyOfRequest = (
+  idempotency: OnboardingKit['idempotency'],
+  req: Request,
+  caller: string,
+  key: string,
+): ResultAsync<IdempotencyDecision, DomainError> =>
+  idempotency.claim({
     scope: `${caller} ${req.method} ${routeOf(req)}`,
     key,
     owner: caller,
     body: req.body,
   });
-};
 
 /**
  * Renews a held claim's lock every `lockRenewalIntervalMs` until the returned stop is called, so a

@@ -24,7 +24,8 @@ import {
   sendHttpFailure,
 } from './error-response.js';
 import { routeNotFound } from './http-error.js';
-import { claimIdempotencyKey, renewWhileRunning } from './idempotency-claim.js';
+import { claimKeyOfRequest, renewWhileRunning } from './idempotency-claim.js';
+import { parseIdempotencyKeyHeader } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { createJsonBodyParser } from './json-body.js';
 import {
@@ -116,12 +117,28 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
         body: req.body,
         context,
       });
-    const respond = async (): Promise<void> => {
-      if (!isWriteOperation(operation)) {
-        sendOutcome(req, res, operation, await run({}), reporting);
-        return;
-      }
-      const keyed = await claimIdempotencyKey(kit.idempotency, req, principalKey(principal));
+    // Without an Idempotency-Key (every read, most writes) the command runs at once and its answer
+    // is sent from one `then`: no async function awaiting neverthrow's thenables on each request.
+    const runAndSend = (context: IdempotentCommandContext) => {
+      run(context)
+        .then((outcome) => sendOutcome(req, res, operation, outcome, reporting))
+        .then(undefined, next);
+    };
+    if (!isWriteOperation(operation)) {
+      runAndSend({});
+      return;
+    }
+    const header = parseIdempotencyKeyHeader(req);
+    if (header.isErr()) {
+      sendHttpFailure(req, res, header.error, reporting);
+      return;
+    }
+    if (header.value === null) {
+      runAndSend({});
+      return;
+    }
+    const respondKeyed = async (key: string): Promise<void> => {
+      const keyed = await claimKeyOfRequest(kit.idempotency, req, principalKey(principal), key);
       if (keyed.isErr()) {
         sendHttpFailure(req, res, keyed.error, reporting);
         return;
@@ -131,10 +148,6 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
         sendReplay(req, res, operation, request.outcome, reporting);
         return;
       }
-      if (request.type === 'Unkeyed') {
-        sendOutcome(req, res, operation, await run({}), reporting);
-        return;
-      }
       const stopRenewing = renewWhileRunning(kit.idempotency, request.ref, req, reporting.logger);
       try {
         sendOutcome(req, res, operation, await run({ claim: request.ref }), reporting);
@@ -142,7 +155,7 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
         stopRenewing();
       }
     };
-    respond().catch(next);
+    respondKeyed(header.value).catch(next);
   };
 };
 

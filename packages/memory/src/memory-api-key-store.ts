@@ -17,4 +17,8 @@ export const createMemoryApiKeyStore = (principals: Map<string, Principal>): Api
     principals.set(keyHash.toLowerCase(), frozenCopy(principal));
     return okAsync(undefined);
   },
+  revoke: (keyHash) => {
+    principals.delete(keyHash.toLowerCase());
+    return okAsync(undefined);
+  },
 });

@@ -22,7 +22,6 @@ import { createPostgresUnitOfWork } from './postgres-unit-of-work.js';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
 import { poolSession } from './sql-session.js';
-import { createSubscribedManagers } from './subscribed-managers.js';
 
 export type PostgresAdaptersOptions = {
   /** A node-postgres pool on the database that `migrate` prepared. */
@@ -78,7 +77,6 @@ export const createPostgresAdapters = ({
       // Only sends jobs (within the commands' transactions); a job runner starts its own instance.
       boss: createJobEngine(pool, tables.jobSchema),
       jobExpirySeconds: webhookJobExpirySeconds,
-      subscribedManagers: createSubscribedManagers(),
     }),
   };
 };

@@ -1,5 +1,5 @@
 import { type ApiKeyStore, type Principal, storageUnavailable } from '@onboarding-kit/core';
-import { ResultAsync } from 'neverthrow';
+import { ok, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
 import type { SqlSession } from './sql-session.js';
 
@@ -61,4 +61,10 @@ export const createPostgresApiKeyStore = (db: SqlSession, tables: KitTables): Ap
       ),
       unavailable,
     ).map(() => undefined),
+
+  revoke: (keyHash) =>
+    ResultAsync.fromPromise(
+      db.query(`DELETE FROM ${tables.apiKeys} WHERE key_hash = $1`, [keyHash]),
+      unavailable,
+    ).andThen(() => ok(undefined)),
 });

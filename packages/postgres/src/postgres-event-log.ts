@@ -6,6 +6,12 @@ import { preparedStatement, type SqlSession } from './sql-session.js';
 const unavailable = storageUnavailable('postgres');
 
 /**
+ * What one transaction's event appends learned: whether each manager they wrote events of has a
+ * webhook endpoint (read in the append's own statement). The transaction's job queue reads it.
+ */
+export type WebhookEndpointPresence = Map<string, boolean>;
+
+/**
  * The outbox on PostgreSQL, read without any lock on the writers: every event records the id of
  * the transaction that wrote it (migration 0005). A reader returns only events of transactions
  * older than its snapshot's xmin — each of those has finished, committed or not — in (transaction,
@@ -13,13 +19,23 @@ const unavailable = storageUnavailable('postgres');
  * that xmin, above every cursor handed out so far: its events come after them, never skipped. The
  * price: events wait for every older transaction of the database to end (a long one delays them).
  */
-export const createPostgresEventLog = (db: SqlSession, tables: KitTables): EventLog => {
+export const createPostgresEventLog = (
+  db: SqlSession,
+  tables: KitTables,
+  endpointPresence?: WebhookEndpointPresence,
+): EventLog => {
+  // The same statement tells whether the manager has a webhook endpoint: the transaction's job
+  // queue then needs no round trip of its own to decide whether to send a job (issue 10).
   const appendEvents = preparedStatement(
-    `INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
-     SELECT e.event_id, $1, e.client_id, e.type, e.created_at, e.body
-     FROM json_to_recordset($2::json)
-       AS e(ordinal integer, event_id uuid, client_id uuid, type text, created_at timestamptz, body json)
-     ORDER BY e.ordinal`,
+    `WITH appended AS (
+       INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
+       SELECT e.event_id, $1, e.client_id, e.type, e.created_at, e.body
+       FROM json_to_recordset($2::json)
+         AS e(ordinal integer, event_id uuid, client_id uuid, type text, created_at timestamptz, body json)
+       ORDER BY e.ordinal
+       RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM ${tables.webhookEndpoints} WHERE manager_id = $1) AS has_endpoint`,
   );
   const listEvents = preparedStatement(
     `SELECT xid, position, body FROM ${tables.events}
@@ -48,7 +64,10 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
               created_at: event.createdAt,
               body: event,
             }));
-            await db.query(appendEvents([managerId, JSON.stringify(rows)]));
+            const appended = await db.query<{ has_endpoint: boolean }>(
+              appendEvents([managerId, JSON.stringify(rows)]),
+            );
+            endpointPresence?.set(managerId, appended.rows[0]?.has_endpoint === true);
           }
         })(),
         unavailable,

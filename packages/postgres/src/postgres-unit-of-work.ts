@@ -12,12 +12,11 @@ import type PgBoss from 'pg-boss';
 import type { KitTables } from './kit-tables.js';
 import { createPostgresClientRepository } from './postgres-client-repository.js';
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
-import { createPostgresEventLog } from './postgres-event-log.js';
+import { createPostgresEventLog, type WebhookEndpointPresence } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookJobQueue } from './postgres-webhook-job-queue.js';
 import { type CheckedOutClient, checkOut, rollbackAndRelease, transactionSession } from './sql-session.js';
-import type { SubscribedManagers } from './subscribed-managers.js';
 
 const unavailable = storageUnavailable('postgres');
 const outcomeUnknown = commitOutcomeUnknown('postgres');
@@ -44,15 +43,8 @@ export const createPostgresUnitOfWork = (
     new ResultAsync(runTransaction(pool, tables, jobs, work)),
 });
 
-/**
- * The job engine the transaction's webhook jobs are sent to, how long a job may stay active, and
- * the managers recently seen with an endpoint (shared by every transaction of the adapters).
- */
-export type TransactionJobs = {
-  readonly boss: PgBoss;
-  readonly jobExpirySeconds: number;
-  readonly subscribedManagers: SubscribedManagers;
-};
+/** The job engine the transaction's webhook jobs are sent to, and how long a job may stay active. */
+export type TransactionJobs = { readonly boss: PgBoss; readonly jobExpirySeconds: number };
 
 const runTransaction = async <T, E>(
   pool: Pool,
@@ -74,15 +66,16 @@ const runTransaction = async <T, E>(
     return err(unavailable(failure));
   }
   const session = transactionSession(client);
+  const endpointPresence: WebhookEndpointPresence = new Map();
   let outcome: Result<T, E>;
   try {
     outcome = await work({
       clients: createPostgresClientRepository(session, tables),
       documents: createPostgresDocumentIndex(session, tables),
       idempotency: createPostgresIdempotencyStore(session, tables),
-      events: createPostgresEventLog(session, tables),
+      events: createPostgresEventLog(session, tables, endpointPresence),
       webhookDeliveries: createPostgresWebhookDeliveryStore(session, tables),
-      webhookJobs: createPostgresWebhookJobQueue(session, tables, jobs),
+      webhookJobs: createPostgresWebhookJobQueue(session, tables, jobs, endpointPresence),
     });
   } catch (failure) {
     // A command that throws broke its own contract; nothing of it is kept.

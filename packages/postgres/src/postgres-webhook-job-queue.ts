@@ -1,6 +1,7 @@
 import { storageUnavailable, type WebhookJob, type WebhookJobQueue } from '@onboarding-kit/core';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
+import type { WebhookEndpointPresence } from './postgres-event-log.js';
 import { preparedJobEngineDatabase, webhookQueue } from './postgres-job-engine.js';
 import type { TransactionJobs } from './postgres-unit-of-work.js';
 import { preparedStatement, type SqlSession } from './sql-session.js';
@@ -9,13 +10,15 @@ const unavailable = storageUnavailable('postgres');
 
 /**
  * Webhook jobs on pg-boss, sent through the command's own connection so that they commit (or roll
- * back) with it. A command's events become one job, and only when their manager has an endpoint;
- * a manager seen with one in the last minute is not asked about again (`SubscribedManagers`).
+ * back) with it. A command's events become one job, and only when their manager has an endpoint:
+ * the transaction's event append read that in its own statement (`endpointPresence`); a manager it
+ * did not write events of is asked about here.
  */
 export const createPostgresWebhookJobQueue = (
   db: SqlSession,
   tables: KitTables,
-  { boss, jobExpirySeconds, subscribedManagers }: TransactionJobs,
+  { boss, jobExpirySeconds }: TransactionJobs,
+  endpointPresence: WebhookEndpointPresence = new Map(),
 ): WebhookJobQueue => {
   const subscribedManagersStatement = preparedStatement(
     `SELECT DISTINCT manager_id FROM ${tables.webhookEndpoints} WHERE manager_id = ANY($1::text[])`,
@@ -32,10 +35,9 @@ export const createPostgresWebhookJobQueue = (
   return {
     enqueueEventDeliveries: (events) => {
       if (events.length === 0) return okAsync(undefined);
-      const nowMs = Date.now();
       const managers = [...new Set(events.map(({ managerId }) => managerId))];
-      const unknown = managers.filter((managerId) => !subscribedManagers.has(managerId, nowMs));
-      const subscribed = new Set(managers.filter((managerId) => !unknown.includes(managerId)));
+      const unknown = managers.filter((managerId) => !endpointPresence.has(managerId));
+      const subscribed = new Set(managers.filter((managerId) => endpointPresence.get(managerId) === true));
       const lookup =
         unknown.length === 0
           ? okAsync(subscribed)
@@ -43,10 +45,7 @@ export const createPostgresWebhookJobQueue = (
               db.query<{ manager_id: string }>(subscribedManagersStatement([unknown])),
               unavailable,
             ).map((result) => {
-              for (const { manager_id } of result.rows) {
-                subscribedManagers.remember(manager_id, nowMs);
-                subscribed.add(manager_id);
-              }
+              for (const { manager_id } of result.rows) subscribed.add(manager_id);
               return subscribed;
             });
       return lookup.andThen((withEndpoint) => {

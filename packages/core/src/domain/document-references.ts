@@ -1,4 +1,4 @@
-import { appendToJsonPath } from '../validation/parse-request.js';
+import { toJsonPath } from '../validation/parse-request.js';
 
 /**
  * Every document field of the onboarding payloads ends in `Documents` (`idDocuments`,
@@ -12,43 +12,63 @@ export type DocumentReference = { readonly path: string; readonly filename: stri
 /** Each filename a payload names, with the JSON path of its array entry. */
 export const collectDocumentReferences = (payload: unknown): DocumentReference[] => {
   const references: DocumentReference[] = [];
-  const walk = (value: unknown, path: string): void => {
+  // The path of the value being walked, as segments: written out only for a reference found, since
+  // most of a payload holds none (this runs on every create and resubmission).
+  const segments: PropertyKey[] = [];
+  const walk = (value: unknown): void => {
     if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index += 1) walk(value[index], appendToJsonPath(path, index));
+      for (let index = 0; index < value.length; index += 1) {
+        segments.push(index);
+        walk(value[index]);
+        segments.pop();
+      }
       return;
     }
     if (value === null || typeof value !== 'object') return;
     for (const key of Object.keys(value)) {
       const child: unknown = (value as Record<string, unknown>)[key];
-      const childPath = appendToJsonPath(path, key);
+      segments.push(key);
       if (isDocumentField(key) && Array.isArray(child)) {
-        child.forEach((filename, index) => {
-          if (typeof filename === 'string') {
-            references.push({ path: appendToJsonPath(childPath, index), filename });
-          }
-        });
+        for (let index = 0; index < child.length; index += 1) {
+          const filename: unknown = child[index];
+          if (typeof filename === 'string')
+            references.push({ path: toJsonPath([...segments, index]), filename });
+        }
       } else {
-        walk(child, childPath);
+        walk(child);
       }
+      segments.pop();
     }
   };
-  walk(payload, '');
+  walk(payload);
   return references;
 };
 
 /** A copy of `payload` where every document filename is replaced by its permanent key. */
 export const replaceDocumentReferences = <T>(payload: T, keyOf: (filename: string) => string): T => {
-  const map = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(map);
+  const copy = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(copy);
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, child]) => [
-        key,
+    const result: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const child: unknown = (value as Record<string, unknown>)[key];
+      const replaced =
         isDocumentField(key) && Array.isArray(child)
-          ? child.map((filename) => (typeof filename === 'string' ? keyOf(filename) : filename))
-          : map(child),
-      ]),
-    );
+          ? child.map((filename: unknown) => (typeof filename === 'string' ? keyOf(filename) : filename))
+          : copy(child);
+      // An own `__proto__` key stays data: plain assignment would set the copy's prototype instead.
+      if (key === '__proto__') {
+        Object.defineProperty(result, key, {
+          value: replaced,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else {
+        result[key] = replaced;
+      }
+    }
+    return result;
   };
-  return map(payload) as T;
+  return copy(payload) as T;
 };

@@ -6,4 +6,6 @@ import type { Principal } from '../principal.js';
 export interface ApiKeyStore {
   findPrincipal(keyHash: string): ResultAsync<Principal | null, StorageUnavailable>;
   register(keyHash: string, principal: Principal): ResultAsync<void, StorageUnavailable>;
+  /** Removes the key: it resolves to no principal any more. An unknown hash is not an error. */
+  revoke(keyHash: string): ResultAsync<void, StorageUnavailable>;
 }

@@ -14,12 +14,7 @@ export type WebhookJob =
  * or not at all). On PostgreSQL a job engine; in memory a list the controllable clock drives.
  */
 export interface WebhookJobQueue {
-  /**
-   * Enqueues delivery of a command's events, when their manager has any endpoint (else nothing).
-   * An adapter may remember for a short while that a manager has endpoints: right after the last
-   * one is removed such a manager may still get a job, which finds no endpoint and sends nothing.
-   * It must never skip a job for a manager that has an endpoint.
-   */
+  /** Enqueues delivery of a command's events, when their manager has any endpoint (else nothing). */
   enqueueEventDeliveries(events: readonly LoggedEvent[]): ResultAsync<void, StorageUnavailable>;
   /** Enqueues one attempt of a delivery, to run at `runAt` or later. */
   enqueueAttempt(deliveryId: string, runAt: Date): ResultAsync<void, StorageUnavailable>;

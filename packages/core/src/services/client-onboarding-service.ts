@@ -1,4 +1,4 @@
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import type { z } from 'zod';
 import { eventsOfCommand } from '../domain/client-events.js';
 import {
@@ -96,7 +96,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
                 ),
               ),
             )
-            .map(() => response),
+            .andThen(() => ok(response)),
         );
       });
     });
@@ -196,25 +196,29 @@ export const createClientService = (ctx: KitContext): ClientService => {
         return errAsync(validationFailed('The query parameters are invalid', { cursor: [after.error] }));
       }
       const afterCursor = after?.isOk() ? after.value : undefined;
-      return ports.clients
-        .list({
-          managerId: principal.managerId,
-          limit: limit + 1,
-          ...(status === undefined ? {} : { status }),
-          ...(clientType === undefined ? {} : { clientType }),
-          ...(afterCursor === undefined ? {} : { after: afterCursor }),
-        })
-        .map((clients) => {
-          const page = clients.slice(0, limit);
-          const last = page.at(-1);
-          return {
-            data: page.map(toClientResponse),
-            nextCursor:
-              clients.length > limit && last
-                ? encodeClientListCursor({ createdAt: last.createdAt, id: last.id })
-                : null,
-          };
-        });
+      return (
+        ports.clients
+          .list({
+            managerId: principal.managerId,
+            limit: limit + 1,
+            ...(status === undefined ? {} : { status }),
+            ...(clientType === undefined ? {} : { clientType }),
+            ...(afterCursor === undefined ? {} : { after: afterCursor }),
+          })
+          // andThen with a synchronous Result, not map: neverthrow's map awaits through a generator,
+          // which made young-generation GC promote large lists (see the preset fee list, issue 10).
+          .andThen((clients) => {
+            const page = clients.slice(0, limit);
+            const last = page.at(-1);
+            return ok({
+              data: page.map(toClientResponse),
+              nextCursor:
+                clients.length > limit && last
+                  ? encodeClientListCursor({ createdAt: last.createdAt, id: last.id })
+                  : null,
+            });
+          })
+      );
     },
 
     delete: (principal, clientId, command) =>

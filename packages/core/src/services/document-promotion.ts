@@ -13,6 +13,7 @@ import {
 } from '../errors.js';
 import type { PromotionItem } from '../ports/document-storage.js';
 import type { KitContext } from './kit-context.js';
+import { recoverErr } from './recover-err.js';
 
 /**
  * Decisions §4: every filename a payload names must be in the caller's temporary storage, not
@@ -44,7 +45,11 @@ const inBatches = <T, R, E>(
   for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
   return batches.reduce<ResultAsync<R[], E>>(
     (done, batch) =>
-      done.andThen((results) => ResultAsync.combine(batch.map(task)).map((more) => [...results, ...more])),
+      done.andThen((results) =>
+        ResultAsync.combine(batch.map(task)).andThen((more) =>
+          ok(results.length === 0 ? more : [...results, ...more]),
+        ),
+      ),
     okAsync([]),
   );
 };
@@ -96,7 +101,7 @@ const checkReferencedFiles = (
     );
   }
   return inBatches(filenames, STAT_CONCURRENCY, (filename) =>
-    ctx.ports.documentStorage.statTemporary(owner, filename).map((file) => ({ filename, file })),
+    ctx.ports.documentStorage.statTemporary(owner, filename).andThen((file) => ok({ filename, file })),
   ).andThen((checks) => {
     const problems = new Map<string, string>();
     const usable = new Map<string, TemporaryFile>();
@@ -150,27 +155,24 @@ export const promoteDocumentsAround = <P, T>(
     };
     const keyByFilename = new Map(items.map((item) => [item.filename, item.key]));
     const storedAt = ctx.ports.clock.now().toISOString();
-    const removeCopiesThenFail = (error: DomainError) =>
+    const removeCopiesThenFail = (error: DomainError): ResultAsync<never, DomainError> =>
       // A commit that may have been kept may reference the copies: they stay (the orphan sweep
       // removes them if it was not), and so do the temporary files.
       error.type === 'CommitOutcomeUnknown'
         ? errAsync(error)
-        : storage
-            .deletePermanent(items.map((item) => item.key))
-            .orElse(() => okAsync(undefined))
-            .andThen(() => errAsync(error));
+        : recoverErr(storage.deletePermanent(items.map((item) => item.key)), () => ok(undefined)).andThen(
+            () => errAsync(error),
+          );
 
     if (items.length === 0) {
       return commit({ payload, documentRecords: () => [] });
     }
-    return (
-      storage
-        .copyToPermanent(items)
-        // The port removes its own copies on failure; removing them again covers a removal that failed.
-        .orElse((error) =>
-          removeCopiesThenFail(error.type === 'TemporaryFilesChanged' ? changedSinceChecked(error) : error),
-        )
-        .andThen(() =>
+    // The port removes its own copies on failure; removing them again covers a removal that failed.
+    return recoverErr(storage.copyToPermanent(items), (error) =>
+      removeCopiesThenFail(error.type === 'TemporaryFilesChanged' ? changedSinceChecked(error) : error),
+    )
+      .andThen(() =>
+        recoverErr(
           commit({
             payload: replaceDocumentReferences(
               payload,
@@ -185,19 +187,20 @@ export const promoteDocumentsAround = <P, T>(
                 size: files.get(item.filename)?.size ?? 0,
                 storedAt,
               })),
-          }).orElse(removeCopiesThenFail),
-        )
-        .andThen((value) =>
-          // The client is committed: a failed delete only leaves temporary files to expire in 24 h.
-          // Only the versions used: a file uploaded again meanwhile under the same name stays.
-          storage
-            .deleteTemporary(
-              owner,
-              items.map(({ filename, version }) => ({ filename, version })),
-            )
-            .map(() => value)
-            .orElse(() => okAsync(value)),
-        )
-    );
+          }),
+          removeCopiesThenFail,
+        ),
+      )
+      .andThen((value) =>
+        // The client is committed: a failed delete only leaves temporary files to expire in 24 h.
+        // Only the versions used: a file uploaded again meanwhile under the same name stays.
+        recoverErr(
+          storage.deleteTemporary(
+            owner,
+            items.map(({ filename, version }) => ({ filename, version })),
+          ),
+          () => ok(undefined),
+        ).andThen(() => ok(value)),
+      );
   });
 };
