@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture } from './test-fixture.js';
 import {
+  insertEndpoint,
   type WebhookStoresContractFixture,
   webhookDeliveryFixture,
   webhookEndpointFixture,
@@ -26,7 +27,7 @@ export const runWebhookDeliveryStoreContract = ({
     it('keeps a delivery exactly as inserted, every field included', async () => {
       const { endpoints, deliveries } = await openFixture(setup);
       const endpoint = webhookEndpointFixture(randomUUID());
-      await expectOk(endpoints.insert(endpoint));
+      await insertEndpoint(endpoints, endpoint);
       const fresh = webhookDeliveryFixture(endpoint);
       const attempted = webhookDeliveryFixture(endpoint, {
         eventType: 'documents.promoted',
@@ -48,8 +49,8 @@ export const runWebhookDeliveryStoreContract = ({
       const { endpoints, deliveries } = await openFixture(setup);
       const manager = randomUUID();
       const [first, second] = [webhookEndpointFixture(manager), webhookEndpointFixture(manager)];
-      await expectOk(endpoints.insert(first));
-      await expectOk(endpoints.insert(second));
+      await insertEndpoint(endpoints, first);
+      await insertEndpoint(endpoints, second);
       const event = randomUUID();
       const original = webhookDeliveryFixture(first, { eventId: event });
       await expectOk(deliveries.insertMissing([original]));
@@ -68,8 +69,8 @@ export const runWebhookDeliveryStoreContract = ({
       const { endpoints, deliveries } = await openFixture(setup);
       const manager = randomUUID();
       const [first, second] = [webhookEndpointFixture(manager), webhookEndpointFixture(manager)];
-      await expectOk(endpoints.insert(first));
-      await expectOk(endpoints.insert(second));
+      await insertEndpoint(endpoints, first);
+      await insertEndpoint(endpoints, second);
       const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
       const made = [
         webhookDeliveryFixture(first, { eventId: a }),
@@ -88,7 +89,7 @@ export const runWebhookDeliveryStoreContract = ({
     it('two workers adding the same deliveries at once leave one per pair', async () => {
       const { endpoints, deliveries } = await openFixture(setup);
       const endpoint = webhookEndpointFixture(randomUUID());
-      await expectOk(endpoints.insert(endpoint));
+      await insertEndpoint(endpoints, endpoint);
       const events = Array.from({ length: 20 }, () => randomUUID());
       await Promise.all(
         Array.from({ length: 4 }, () =>
@@ -113,8 +114,8 @@ export const runWebhookDeliveryStoreContract = ({
       const manager = randomUUID();
       const endpoint = webhookEndpointFixture(manager);
       const other = webhookEndpointFixture(manager);
-      await expectOk(endpoints.insert(endpoint));
-      await expectOk(endpoints.insert(other));
+      await insertEndpoint(endpoints, endpoint);
+      await insertEndpoint(endpoints, other);
       const [low, high] = [randomUUID(), randomUUID()].sort() as [string, string];
       const made = [
         webhookDeliveryFixture(endpoint, { createdAt: at(1) }),
@@ -159,7 +160,7 @@ export const runWebhookDeliveryStoreContract = ({
     it('records an attempt only while the stored attempt count is the expected one (compare-and-set)', async () => {
       const { endpoints, deliveries } = await openFixture(setup);
       const endpoint = webhookEndpointFixture(randomUUID());
-      await expectOk(endpoints.insert(endpoint));
+      await insertEndpoint(endpoints, endpoint);
       const delivery = webhookDeliveryFixture(endpoint);
       await expectOk(deliveries.insertMissing([delivery]));
       const afterFirst: StoredWebhookDelivery = {
@@ -194,7 +195,7 @@ export const runWebhookDeliveryStoreContract = ({
     it('of several workers recording the same attempt at once, exactly one does', async () => {
       const { endpoints, deliveries } = await openFixture(setup);
       const endpoint = webhookEndpointFixture(randomUUID());
-      await expectOk(endpoints.insert(endpoint));
+      await insertEndpoint(endpoints, endpoint);
       const delivery = webhookDeliveryFixture(endpoint);
       await expectOk(deliveries.insertMissing([delivery]));
       const recorded = await Promise.all(
@@ -211,7 +212,7 @@ export const runWebhookDeliveryStoreContract = ({
     it('keeps what a committed transaction wrote and nothing of a rolled-back one', async () => {
       const { endpoints, deliveries, unitOfWork } = await openFixture(setup);
       const endpoint = webhookEndpointFixture(randomUUID());
-      await expectOk(endpoints.insert(endpoint));
+      await insertEndpoint(endpoints, endpoint);
       const [kept, dropped] = [webhookDeliveryFixture(endpoint), webhookDeliveryFixture(endpoint)];
       await expectOk(unitOfWork.transaction((stores) => stores.webhookDeliveries.insertMissing([kept])));
       await expectErr(

@@ -55,6 +55,11 @@ export const webhookDeliveryFixture = (
   ...overrides,
 });
 
+/** Inserts an endpoint under the kit's default limit, failing the test when it is refused. */
+export const insertEndpoint = async (endpoints: WebhookEndpointStore, endpoint: StoredWebhookEndpoint) => {
+  expect(await expectOk(endpoints.insertWithinLimit(endpoint, 20))).toBe(true);
+};
+
 /** WebhookEndpointStore (core/src/ports/webhook-endpoint-store.ts): a manager's endpoints and their secrets. */
 export const runWebhookEndpointStoreContract = ({ name, setup }: WebhookStoresContractOptions): void => {
   describe(`WebhookEndpointStore contract: ${name}`, () => {
@@ -69,7 +74,7 @@ export const runWebhookEndpointStoreContract = ({ name, setup }: WebhookStoresCo
           { secret: 'whsec_b2xkZXI=', expiresAt: '2031-01-02T03:04:05.678Z' },
         ],
       });
-      await expectOk(endpoints.insert(endpoint));
+      await insertEndpoint(endpoints, endpoint);
       expect(await expectOk(endpoints.find(manager, endpoint.id))).toEqual(endpoint);
       expect(await expectOk(endpoints.find(randomUUID(), endpoint.id))).toBeNull();
       expect(await expectOk(endpoints.find(manager, randomUUID()))).toBeNull();
@@ -86,18 +91,44 @@ export const runWebhookEndpointStoreContract = ({ name, setup }: WebhookStoresCo
         webhookEndpointFixture(manager, { id: a as string, createdAt: '2031-01-01T00:00:00.000Z' }),
         webhookEndpointFixture(manager, { createdAt: '2031-01-02T00:00:00.000Z', eventTypes: [] }),
       ];
-      for (const endpoint of inserted) await expectOk(endpoints.insert(endpoint));
-      await expectOk(endpoints.insert(webhookEndpointFixture(randomUUID())));
+      for (const endpoint of inserted) await insertEndpoint(endpoints, endpoint);
+      await insertEndpoint(endpoints, webhookEndpointFixture(randomUUID()));
       const listed = await expectOk(endpoints.listForManager(manager));
       expect(listed.map(({ id }) => id)).toEqual([a, b, inserted[3]?.id, inserted[0]?.id]);
       expect(listed[2]).toEqual(inserted[3]);
+    });
+
+    it("refuses an endpoint past the manager's limit, and counts no other manager's", async () => {
+      const { endpoints } = await openFixture(setup);
+      const [manager, other] = [randomUUID(), randomUUID()];
+      await insertEndpoint(endpoints, webhookEndpointFixture(other));
+      for (let i = 0; i < 3; i += 1)
+        expect(await expectOk(endpoints.insertWithinLimit(webhookEndpointFixture(manager), 3))).toBe(true);
+      const refused = webhookEndpointFixture(manager);
+      expect(await expectOk(endpoints.insertWithinLimit(refused, 3))).toBe(false);
+      expect(await expectOk(endpoints.find(manager, refused.id))).toBeNull();
+      expect(await expectOk(endpoints.listForManager(manager))).toHaveLength(3);
+    });
+
+    it('holds the limit under bursts of insertions at once', async () => {
+      const { endpoints } = await openFixture(setup);
+      for (let burst = 0; burst < 10; burst += 1) {
+        const manager = randomUUID();
+        const accepted = await Promise.all(
+          Array.from({ length: 16 }, () =>
+            expectOk(endpoints.insertWithinLimit(webhookEndpointFixture(manager), 2)),
+          ),
+        );
+        expect(accepted.filter(Boolean)).toHaveLength(2);
+        expect(await expectOk(endpoints.listForManager(manager))).toHaveLength(2);
+      }
     });
 
     it('replaces the secrets only while they are still the expected ones (compare-and-set)', async () => {
       const { endpoints } = await openFixture(setup);
       const manager = randomUUID();
       const endpoint = webhookEndpointFixture(manager);
-      await expectOk(endpoints.insert(endpoint));
+      await insertEndpoint(endpoints, endpoint);
       const rotated = [
         { secret: 'whsec_cm90YXRlZA==', expiresAt: null },
         { secret: endpoint.secrets[0]?.secret as string, expiresAt: '2031-01-02T00:00:00.000Z' },
@@ -127,7 +158,7 @@ export const runWebhookEndpointStoreContract = ({ name, setup }: WebhookStoresCo
       const { endpoints } = await openFixture(setup);
       const manager = randomUUID();
       const endpoint = webhookEndpointFixture(manager);
-      await expectOk(endpoints.insert(endpoint));
+      await insertEndpoint(endpoints, endpoint);
       const candidates = Array.from({ length: 6 }, (_, index) => [
         { secret: `whsec_${Buffer.from(`candidate-${index}`).toString('base64')}`, expiresAt: null },
       ]);
@@ -145,8 +176,8 @@ export const runWebhookEndpointStoreContract = ({ name, setup }: WebhookStoresCo
       const { endpoints, deliveries } = await openFixture(setup);
       const manager = randomUUID();
       const [removed, kept] = [webhookEndpointFixture(manager), webhookEndpointFixture(manager)];
-      await expectOk(endpoints.insert(removed));
-      await expectOk(endpoints.insert(kept));
+      await insertEndpoint(endpoints, removed);
+      await insertEndpoint(endpoints, kept);
       const event = randomUUID();
       const [ofRemoved, ofKept] = [
         webhookDeliveryFixture(removed, { eventId: event }),

@@ -10,7 +10,7 @@ import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';
-import { webhookEndpointFixture } from './webhook-endpoint-store-contract.js';
+import { insertEndpoint, webhookEndpointFixture } from './webhook-endpoint-store-contract.js';
 
 /** A queued job and the instant it becomes due. */
 export type QueuedWebhookJob = { readonly job: WebhookJob; readonly runAt: Date };
@@ -54,8 +54,8 @@ export const runWebhookJobQueueContract = ({ name, setup }: WebhookJobQueueContr
     it("enqueues one job for a command's events, with only those of managers that have an endpoint", async () => {
       const { endpoints, unitOfWork, inspect } = await openFixture(setup);
       const [subscribed, unsubscribed] = [randomUUID(), randomUUID()];
-      await expectOk(endpoints.insert(webhookEndpointFixture(subscribed)));
-      await expectOk(endpoints.insert(webhookEndpointFixture(subscribed)));
+      await insertEndpoint(endpoints, webhookEndpointFixture(subscribed));
+      await insertEndpoint(endpoints, webhookEndpointFixture(subscribed));
       const events = [promoted(subscribed), promoted(unsubscribed), promoted(subscribed)];
       await expectOk(unitOfWork.transaction((stores) => stores.webhookJobs.enqueueEventDeliveries(events)));
       const mine = eventIdsOf(await inspect.listJobs()).filter((ids) =>
@@ -92,7 +92,7 @@ export const runWebhookJobQueueContract = ({ name, setup }: WebhookJobQueueContr
     it('keeps no job of a rolled-back transaction', async () => {
       const { endpoints, unitOfWork, inspect } = await openFixture(setup);
       const manager = randomUUID();
-      await expectOk(endpoints.insert(webhookEndpointFixture(manager)));
+      await insertEndpoint(endpoints, webhookEndpointFixture(manager));
       const event = promoted(manager);
       const deliveryId = randomUUID();
       await expectErr(

@@ -5,10 +5,16 @@ import type { TableAccess } from './memory-database.js';
 
 /** Webhook endpoints in the memory tables; removing one removes its deliveries and their jobs. */
 export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEndpointStore => ({
-  insert: (endpoint) =>
+  // One write: the count and the insert cannot interleave with another manager's write.
+  insertWithinLimit: (endpoint, maxPerManager) =>
     access.write((tables) => {
+      const held = tables.webhookEndpoints.count(
+        ({ managerId }) => managerId === endpoint.managerId,
+        maxPerManager,
+      );
+      if (held >= maxPerManager) return ok(false);
       tables.webhookEndpoints.set(endpoint.id, frozenCopy(endpoint));
-      return ok(undefined);
+      return ok(true);
     }),
   listForManager: (managerId) =>
     access.read((tables) =>

@@ -1,9 +1,11 @@
-import type {
-  ClientEventType,
-  StoredWebhookEndpoint,
-  WebhookEndpointStore,
-  WebhookSigningSecret,
+import {
+  type ClientEventType,
+  type StoredWebhookEndpoint,
+  storageUnavailable,
+  type WebhookEndpointStore,
+  type WebhookSigningSecret,
 } from '@onboarding-kit/core';
+import { ResultAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
 import { resultQuery, type SqlSession } from './sql-session.js';
@@ -36,21 +38,35 @@ export const createPostgresWebhookEndpointStore = (
   const columns = `id, manager_id, url, description, event_types, ${isoTimestampSql('created_at')} AS created_at, secrets`;
   const query = resultQuery(db);
   return {
-    insert: (endpoint) =>
-      query(
-        `INSERT INTO ${tables.webhookEndpoints}
-           (id, manager_id, url, description, event_types, created_at, secrets)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
-        [
-          endpoint.id,
-          endpoint.managerId,
-          endpoint.url,
-          endpoint.description,
-          endpoint.eventTypes,
-          endpoint.createdAt,
-          JSON.stringify(endpoint.secrets),
-        ],
-      ).map(() => undefined),
+    // A transaction-scoped lock per manager, taken before the counting insert: the insert's
+    // snapshot then sees every endpoint committed by the manager's previous creations, so a burst
+    // of creations cannot pass the limit together (a plain count-then-insert let them).
+    insertWithinLimit: (endpoint, maxPerManager) =>
+      ResultAsync.fromPromise(
+        db.atomically(async (tx) => {
+          await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+            `onboarding-kit:webhook-endpoints:${tables.schema}:${endpoint.managerId}`,
+          ]);
+          const inserted = await tx.query(
+            `INSERT INTO ${tables.webhookEndpoints}
+               (id, manager_id, url, description, event_types, created_at, secrets)
+             SELECT $1, $2, $3, $4, $5, $6, $7::jsonb
+             WHERE (SELECT count(*) FROM ${tables.webhookEndpoints} WHERE manager_id = $2) < $8`,
+            [
+              endpoint.id,
+              endpoint.managerId,
+              endpoint.url,
+              endpoint.description,
+              endpoint.eventTypes,
+              endpoint.createdAt,
+              JSON.stringify(endpoint.secrets),
+              maxPerManager,
+            ],
+          );
+          return inserted.rowCount === 1;
+        }),
+        storageUnavailable('postgres'),
+      ),
     listForManager: (managerId) =>
       query<EndpointRow>(
         `SELECT ${columns} FROM ${tables.webhookEndpoints} WHERE manager_id = $1 ORDER BY created_at, id`,

@@ -4,7 +4,14 @@ import type { StorageUnavailable } from '../errors.js';
 
 /** The webhook endpoints of managers; every read and write is scoped to one manager. */
 export interface WebhookEndpointStore {
-  insert(endpoint: StoredWebhookEndpoint): ResultAsync<void, StorageUnavailable>;
+  /**
+   * Adds the endpoint unless its manager already has `maxPerManager`: false then, and nothing added.
+   * Atomic against concurrent inserts for the same manager (the limit holds under a burst).
+   */
+  insertWithinLimit(
+    endpoint: StoredWebhookEndpoint,
+    maxPerManager: number,
+  ): ResultAsync<boolean, StorageUnavailable>;
   /** Oldest first. */
   listForManager(managerId: string): ResultAsync<StoredWebhookEndpoint[], StorageUnavailable>;
   find(managerId: string, endpointId: string): ResultAsync<StoredWebhookEndpoint | null, StorageUnavailable>;

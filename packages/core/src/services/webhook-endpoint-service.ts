@@ -91,11 +91,11 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
       };
       return runCommand(ctx, context, () =>
         ports.webhookEndpoints
-          .listForManager(principal.managerId)
-          .andThen((existing) =>
-            existing.length >= options.maxWebhookEndpointsPerManager
-              ? errAsync(webhookEndpointLimitReached(options.maxWebhookEndpointsPerManager))
-              : ports.webhookEndpoints.insert(endpoint),
+          .insertWithinLimit(endpoint, options.maxWebhookEndpointsPerManager)
+          .andThen((inserted) =>
+            inserted
+              ? ok(undefined)
+              : err(webhookEndpointLimitReached(options.maxWebhookEndpointsPerManager)),
           )
           // Shown this once (and replayed to a retry with the same Idempotency-Key).
           .map(() => ({ ...toWebhookEndpointResponse(endpoint, now()), secret })),
