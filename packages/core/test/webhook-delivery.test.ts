@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createControllableClock, createMemoryKit, type MemoryKit } from '@onboarding-kit/memory';
+import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import {
   type CompliancePrincipal,
@@ -382,5 +383,40 @@ describe('verifyWebhook (for receivers)', () => {
     await kit.testing.deliverDueWebhooks();
     const stale = kit.testing.sentWebhooks()[1] as WebhookRequest;
     expect(verifyWebhook(stale.body, stale.headers, secret)._unsafeUnwrapErr().reason).toMatch(/timestamp/i);
+  });
+});
+
+describe('a job fanning out to many endpoints', () => {
+  it('attempts at most 8 deliveries at once, and every one of them', async () => {
+    let running = 0;
+    let most = 0;
+    const sent: string[] = [];
+    const clock = createControllableClock(new Date());
+    const kit = createMemoryKit({
+      clock,
+      webhookTransport: {
+        send: (request) =>
+          ResultAsync.fromSafePromise(
+            (async () => {
+              running += 1;
+              most = Math.max(most, running);
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              running -= 1;
+              sent.push(request.url);
+              return { type: 'answered' as const, statusCode: 204, retryAfter: null };
+            })(),
+          ),
+      },
+    });
+    const manager = aManager();
+    for (let i = 0; i < 20; i += 1)
+      await registerEndpoint(kit, manager, { url: `https://hooks.example.com/${i}` });
+    kit.testing.putTemporaryFile(principalKey(manager), 'passport.pdf', new Uint8Array(64).fill(1));
+    (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    // One job: client.created and documents.promoted, each to 20 endpoints.
+    await kit.testing.deliverDueWebhooks();
+    expect(sent).toHaveLength(40);
+    expect(new Set(sent).size).toBe(20);
+    expect(most).toBe(8);
   });
 });

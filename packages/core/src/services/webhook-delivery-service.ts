@@ -16,6 +16,7 @@ import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { signWebhook } from '../webhooks/webhook-signature.js';
+import { combineBounded } from './combine-bounded.js';
 import { runCommand } from './idempotent-command.js';
 import type { KitContext } from './kit-context.js';
 import { findOwnEndpoint } from './webhook-endpoint-service.js';
@@ -23,6 +24,12 @@ import { findOwnEndpoint } from './webhook-endpoint-service.js';
 export type WebhookDeliveryOperations = Pick<WebhookService, 'listDeliveries' | 'redeliver' | 'runJob'>;
 
 const NOTHING_DONE: WebhookJobReport = { attempted: 0, succeeded: 0, retrying: 0, failed: 0 };
+/**
+ * Attempts of one job running at once. A job holds a command's events × its manager's endpoints
+ * (up to 20): bounded so that one job does not open dozens of connections at once, and a runner's
+ * batch (20 jobs) stays within a few hundred.
+ */
+const ATTEMPTS_AT_ONCE_PER_JOB = 8;
 /** A job may run a little before its delivery's `nextAttemptAt` (clocks of two hosts). */
 const EARLY_RUN_TOLERANCE_MS = 1_000;
 
@@ -202,19 +209,17 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
           .andThen(() => ports.webhookDeliveries.listForEvents([...eventsById.keys()]))
           .andThen((stored) =>
             // Those never attempted: after a crash of this job, a rerun attempts what it had not.
-            ResultAsync.combine(
-              stored
-                .filter((delivery) => delivery.status === 'pending' && delivery.attempts === 0)
-                .flatMap((delivery) => {
-                  const endpoint = endpoints.get(delivery.endpointId);
-                  const logged = eventsById.get(delivery.eventId);
-                  // An endpoint created after this job read the list: its own attempt reads it.
-                  return [
-                    endpoint === undefined || logged === undefined
-                      ? attempt(delivery)
-                      : attemptWith(delivery, endpoint, logged),
-                  ];
-                }),
+            combineBounded(
+              stored.filter((delivery) => delivery.status === 'pending' && delivery.attempts === 0),
+              ATTEMPTS_AT_ONCE_PER_JOB,
+              (delivery) => {
+                const endpoint = endpoints.get(delivery.endpointId);
+                const logged = eventsById.get(delivery.eventId);
+                // An endpoint created after this job read the list: its own attempt reads it.
+                return endpoint === undefined || logged === undefined
+                  ? attempt(delivery)
+                  : attemptWith(delivery, endpoint, logged);
+              },
             ).map(addReports),
           );
       });

@@ -1,0 +1,37 @@
+import { errAsync, ResultAsync } from 'neverthrow';
+import { describe, expect, it } from 'vitest';
+import { combineBounded } from '../src/services/combine-bounded.js';
+
+const later = <T>(value: T, ms: number) =>
+  ResultAsync.fromSafePromise(new Promise<T>((resolve) => setTimeout(() => resolve(value), ms)));
+
+describe('combineBounded', () => {
+  it('answers every value in the order of the items, never running more than the limit at once', async () => {
+    let running = 0;
+    let most = 0;
+    const values = await combineBounded([5, 1, 4, 2, 3, 0, 6, 2], 3, (ms) => {
+      running += 1;
+      most = Math.max(most, running);
+      return later(ms * 10, ms).map((value) => {
+        running -= 1;
+        return value;
+      });
+    });
+    expect(values._unsafeUnwrap()).toEqual([50, 10, 40, 20, 30, 0, 60, 20]);
+    expect(most).toBe(3);
+  });
+
+  it('answers the first Err and starts nothing after it', async () => {
+    const started: number[] = [];
+    const outcome = await combineBounded([1, 2, 3, 4, 5], 1, (item) => {
+      started.push(item);
+      return item === 2 ? errAsync({ type: 'Failed' as const, item }) : later(item, 1);
+    });
+    expect(outcome._unsafeUnwrapErr()).toEqual({ type: 'Failed', item: 2 });
+    expect(started).toEqual([1, 2]);
+  });
+
+  it('answers an empty list for no items', async () => {
+    expect((await combineBounded([], 4, (item: number) => later(item, 1)))._unsafeUnwrap()).toEqual([]);
+  });
+});
