@@ -13,7 +13,7 @@
  * Uses DATABASE_URL when set, otherwise an embedded PostgreSQL in a temporary directory.
  * BENCH_CLIENTS overrides the number of clients (default 1,000,000).
  */
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import {
   type ClientStatus,
   type ClientType,
@@ -25,6 +25,7 @@ import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
+import { createGoalLedger, loadAverage, percentile } from './bench-report.js';
 
 const schema = 'bench';
 const managers = 1000;
@@ -41,14 +42,7 @@ const statuses: readonly ClientStatus[] = [
   'DELETED',
 ];
 
-const percentile = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-
-const goals: Array<{ readonly name: string; readonly met: boolean }> = [];
-const checkGoal = (name: string, met: boolean): void => {
-  goals.push({ name, met });
-  console.log(`goal ${name}: ${met ? 'MET' : 'MISSED'}`);
-};
+const { checkGoal, finish } = createGoalLedger();
 
 const managerId = (n: number) => `list-manager-${String(n).padStart(4, '0')}`;
 
@@ -140,9 +134,7 @@ const main = async () => {
       `# PostgreSQL client list bench, ${new Date().toISOString()}\n` +
         `machine: ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
         `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}\n` +
-        `load average (1, 5, 15 min) at the start: ${loadavg()
-          .map((l) => l.toFixed(1))
-          .join(', ')}`,
+        `load average (1, 5, 15 min) at the start: ${loadAverage()}`,
     );
     console.log(`\n## client list: ${total} clients over ${managers} managers, pages of ${pageSize}`);
     await load(pool);
@@ -232,22 +224,12 @@ const main = async () => {
         } else checkGoal(`${name} plan without Sort`, sortedRows.length === 0);
       }
     }
-    console.log(
-      `\nload average (1, 5, 15 min) at the end: ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(', ')}`,
-    );
+    console.log(`\nload average (1, 5, 15 min) at the end: ${loadAverage()}`);
   } finally {
     await pool.end();
     await database.close();
   }
-  const missed = goals.filter((goal) => !goal.met);
-  console.log(
-    missed.length === 0
-      ? `\nevery goal met (${goals.length})`
-      : `\n${missed.length} of ${goals.length} goals MISSED: ${missed.map((goal) => goal.name).join('; ')}`,
-  );
-  process.exitCode = missed.length === 0 && goals.length > 0 ? 0 : 1;
+  finish();
 };
 
 await main();

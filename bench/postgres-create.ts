@@ -16,7 +16,7 @@
  * otherwise an embedded PostgreSQL in a temporary directory.
  */
 import { randomUUID } from 'node:crypto';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import {
   createOnboardingKit,
   exampleIndividualPayload,
@@ -28,6 +28,7 @@ import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
+import { createGoalLedger, loadAverage, percentile } from './bench-report.js';
 
 const requestsPerRound = Number(process.env.BENCH_REQUESTS ?? 1500);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -56,15 +57,7 @@ const runConcurrently = async (total: number, work: (i: number) => Promise<void>
   };
 };
 
-const percentile = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-
-/** Every goal checked in this run: the exit status is 1 when one is missed. */
-const goals: Array<{ readonly name: string; readonly met: boolean }> = [];
-const checkGoal = (name: string, met: boolean): void => {
-  goals.push({ name, met });
-  console.log(`goal ${name}: ${met ? 'MET' : 'MISSED'}`);
-};
+const { checkGoal, finish } = createGoalLedger();
 
 /** The kit on the postgres adapters, documents in memory (their cost is not what is measured). */
 const kitCreate = (pool: Pool) => {
@@ -286,29 +279,16 @@ const main = async () => {
       `# PostgreSQL adapter bench, ${new Date().toISOString()}\n` +
         `machine: ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
         `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}\n` +
-        `load average (1, 5, 15 min) at the start: ${loadavg()
-          .map((l) => l.toFixed(1))
-          .join(', ')}`,
+        `load average (1, 5, 15 min) at the start: ${loadAverage()}`,
     );
     if (only !== 'preset-fees') await benchCreate(pool);
     if (only !== 'create') await benchPresetFees(pool);
-    console.log(
-      `\nload average (1, 5, 15 min) at the end: ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(', ')}`,
-    );
+    console.log(`\nload average (1, 5, 15 min) at the end: ${loadAverage()}`);
   } finally {
     await pool.end();
     await database.close();
   }
-  const missed = goals.filter((goal) => !goal.met);
-  console.log(
-    missed.length === 0
-      ? `\nevery goal met (${goals.length})`
-      : `\n${missed.length} of ${goals.length} goals MISSED: ${missed.map((goal) => goal.name).join('; ')}`,
-  );
-  // A bench that checked nothing proves nothing either.
-  process.exitCode = missed.length === 0 && goals.length > 0 ? 0 : 1;
+  finish();
 };
 
 await main();

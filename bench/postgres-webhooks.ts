@@ -22,7 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import {
   createOnboardingKit,
   exampleIndividualPayload,
@@ -40,6 +40,7 @@ import {
 import { createNodeWebhookTransport } from '@onboarding-kit/webhook-transport';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
+import { createGoalLedger, loadAverage, percentile } from './bench-report.js';
 
 const requestsPerRound = Number(process.env.BENCH_REQUESTS ?? 1000);
 const latencySeconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -47,21 +48,11 @@ const concurrency = 8;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const schema = 'bench_webhooks';
 
-const loadAverage = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(', ');
-const percentile = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const goals: Array<{ readonly name: string; readonly met: boolean }> = [];
-const checkGoal = (name: string, met: boolean): void => {
-  goals.push({ name, met });
-  console.log(`goal ${name}: ${met ? 'MET' : 'MISSED'}`);
-};
+const { checkGoal, finish } = createGoalLedger();
 
 /** The receiver: answers 204 to everything, after reading the body. */
 const startReceiver = async () => {
@@ -291,13 +282,7 @@ const main = async () => {
     await pool.end();
     await database.close();
   }
-  const missed = goals.filter((goal) => !goal.met);
-  console.log(
-    missed.length === 0
-      ? `\nevery goal met (${goals.length})`
-      : `\n${missed.length} of ${goals.length} goals MISSED: ${missed.map((goal) => goal.name).join('; ')}`,
-  );
-  process.exitCode = missed.length === 0 && goals.length > 0 ? 0 : 1;
+  finish();
 };
 
 await main();

@@ -1,0 +1,36 @@
+/**
+ * What the benches of `pnpm bench` share to report: percentiles, the load average, and the goals
+ * checked in a run (a bench exits 1 when one is missed, or when it checked none).
+ */
+import { loadavg } from 'node:os';
+
+/** The p-th percentile of timings sorted ascending (nearest rank). */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+/** The load average over 1, 5 and 15 minutes, as printed in every bench's header and footer. */
+export const loadAverage = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ');
+
+/** The goals of one bench run: each checked goal is printed; `finish` sums them up and sets the exit code. */
+export const createGoalLedger = () => {
+  const goals: Array<{ readonly name: string; readonly met: boolean }> = [];
+  return {
+    checkGoal: (name: string, met: boolean): void => {
+      goals.push({ name, met });
+      console.log(`goal ${name}: ${met ? 'MET' : 'MISSED'}`);
+    },
+    finish: (): void => {
+      const missed = goals.filter((goal) => !goal.met);
+      console.log(
+        missed.length === 0
+          ? `\nevery goal met (${goals.length})`
+          : `\n${missed.length} of ${goals.length} goals MISSED: ${missed.map((goal) => goal.name).join('; ')}`,
+      );
+      // A bench that checked nothing proves nothing either.
+      process.exitCode = missed.length === 0 && goals.length > 0 ? 0 : 1;
+    },
+  };
+};
