@@ -2,7 +2,8 @@
  * What the benches of `pnpm bench` share to report: percentiles, the load average, and the goals
  * checked in a run (a bench exits 1 when one is missed, or when it checked none).
  */
-import { loadavg } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
+import type { Pool } from '../packages/postgres/test-support/postgres-pool.js';
 
 /** The p-th percentile of timings sorted ascending (nearest rank). */
 export const percentile = (sorted: readonly number[], p: number): number =>
@@ -33,4 +34,15 @@ export const createGoalLedger = () => {
       process.exitCode = missed.length === 0 && goals.length > 0 ? 0 : 1;
     },
   };
+};
+
+/** Prints the header of a PostgreSQL bench: title, machine, server version, load average. */
+export const printPostgresBenchHeader = async (title: string, pool: Pool): Promise<void> => {
+  const version = (await pool.query('SHOW server_version')).rows[0]?.server_version;
+  console.log(
+    `# ${title}, ${new Date().toISOString()}\n` +
+      `machine: ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
+      `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}\n` +
+      `load average (1, 5, 15 min) at the start: ${loadAverage()}`,
+  );
 };

@@ -13,7 +13,6 @@
  * Uses DATABASE_URL when set, otherwise an embedded PostgreSQL in a temporary directory.
  * BENCH_CLIENTS overrides the number of clients (default 1,000,000).
  */
-import { cpus, totalmem } from 'node:os';
 import {
   type ClientStatus,
   type ClientType,
@@ -25,7 +24,7 @@ import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
-import { createGoalLedger, loadAverage, percentile } from './bench-report.js';
+import { createGoalLedger, loadAverage, percentile, printPostgresBenchHeader } from './bench-report.js';
 
 const schema = 'bench';
 const managers = 1000;
@@ -129,13 +128,7 @@ const main = async () => {
   const sent: Array<{ text: string; values: unknown[] }> = [];
   try {
     (await migrate(pool, { schema }))._unsafeUnwrap();
-    const version = (await pool.query('SHOW server_version')).rows[0]?.server_version;
-    console.log(
-      `# PostgreSQL client list bench, ${new Date().toISOString()}\n` +
-        `machine: ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
-        `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}\n` +
-        `load average (1, 5, 15 min) at the start: ${loadAverage()}`,
-    );
+    await printPostgresBenchHeader('PostgreSQL client list bench', pool);
     console.log(`\n## client list: ${total} clients over ${managers} managers, pages of ${pageSize}`);
     await load(pool);
 

@@ -16,7 +16,6 @@
  * otherwise an embedded PostgreSQL in a temporary directory.
  */
 import { randomUUID } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
 import {
   createOnboardingKit,
   exampleIndividualPayload,
@@ -28,7 +27,7 @@ import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
-import { createGoalLedger, loadAverage, percentile } from './bench-report.js';
+import { createGoalLedger, loadAverage, percentile, printPostgresBenchHeader } from './bench-report.js';
 
 const requestsPerRound = Number(process.env.BENCH_REQUESTS ?? 1500);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -274,13 +273,7 @@ const main = async () => {
   const pool = createPool(database.connectionString, concurrency);
   try {
     (await migrate(pool, { schema }))._unsafeUnwrap();
-    const version = (await pool.query('SHOW server_version')).rows[0]?.server_version;
-    console.log(
-      `# PostgreSQL adapter bench, ${new Date().toISOString()}\n` +
-        `machine: ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
-        `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}\n` +
-        `load average (1, 5, 15 min) at the start: ${loadAverage()}`,
-    );
+    await printPostgresBenchHeader('PostgreSQL adapter bench', pool);
     if (only !== 'preset-fees') await benchCreate(pool);
     if (only !== 'create') await benchPresetFees(pool);
     console.log(`\nload average (1, 5, 15 min) at the end: ${loadAverage()}`);

@@ -22,7 +22,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, totalmem } from 'node:os';
 import {
   createOnboardingKit,
   exampleIndividualPayload,
@@ -40,7 +39,7 @@ import {
 import { createNodeWebhookTransport } from '@onboarding-kit/webhook-transport';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
-import { createGoalLedger, loadAverage, percentile } from './bench-report.js';
+import { createGoalLedger, loadAverage, percentile, printPostgresBenchHeader } from './bench-report.js';
 
 const requestsPerRound = Number(process.env.BENCH_REQUESTS ?? 1000);
 const latencySeconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -102,13 +101,7 @@ const main = async () => {
   let runner: PostgresJobRunner | null = null;
   try {
     (await migrate(pool, { schema }))._unsafeUnwrap();
-    const version = (await pool.query('SHOW server_version')).rows[0]?.server_version;
-    console.log(
-      `# Webhook delivery bench, ${new Date().toISOString()}\n` +
-        `machine: ${cpus().length} x ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
-        `Node ${process.version}, PostgreSQL ${version}${process.env.DATABASE_URL ? '' : ' (embedded, fsync=off)'}\n` +
-        `load average (1, 5, 15 min) at the start: ${loadAverage()}`,
-    );
+    await printPostgresBenchHeader('Webhook delivery bench', pool);
 
     const memory = createMemoryAdapters();
     const timing = timedTransport();
