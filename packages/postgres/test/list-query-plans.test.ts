@@ -1,4 +1,4 @@
-import type { ClientListQuery } from '@onboarding-kit/core';
+import type { Client, ClientListQuery } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MigratedDatabase, openMigratedDatabase, type SentStatement } from './postgres-test-database.js';
 
@@ -98,20 +98,29 @@ describe('EXPLAIN of the listing queries on real volumes', () => {
   const everyClientOf = async (filter: Omit<ClientListQuery, 'managerId' | 'limit'>) =>
     (await database.adapters.clients.list({ managerId: manager, limit: 100_000, ...filter }))._unsafeUnwrap();
 
+  /** The ids of the page (101 rows: a page and the look-ahead) after the client at `position` of `everyClient`. */
+  const pageIdsAfter = async (
+    filter: Omit<ClientListQuery, 'managerId' | 'limit'>,
+    everyClient: readonly Client[],
+    position: number,
+  ) => {
+    const cursor = everyClient.at(position);
+    if (cursor === undefined) throw new Error(`too few clients listed (${everyClient.length})`);
+    const page = await database.adapters.clients.list({
+      managerId: manager,
+      limit: 101,
+      ...filter,
+      after: { createdAt: cursor.createdAt, id: cursor.id },
+    });
+    return page._unsafeUnwrap().map((client) => client.id);
+  };
+
   it.each(filters)(
     "reads a page deep in a manager's list with %s after a cursor, by the same index, without a sort",
     async (_, filter, index) => {
       const everyClient = await everyClientOf(filter);
       // Deep: four pages of 100 before the end of the list (past 93 % of it without a filter).
-      const cursor = everyClient.at(-405);
-      if (cursor === undefined) throw new Error(`too few clients listed (${everyClient.length})`);
-      const page = await database.adapters.clients.list({
-        managerId: manager,
-        limit: 101,
-        ...filter,
-        after: { createdAt: cursor.createdAt, id: cursor.id },
-      });
-      expect(page._unsafeUnwrap().map((client) => client.id)).toEqual(
+      expect(await pageIdsAfter(filter, everyClient, -405)).toEqual(
         everyClient.slice(-404, -303).map((client) => client.id),
       );
       expectIndexOrderedPlan(await planOfLastStatement(), index);
@@ -122,15 +131,7 @@ describe('EXPLAIN of the listing queries on real volumes', () => {
     "reads the last page of a manager's list with %s by the same index, sorting at most that page",
     async (_, filter, index) => {
       const everyClient = await everyClientOf(filter);
-      const cursor = everyClient.at(-102);
-      if (cursor === undefined) throw new Error(`too few clients listed (${everyClient.length})`);
-      const page = await database.adapters.clients.list({
-        managerId: manager,
-        limit: 101,
-        ...filter,
-        after: { createdAt: cursor.createdAt, id: cursor.id },
-      });
-      expect(page._unsafeUnwrap().map((client) => client.id)).toEqual(
+      expect(await pageIdsAfter(filter, everyClient, -102)).toEqual(
         everyClient.slice(-101).map((client) => client.id),
       );
       // When no more than a page is left after the cursor, PostgreSQL may rightly fetch those rows
