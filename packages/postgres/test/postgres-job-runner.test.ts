@@ -1,19 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import {
-  createOnboardingKit,
-  exampleIndividualPayload,
-  type ManagerPrincipal,
-  systemClock,
-  type WebhookAnswer,
-  type WebhookRequest,
-  type WebhookTransport,
-} from '@onboarding-kit/core';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
-import { okAsync } from 'neverthrow';
+import type { WebhookRequest } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { idempotencyPurgeQueue, orphanSweepQueue } from '../src/postgres-job-engine.js';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
+import { webhookKitOnPostgres } from './webhook-kit-on-postgres.js';
 
 let database: MigratedDatabase;
 beforeAll(async () => {
@@ -21,46 +11,12 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-/** A receiver in the test: records what it is sent and answers as told (default 204). */
-const recordingTransport = () => {
-  const sent: WebhookRequest[] = [];
-  let answer: (request: WebhookRequest) => WebhookAnswer = () => ({
-    type: 'answered',
-    statusCode: 204,
-    retryAfter: null,
-  });
-  const transport: WebhookTransport = {
-    send: (request) => {
-      sent.push(request);
-      return okAsync(answer(request));
-    },
-  };
-  return { transport, sent, answerWith: (next: typeof answer) => (answer = next) };
-};
-
 /** The kit on this test's schema with a manager that has one endpoint. */
 const kitWithEndpoint = async () => {
-  const memory = createMemoryAdapters();
-  const receiver = recordingTransport();
-  const kit = createOnboardingKit({
-    ...database.adapters,
-    documentStorage: memory.documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-    webhookTransport: receiver.transport,
-  });
-  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+  const { kit, receiver, principal, createClient } = webhookKitOnPostgres(database);
   (await kit.webhooks.createEndpoint(principal, { url: 'https://portal.example.com/hooks' }))._unsafeUnwrap();
   const createClients = async (count: number) => {
-    for (let i = 0; i < count; i += 1) {
-      memory.testing.putTemporaryFile(`manager:${principal.managerId}`, `id-${i}.pdf`, new Uint8Array(8));
-      (
-        await kit.clients.createIndividual(
-          principal,
-          exampleIndividualPayload({ idDocuments: [`id-${i}.pdf`] }),
-        )
-      )._unsafeUnwrap();
-    }
+    for (let i = 0; i < count; i += 1) await createClient();
   };
   return { kit, receiver, createClients };
 };

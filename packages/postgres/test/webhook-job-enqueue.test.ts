@@ -1,17 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import {
-  createOnboardingKit,
-  exampleIndividualPayload,
-  type ManagerPrincipal,
-  systemClock,
-  type WebhookJob,
-  type WebhookRequest,
-} from '@onboarding-kit/core';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
-import { okAsync } from 'neverthrow';
+import type { WebhookJob } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookQueue } from '../src/postgres-job-engine.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
+import { webhookKitOnPostgres } from './webhook-kit-on-postgres.js';
 
 let database: MigratedDatabase;
 beforeAll(async () => {
@@ -20,31 +11,11 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 const setup = async () => {
-  const memory = createMemoryAdapters();
-  const sent: WebhookRequest[] = [];
-  const kit = createOnboardingKit({
-    ...database.adapters,
-    documentStorage: memory.documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-    webhookTransport: {
-      send: (request) => {
-        sent.push(request);
-        return okAsync({ type: 'answered', statusCode: 204, retryAfter: null });
-      },
-    },
-  });
-  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-  let files = 0;
-  /** One create (its claim included); the statements it sent. */
+  const { kit, receiver, principal, createClient } = webhookKitOnPostgres(database);
+  /** One create; the statements it sent. */
   const create = async (): Promise<number> => {
-    files += 1;
-    const filename = `id-${files}.pdf`;
-    memory.testing.putTemporaryFile(`manager:${principal.managerId}`, filename, new Uint8Array(8));
     const before = database.queryCount();
-    (
-      await kit.clients.createIndividual(principal, exampleIndividualPayload({ idDocuments: [filename] }))
-    )._unsafeUnwrap();
+    await createClient();
     return database.queryCount() - before;
   };
   // The webhook jobs sent since this setup (the schema is shared by the file's tests).
@@ -57,7 +28,7 @@ const setup = async () => {
     ).rows;
   const earlier = new Set((await queued()).map(({ id }) => id));
   const jobs = async () => (await queued()).filter(({ id }) => !earlier.has(id)).map(({ data }) => data);
-  return { kit, principal, create, jobs, sent };
+  return { kit, principal, create, jobs, sent: receiver.sent };
 };
 
 describe('webhook jobs sent by commands on PostgreSQL', () => {
