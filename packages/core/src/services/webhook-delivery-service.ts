@@ -113,20 +113,20 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
    * Records an attempt: with the job of its retry in one transaction when there is one, as a single
    * compare-and-set statement otherwise (a success or a final failure needs no transaction).
    */
-  const recordAttempt = (next: StoredWebhookDelivery, expectedAttempts: number) =>
-    next.status === 'pending' && next.nextAttemptAt !== null
+  const recordAttempt = (next: StoredWebhookDelivery, expectedAttempts: number) => {
+    const retryAt = next.status === 'pending' ? next.nextAttemptAt : null;
+    return retryAt !== null
       ? ports.unitOfWork.transaction((tx) =>
           tx.webhookDeliveries
             .update(next, expectedAttempts)
             .andThen((recorded) =>
               recorded
-                ? tx.webhookJobs
-                    .enqueueAttempt(next.id, new Date(next.nextAttemptAt as string))
-                    .map(() => true)
+                ? tx.webhookJobs.enqueueAttempt(next.id, new Date(retryAt)).map(() => true)
                 : okAsync(false),
             ),
         )
       : ports.webhookDeliveries.update(next, expectedAttempts);
+  };
 
   /** One attempt of a pending delivery of `logged` to `endpoint`, and its record. */
   const attemptWith = (
@@ -180,10 +180,11 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       ).andThen((endpointLists) => {
         const at = now();
         const retryUntil = new Date(at.getTime() + options.webhookRetryWindowMs).toISOString();
-        const endpoints = new Map(endpointLists.flat().map((endpoint) => [endpoint.id, endpoint]));
+        const listed = endpointLists.flat();
+        const endpoints = new Map(listed.map((endpoint) => [endpoint.id, endpoint]));
         const eventsById = new Map(events.map((logged) => [logged.event.id, logged]));
         const deliveries = events.flatMap(({ managerId, event }) =>
-          [...endpoints.values()]
+          listed
             .filter((endpoint) => endpoint.managerId === managerId && endpointTakes(endpoint, event.type))
             .map(
               (endpoint): StoredWebhookDelivery => ({
