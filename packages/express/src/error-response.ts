@@ -10,6 +10,7 @@ import {
   unsupportedMediaType,
 } from './http-error.js';
 import { consoleHttpLogger, defaultRequestIdOf, type HttpLogger, type RequestIdOf } from './http-logger.js';
+import { sendJsonAnswer } from './json-answer.js';
 
 /** A failure of the kit as the host may format it: status, the kit's code, reason and field paths. */
 export type KitError = {
@@ -102,7 +103,7 @@ export const sendHttpFailure = (
           },
           { req, res },
         );
-  res.status(answer.status).set(answer.headers).json(body);
+  sendJsonAnswer(res, answer.status, body, answer.headers);
 };
 
 /** body-parser (v1 and v2) tags its errors with a string `type`. */

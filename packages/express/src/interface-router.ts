@@ -27,6 +27,7 @@ import { routeNotFound } from './http-error.js';
 import { claimKeyOfRequest, renewWhileRunning } from './idempotency-claim.js';
 import { parseIdempotencyKeyHeader } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
+import { sendJsonAnswer } from './json-answer.js';
 import { createJsonBodyParser } from './json-body.js';
 import {
   isWriteOperation,
@@ -62,7 +63,7 @@ const sendOutcome = (
 ) =>
   outcome.match(
     (value) => {
-      res.status(operation.success.status).json(value);
+      sendJsonAnswer(res, operation.success.status, value);
     },
     (failure) => sendHttpFailure(req, res, failure, reporting),
   );
@@ -75,7 +76,7 @@ const sendReplay = (
   outcome: RecordedOutcome,
   reporting: ErrorReporting,
 ) => {
-  res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
   match(outcome)
     .with({ kind: 'command', ok: true }, ({ value }) =>
       sendOutcome(req, res, operation, ok(value), reporting),
@@ -85,7 +86,7 @@ const sendReplay = (
     )
     // Recorded before outcomes were kept in domain terms: the answer as it was sent.
     .with({ kind: 'response' }, ({ status, body }) => {
-      res.status(status).json(body);
+      sendJsonAnswer(res, status, body);
     })
     .exhaustive();
 };

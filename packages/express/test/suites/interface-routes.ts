@@ -46,6 +46,46 @@ export const describeInterfaceRoutes = () =>
       );
     });
 
+    test('every answer, success or error, is compact JSON marked no-store without an ETag, whatever the host’s json settings', async () => {
+      const host = await startHarness({
+        hostRoutes: (app) => {
+          app.set('json spaces', 2);
+          app.set('json replacer', () => 'replaced by the host');
+          app.set('etag', 'strong');
+        },
+      });
+      try {
+        const fees = await host.api.get('/manager/v1/preset-fees').set('SERVICE_API_KEY', host.keys.managerA);
+        const refused = await host.api.get('/manager/v1/preset-fees').set('SERVICE_API_KEY', 'no such key');
+        const missing = await host.api
+          .get('/manager/v1/no-such-route')
+          .set('SERVICE_API_KEY', host.keys.managerA);
+        for (const [answer, status] of [
+          [fees, 200],
+          [refused, 401],
+          [missing, 404],
+        ] as const) {
+          expect(answer.status).toBe(status);
+          expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+          expect(answer.headers['cache-control']).toBe('no-store');
+          expect(answer.headers.etag).toBeUndefined();
+          expect(answer.text).toBe(JSON.stringify(answer.body));
+          expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text));
+        }
+        expect(fees.body).toEqual([]);
+        expect(refused.body.code).toBe('UNAUTHORIZED');
+
+        const head = await host.api
+          .head('/manager/v1/preset-fees')
+          .set('SERVICE_API_KEY', host.keys.managerA);
+        expect(head.status).toBe(200);
+        expect(head.headers['content-length']).toBe('2');
+        expect(head.text).toBeUndefined();
+      } finally {
+        await host.close();
+      }
+    });
+
     test('GET /events → the manager’s own events of its changes, oldest first, and the compliance move', async () => {
       const fresh = await startHarness();
       try {
