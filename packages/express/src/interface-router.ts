@@ -36,6 +36,7 @@ import {
   type OperationInput,
   type OperationSpec,
 } from './operation.js';
+import { createOperationDispatch } from './operation-dispatch.js';
 
 /**
  * What a host may pass to `createManagerRouter`, `createClientRouter` and `createComplianceRouter`:
@@ -162,8 +163,8 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
 
 /**
  * One interface as a router: authenticate (before anything is parsed, so an anonymous caller
- * learns nothing), parse a JSON body where the route takes one, apply idempotency on writes, call
- * the core service, map the Result. Unknown routes and thrown errors answer the error body.
+ * learns nothing), find the operation (one dispatch table, `createOperationDispatch`), parse a JSON
+ * body where the route takes one, apply idempotency on writes, call the core service, map the Result. Unknown routes and thrown errors answer the error body.
  */
 export const createInterfaceRouter = <
   K extends PrincipalKind,
@@ -179,14 +180,21 @@ export const createInterfaceRouter = <
   const router = express.Router();
   router.use(createAuthenticationMiddleware(kit, { ...options, accept: kind }));
   const jsonBody = createJsonBodyParser(reporting);
-  for (const id of Object.keys(operations) as (keyof Operations & string)[]) {
-    const operation = operations[id] as Operations[typeof id];
-    router[operation.method](
-      operation.path,
-      ...(operation.requestBody ? jsonBody : []),
-      runOperation(kit, kind, operation, handlers[id], reporting),
-    );
-  }
+  router.use(
+    createOperationDispatch(
+      (Object.keys(operations) as (keyof Operations & string)[]).map((id) => {
+        const operation = operations[id] as Operations[typeof id];
+        return {
+          method: operation.method,
+          path: operation.path,
+          handlers: [
+            ...(operation.requestBody ? jsonBody : []),
+            runOperation(kit, kind, operation, handlers[id], reporting),
+          ],
+        };
+      }),
+    ),
+  );
   router.use(createRouteNotFoundHandler(options));
   router.use(createErrorHandler(options));
   return router;

@@ -86,6 +86,51 @@ export const describeInterfaceRoutes = () =>
       }
     });
 
+    test('routes match as Express matches them: any case, one trailing slash, HEAD by GET, req.route and req.params for the host', async () => {
+      const seen: string[] = [];
+      const host = await startHarness({
+        hostRoutes: (app) => {
+          // What a host's metrics middleware reads once the answer is sent.
+          app.use((req, res, next) => {
+            res.on('finish', () => {
+              const route = (req.route as { path?: string } | undefined)?.path ?? '(none)';
+              seen.push(
+                `${req.method} ${req.baseUrl}${route} ${JSON.stringify(req.params)} ${res.statusCode}`,
+              );
+            });
+            next();
+          });
+        },
+      });
+      try {
+        const key = host.keys.managerA;
+        const client = await createIndividual(host, key);
+        const status = (path: string, method: 'get' | 'head' = 'get') =>
+          host.api[method](path)
+            .set('SERVICE_API_KEY', key)
+            .then((answer) => answer.status);
+        expect(await status('/manager/v1/preset-fees')).toBe(200);
+        expect(await status('/manager/v1/PRESET-FEES/')).toBe(200);
+        expect(await status('/manager/v1/preset-fees//')).toBe(404);
+        expect(await status('/manager/v1/preset%2Dfees')).toBe(404);
+        expect(await status(`/manager/v1/Clients/${client.id}/`)).toBe(200);
+        expect(await status(`/manager/v1/clients/${client.id}`, 'head')).toBe(200);
+        expect(await status('/manager/v1/clients//status-history')).toBe(404);
+        expect(await status(`/manager/v1/clients/${client.id}/status-history/extra`)).toBe(404);
+        // An encoded character of a parameter is decoded, as Express decodes it.
+        const encoded = `${client.id.slice(0, -1)}%${client.id.charCodeAt(client.id.length - 1).toString(16)}`;
+        expect(await status(`/manager/v1/clients/${encoded}`)).toBe(200);
+        expect(seen.filter((line) => line.startsWith('GET /manager/v1/clients/:clientId'))).toEqual([
+          `GET /manager/v1/clients/:clientId {"clientId":"${client.id}"} 200`,
+          `GET /manager/v1/clients/:clientId {"clientId":"${client.id}"} 200`,
+        ]);
+        expect(seen).toContain(`HEAD /manager/v1/clients/:clientId {"clientId":"${client.id}"} 200`);
+        expect(seen).toContain('GET /manager/v1/preset-fees {} 200');
+      } finally {
+        await host.close();
+      }
+    });
+
     test('GET /events → the manager’s own events of its changes, oldest first, and the compliance move', async () => {
       const fresh = await startHarness();
       try {
