@@ -2,6 +2,12 @@
  * `pnpm bench`: one run, one process tree. The HTTP bench first (bench/http-bench.ts), then every
  * other bench present (bench/postgres-*.ts, bench/s3-*.ts, written with their packages), each as
  * a child process, one after the other. Exits non-zero when a goal is missed or a bench fails.
+ *
+ * What is measured is the kit as a host installs it: `pnpm bench` builds the packages first, and
+ * every process this starts (the HTTP servers, the other benches) resolves `@onboarding-kit/*` to
+ * their `dist` through bench/tsconfig.packages.json, not to the TypeScript sources through tsx's
+ * development transform (which, among other things, wraps every closure created in a request in a
+ * `__name` call). BENCH_FROM_SOURCE=1 measures the sources instead.
  */
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
@@ -11,6 +17,8 @@ import { runHttpBench } from './http-bench.js';
 
 const benchDirectory = fileURLToPath(new URL('./', import.meta.url));
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
+
+if (!process.env.BENCH_FROM_SOURCE) process.env.TSX_TSCONFIG_PATH = 'bench/tsconfig.packages.json';
 
 const runChild = (file: string): Promise<number | null> =>
   new Promise((resolve, reject) => {
@@ -25,7 +33,8 @@ const runChild = (file: string): Promise<number | null> =>
 const cores = cpus();
 console.log(
   `onboarding-kit bench — ${new Date().toISOString()} — Node ${process.version}, ` +
-    `${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown CPU'})\n`,
+    `${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown CPU'}) — ` +
+    `${process.env.BENCH_FROM_SOURCE ? 'the TypeScript sources through tsx' : 'the built packages (dist)'}\n`,
 );
 
 /** What made this run fail, one line each: a missed goal, a bench that failed or exited non-zero. */
