@@ -73,11 +73,20 @@ const runHandlers = (
 ): void => {
   let index = 0;
   const next = (signal?: unknown): void => {
-    if (signal === 'route') return done();
-    if (signal !== undefined && signal !== null) return done(signal);
+    if (signal === 'route') {
+      done();
+      return;
+    }
+    if (signal !== undefined && signal !== null) {
+      done(signal);
+      return;
+    }
     const handler = handlers[index];
     index += 1;
-    if (handler === undefined) return done();
+    if (handler === undefined) {
+      done();
+      return;
+    }
     try {
       const returned: unknown = handler(req, res, next);
       if (returned instanceof Promise)
