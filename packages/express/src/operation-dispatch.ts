@@ -106,35 +106,57 @@ const runHandlers = (
  * - paths compare case-insensitively, and one trailing slash is allowed (`strict: false`);
  * - a `:param` is one non-empty segment, percent-decoded into `req.params`; a malformed encoding is
  *   passed on as Express passes it (a URIError with status 400);
- * - HEAD is served by the GET route; the first route registered wins, as in Express;
+ * - HEAD is served by a GET route; routes are tried in the order registered, and a route whose
+ *   handlers all call `next()` falls through to the next one that matches, as in Express;
  * - a match sets `req.params` and `req.route` (`{ path, methods }`, the pattern: what hosts' metrics
  *   and the kit's error log read); no match calls `next()`.
  */
 export const createOperationDispatch = (routes: readonly DispatchedRoute[]): RequestHandler => {
+  const compiled = routes.map((route) => ({ method: route.method.toUpperCase(), route: compile(route) }));
   const byMethod = new Map<string, CompiledRoute[]>();
-  for (const route of routes) {
-    const method = route.method.toUpperCase();
-    byMethod.set(method, [...(byMethod.get(method) ?? []), compile(route)]);
+  for (const { method } of compiled) {
+    if (byMethod.has(method)) continue;
+    // An Express route of GET also answers HEAD; the routes are tried in the order registered.
+    const answers = (of: string) => of === method || (method === 'HEAD' && of === 'GET');
+    byMethod.set(
+      method,
+      compiled.filter((entry) => answers(entry.method)).map((entry) => entry.route),
+    );
   }
+  if (!byMethod.has('HEAD') && byMethod.has('GET')) byMethod.set('HEAD', byMethod.get('GET') ?? []);
   return (req, res, next) => {
-    const candidates = byMethod.get(req.method) ?? (req.method === 'HEAD' ? byMethod.get('GET') : undefined);
-    if (candidates === undefined) return next();
+    const candidates = byMethod.get(req.method);
+    if (candidates === undefined) {
+      next();
+      return;
+    }
     const pathname = req.path;
     const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
     const parts = trimmed.split('/').slice(1);
-    for (const route of candidates) {
-      const raw = matchRoute(route, parts);
-      if (raw === null) continue;
-      const params: Record<string, string> = {};
-      try {
-        for (const name of Object.keys(raw)) params[name] = decodeParam(raw[name] as string);
-      } catch (thrown) {
-        return next(thrown);
+    // A route whose handlers all call next() falls through to the next matching one, as in Express.
+    const tryFrom = (start: number, fellThrough?: unknown): void => {
+      if (fellThrough !== undefined && fellThrough !== null) {
+        next(fellThrough);
+        return;
       }
-      req.params = params;
-      (req as { route: unknown }).route = route.route;
-      return runHandlers(route.handlers, req, res, next);
-    }
-    next();
+      for (let index = start; index < candidates.length; index += 1) {
+        const route = candidates[index] as CompiledRoute;
+        const raw = matchRoute(route, parts);
+        if (raw === null) continue;
+        const params: Record<string, string> = {};
+        try {
+          for (const name of Object.keys(raw)) params[name] = decodeParam(raw[name] as string);
+        } catch (thrown) {
+          next(thrown);
+          return;
+        }
+        req.params = params;
+        (req as { route: unknown }).route = route.route;
+        runHandlers(route.handlers, req, res, (signal?: unknown) => tryFrom(index + 1, signal));
+        return;
+      }
+      next();
+    };
+    tryFrom(0);
   };
 };
