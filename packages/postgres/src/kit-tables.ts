@@ -21,6 +21,8 @@ export type KitTables = {
   readonly documents: string;
   readonly presetFees: string;
   readonly idempotency: string;
+  /** Per owner, how many idempotency records are stored (kept by triggers, migration 0008). */
+  readonly idempotencyOwnerRecords: string;
   readonly apiKeys: string;
   readonly events: string;
   readonly webhookEndpoints: string;
@@ -53,6 +55,7 @@ export const kitTables = (schema: string = defaultSchema): KitTables => {
     documents: table('documents'),
     presetFees: table('preset_fees'),
     idempotency: table('idempotency_records'),
+    idempotencyOwnerRecords: table('idempotency_owner_records'),
     apiKeys: table('api_keys'),
     events: table('client_events'),
     webhookEndpoints: table('webhook_endpoints'),

@@ -45,18 +45,30 @@ const maxClaimAttempts = 5;
  */
 export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables): IdempotencyStore => {
   // $8 owner, $9 the owner's quota of live records (NULL: no bound). The quota only gates a key
-  // that has no record yet: a replay or a takeover never adds one.
-  const claimStatement = `WITH live AS (
+  // that has no record yet: a replay or a takeover never adds one. The owner's stored records
+  // (migration 0008: kept by triggers, never below the live ones) answer it at the cost of a few
+  // index rows while they are below the quota; only then are the live records counted, at most
+  // $9 of them. CASE decides the order: the count is never run for a claim that does not need it.
+  const claimStatement = `WITH stored AS (
+      SELECT coalesce(sum(records), 0) AS n FROM ${tables.idempotencyOwnerRecords} WHERE owner = $8
+    ), live AS (
       SELECT count(*) AS n FROM (
         SELECT 1 FROM ${tables.idempotency}
         WHERE owner = $8 AND created_at >= $6 LIMIT coalesce($9::integer, 0)) AS owned
     ), known AS (
       SELECT EXISTS (SELECT 1 FROM ${tables.idempotency} WHERE scope = $1 AND idempotency_key = $2) AS exists
+    ), under_quota AS (
+      SELECT CASE
+        WHEN $9::integer IS NULL THEN true
+        WHEN (SELECT n FROM stored) < $9::integer THEN true
+        WHEN (SELECT exists FROM known) THEN true
+        ELSE (SELECT n FROM live) < $9::integer
+      END AS ok
     ), claimed AS (
       INSERT INTO ${tables.idempotency} AS record
         (owner, scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
       SELECT $8, $1, $2, $3, $4, 'IN_PROGRESS', $5, $5
-      WHERE $9::integer IS NULL OR (SELECT n FROM live) < $9::integer OR (SELECT exists FROM known)
+      WHERE (SELECT ok FROM under_quota)
       ON CONFLICT (scope, idempotency_key) DO UPDATE SET
         owner = excluded.owner, fingerprint = excluded.fingerprint, token = excluded.token,
         state = 'IN_PROGRESS', outcome = NULL,
@@ -73,8 +85,7 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
     UNION ALL
     SELECT false, '', 'QUOTA_EXCEEDED', NULL,
       (SELECT min(created_at) FROM ${tables.idempotency} WHERE owner = $8 AND created_at >= $6)
-    WHERE NOT EXISTS (SELECT 1 FROM claimed) AND NOT (SELECT exists FROM known)
-      AND $9::integer IS NOT NULL AND (SELECT n FROM live) >= $9::integer`;
+    WHERE NOT (SELECT ok FROM under_quota) AND NOT EXISTS (SELECT 1 FROM claimed)`;
 
   const claimRecord = preparedStatement(claimStatement);
   const completeRecord = preparedStatement(
