@@ -23,31 +23,16 @@ import {
   toStoredClient,
 } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement, type SqlSession } from './sql-session.js';
+import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
-/**
- * Clients on PostgreSQL. Each method is one SQL statement, except `update` (two): a create writes
- * the client, its representatives, bank accounts, wallets and first history entry in one
- * statement of data-modifying CTEs, with one multi-row INSERT per child table.
- */
-export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
+/** The repository's prepared statements, built once per schema. */
+const clientStatements = statementsPerSchema((tables) => {
   const selectById = (lock: boolean) =>
     `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c WHERE c.id = $1${lock ? ' FOR UPDATE OF c' : ''}`;
   const selectClient = preparedStatement(selectById(false));
   const selectClientForUpdate = preparedStatement(selectById(true));
-  const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
-    isUuid(clientId)
-      ? ResultAsync.fromPromise(
-          db.query<ClientRow>((lock ? selectClientForUpdate : selectClient)([clientId])),
-          unavailable,
-        ).map((result) => {
-          const row = result.rows[0];
-          return row === undefined ? null : toStoredClient(row);
-        })
-      : okAsync(null);
-
   const insertStatement = `WITH client AS (
       INSERT INTO ${tables.clients} (${clientColumns})
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
@@ -74,6 +59,27 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
   const insertClient = preparedStatement(insertStatement);
   const updateClient = preparedStatement(updateStatement);
   const insertChildren = preparedStatement(insertChildrenStatement);
+  return { selectClient, selectClientForUpdate, insertClient, updateClient, insertChildren };
+});
+
+/**
+ * Clients on PostgreSQL. Each method is one SQL statement, except `update` (two): a create writes
+ * the client, its representatives, bank accounts, wallets and first history entry in one
+ * statement of data-modifying CTEs, with one multi-row INSERT per child table.
+ */
+export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
+  const { selectClient, selectClientForUpdate, insertClient, updateClient, insertChildren } =
+    clientStatements(tables);
+  const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
+    isUuid(clientId)
+      ? ResultAsync.fromPromise(
+          db.query<ClientRow>((lock ? selectClientForUpdate : selectClient)([clientId])),
+          unavailable,
+        ).map((result) => {
+          const row = result.rows[0];
+          return row === undefined ? null : toStoredClient(row);
+        })
+      : okAsync(null);
 
   return {
     findById: (clientId) => findOne(clientId, false),

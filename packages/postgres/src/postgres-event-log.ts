@@ -1,7 +1,7 @@
 import { type ClientEvent, type EventLog, storageUnavailable } from '@onboarding-kit/core';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement, type SqlSession } from './sql-session.js';
+import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
@@ -11,19 +11,8 @@ const unavailable = storageUnavailable('postgres');
  */
 export type WebhookEndpointPresence = Map<string, boolean>;
 
-/**
- * The outbox on PostgreSQL, read without any lock on the writers: every event records the id of
- * the transaction that wrote it (migration 0005). A reader returns only events of transactions
- * older than its snapshot's xmin — each of those has finished, committed or not — in (transaction,
- * position) order, and its cursor is that pair. A transaction still running has an id at or above
- * that xmin, above every cursor handed out so far: its events come after them, never skipped. The
- * price: events wait for every older transaction of the database to end (a long one delays them).
- */
-export const createPostgresEventLog = (
-  db: SqlSession,
-  tables: KitTables,
-  endpointPresence?: WebhookEndpointPresence,
-): EventLog => {
+/** The log's prepared statements, built once per schema. */
+const eventLogStatements = statementsPerSchema((tables) => {
   // The same statement tells whether the manager has a webhook endpoint: the transaction's job
   // queue then needs no round trip of its own to decide whether to send a job (issue 10).
   const appendEvents = preparedStatement(
@@ -47,6 +36,23 @@ export const createPostgresEventLog = (
   const findEvents = preparedStatement(
     `SELECT manager_id, client_id, body FROM ${tables.events} WHERE event_id = ANY($1::uuid[])`,
   );
+  return { appendEvents, listEvents, findEvents };
+});
+
+/**
+ * The outbox on PostgreSQL, read without any lock on the writers: every event records the id of
+ * the transaction that wrote it (migration 0005). A reader returns only events of transactions
+ * older than its snapshot's xmin — each of those has finished, committed or not — in (transaction,
+ * position) order, and its cursor is that pair. A transaction still running has an id at or above
+ * that xmin, above every cursor handed out so far: its events come after them, never skipped. The
+ * price: events wait for every older transaction of the database to end (a long one delays them).
+ */
+export const createPostgresEventLog = (
+  db: SqlSession,
+  tables: KitTables,
+  endpointPresence?: WebhookEndpointPresence,
+): EventLog => {
+  const { appendEvents, listEvents, findEvents } = eventLogStatements(tables);
   return {
     append: (events) => {
       if (events.length === 0) return okAsync(undefined);

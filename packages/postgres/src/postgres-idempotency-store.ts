@@ -10,7 +10,7 @@ import {
 } from '@onboarding-kit/core';
 import { err, ok, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement, type SqlSession } from './sql-session.js';
+import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
@@ -36,14 +36,8 @@ type ClaimRow = {
  */
 const maxClaimAttempts = 5;
 
-/**
- * Idempotency records on PostgreSQL (decisions §5). A claim is one atomic statement: insert the
- * record, or take over an expired one (older than the record TTL) or an abandoned one (a lock older
- * than the lock TTL, for the same request), or else report the record that holds the key.
- * Every write after the claim names the claim's token, so a holder whose lock was taken over can
- * neither complete nor release the new holder's record.
- */
-export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables): IdempotencyStore => {
+/** The store's prepared statements, built once per schema. */
+const idempotencyStatements = statementsPerSchema((tables) => {
   // $8 owner, $9 the owner's quota of live records (NULL: no bound). The quota only gates a key
   // that has no record yet: a replay or a takeover never adds one. The owner's stored records
   // (migration 0008: kept by triggers, never below the live ones) answer it at the cost of a few
@@ -97,6 +91,18 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
     `UPDATE ${tables.idempotency} SET locked_at = $4
      WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
   );
+  return { claimRecord, completeRecord, renewLock };
+});
+
+/**
+ * Idempotency records on PostgreSQL (decisions §5). A claim is one atomic statement: insert the
+ * record, or take over an expired one (older than the record TTL) or an abandoned one (a lock older
+ * than the lock TTL, for the same request), or else report the record that holds the key.
+ * Every write after the claim names the claim's token, so a holder whose lock was taken over can
+ * neither complete nor release the new holder's record.
+ */
+export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables): IdempotencyStore => {
+  const { claimRecord, completeRecord, renewLock } = idempotencyStatements(tables);
   const claimOnce = (request: IdempotencyClaimRequest) => {
     const now = request.now.getTime();
     return db.query<ClaimRow>(

@@ -4,9 +4,16 @@ import type { KitTables } from './kit-tables.js';
 import type { WebhookEndpointPresence } from './postgres-event-log.js';
 import { preparedJobEngineDatabase, webhookQueue } from './postgres-job-engine.js';
 import type { TransactionJobs } from './postgres-unit-of-work.js';
-import { preparedStatement, type SqlSession } from './sql-session.js';
+import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
+
+/** Which of some managers have a webhook endpoint, prepared, built once per schema. */
+const subscribedManagersStatementOf = statementsPerSchema((tables) =>
+  preparedStatement(
+    `SELECT DISTINCT manager_id FROM ${tables.webhookEndpoints} WHERE manager_id = ANY($1::text[])`,
+  ),
+);
 
 /**
  * Webhook jobs on pg-boss, sent through the command's own connection so that they commit (or roll
@@ -20,9 +27,7 @@ export const createPostgresWebhookJobQueue = (
   { boss, jobExpirySeconds }: TransactionJobs,
   endpointPresence: WebhookEndpointPresence = new Map(),
 ): WebhookJobQueue => {
-  const subscribedManagersStatement = preparedStatement(
-    `SELECT DISTINCT manager_id FROM ${tables.webhookEndpoints} WHERE manager_id = ANY($1::text[])`,
-  );
+  const subscribedManagersStatement = subscribedManagersStatementOf(tables);
   const send = (job: WebhookJob, startAfter?: Date) =>
     ResultAsync.fromPromise(
       boss.send(webhookQueue, job, {

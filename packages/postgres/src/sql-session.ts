@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core';
 import { ResultAsync } from 'neverthrow';
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
+import type { KitTables } from './kit-tables.js';
 
 export type Queryable = {
   query<R extends QueryResultRow = QueryResultRow>(
@@ -18,6 +19,23 @@ export type Queryable = {
 export const preparedStatement = (text: string): ((values: unknown[]) => QueryConfig<unknown[]>) => {
   const name = `okit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
   return (values) => ({ name, text, values });
+};
+
+/**
+ * A store's statements built once per schema (per KitTables object) rather than every time the
+ * store is created: the unit of work creates its stores for each transaction, and building the
+ * texts and their names took about 40 µs a transaction.
+ */
+export const statementsPerSchema = <S>(build: (tables: KitTables) => S): ((tables: KitTables) => S) => {
+  const built = new WeakMap<KitTables, S>();
+  return (tables) => {
+    let statements = built.get(tables);
+    if (statements === undefined) {
+      statements = build(tables);
+      built.set(tables, statements);
+    }
+    return statements;
+  };
 };
 
 /**
