@@ -31,8 +31,10 @@ $$;
 CREATE FUNCTION idempotency_owner_records_deleted() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
+  -- In owner order: two purges running at once take the rows of the owners they share in the same
+  -- order, so neither waits for a row the other holds while holding one it wants (a deadlock).
   INSERT INTO idempotency_owner_records AS counted (owner, shard, records)
-  SELECT owner, 0, -count(*) FROM removed GROUP BY owner
+  SELECT owner, 0, -count(*) FROM removed GROUP BY owner ORDER BY owner
   ON CONFLICT (owner, shard) DO UPDATE SET records = counted.records + excluded.records;
   RETURN NULL;
 END
@@ -42,7 +44,8 @@ CREATE FUNCTION idempotency_owner_records_moved() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   INSERT INTO idempotency_owner_records AS counted (owner, shard, records)
-  VALUES (OLD.owner, 0, -1), (NEW.owner, 0, 1)
+  SELECT owner, 0, change FROM (VALUES (OLD.owner, -1), (NEW.owner, 1)) AS moved(owner, change)
+  ORDER BY owner
   ON CONFLICT (owner, shard) DO UPDATE SET records = counted.records + excluded.records;
   RETURN NULL;
 END

@@ -42,11 +42,15 @@ const sumsAndCounts = async (owners: readonly string[]) => {
     `SELECT o.owner,
        (SELECT coalesce(sum(records), 0) FROM ${t.idempotencyOwnerRecords} WHERE owner = o.owner) AS stored,
        (SELECT count(*) FROM ${t.idempotency} WHERE owner = o.owner) AS counted
-     FROM unnest($1::text[]) AS o(owner) ORDER BY o.owner`,
+     FROM unnest($1::text[]) AS o(owner)`,
     [owners],
   );
-  return rows.map((row) => [row.owner, Number(row.stored), Number(row.counted)]);
+  return byOwner(rows.map((row) => [row.owner, Number(row.stored), Number(row.counted)] as const));
 };
+
+/** Rows sorted by owner in code (not by the server's collation). */
+const byOwner = (rows: ReadonlyArray<readonly [string, number, number]>) =>
+  [...rows].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
 
 describe('idempotency_owner_records (migration 0008)', () => {
   it('follows inserts, replays, takeovers, releases, purges, rollbacks, moves and truncation', async () => {
@@ -118,6 +122,30 @@ describe('idempotency_owner_records (migration 0008)', () => {
         [b, 0, 0],
       ].sort(),
     );
+  });
+
+  it('stays exact under concurrent purges of many owners and concurrent claims', async () => {
+    const { idempotency } = database.adapters;
+    const owners = Array.from({ length: 40 }, () => `manager:${randomUUID()}`);
+    // 400 expired records over 40 owners, then two purges in small batches racing claims.
+    await Promise.all(
+      owners.map(async (owner) => {
+        for (let index = 0; index < 10; index += 1) {
+          (
+            await idempotency.claim(claimOf(owner, `old-${index}`, { now: new Date(start - 1000 + index) }))
+          )._unsafeUnwrap();
+        }
+      }),
+    );
+    const purges = [0, 1].map(() => idempotency.purgeExpired(new Date(start), 7));
+    const claims = owners.map((owner, index) =>
+      idempotency.claim(claimOf(owner, `new-${index}`, { now: new Date(start + 1) })),
+    );
+    const purged = await Promise.all(purges);
+    for (const outcome of await Promise.all(claims))
+      expect(outcome._unsafeUnwrap()).toEqual({ type: 'Claimed' });
+    expect(purged.reduce((total, outcome) => total + outcome._unsafeUnwrap(), 0)).toBe(400);
+    expect(await sumsAndCounts(owners)).toEqual(byOwner(owners.map((owner) => [owner, 1, 1] as const)));
   });
 
   it('counts the live records only when the stored ones reach the quota', async () => {
