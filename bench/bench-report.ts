@@ -1,5 +1,5 @@
 /**
- * What the benches of `pnpm bench` share to report: percentiles, the load average, and the goals
+ * What the benches of `pnpm bench` share to report: percentiles and medians, the load average, and the goals
  * checked in a run (a bench exits 1 when one is missed, or when it checked none).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -8,6 +8,10 @@ import type { Pool } from '../packages/postgres/test-support/postgres-pool.js';
 /** The p-th percentile of timings sorted ascending (nearest rank). */
 export const percentile = (sorted: readonly number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+/** The middle value (the upper one of an even count) of some rates or ratios. */
+export const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** The load average over 1, 5 and 15 minutes, as printed in every bench's header and footer. */
 export const loadAverage = (): string =>

@@ -28,7 +28,13 @@ import { createMemoryAdapters, createRandomIds, nodeTextHashing } from '@onboard
 import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
-import { createGoalLedger, loadAverage, percentile, printPostgresBenchHeader } from './bench-report.js';
+import {
+  createGoalLedger,
+  loadAverage,
+  median,
+  percentile,
+  printPostgresBenchHeader,
+} from './bench-report.js';
 
 const requestsPerRound = Number(process.env.BENCH_REQUESTS ?? 1500);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -220,7 +226,6 @@ const benchCreate = async (pool: Pool) => {
         `kit ${kit.perSecond.toFixed(0)} req/s (Node CPU ${kit.nodeCpuMsPerRequest.toFixed(2)} ms/req)`,
     );
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   const ratio = median(kitRates) / median(baselineRates);
   console.log(
     `median: baseline ${median(baselineRates).toFixed(0)} req/s, kit ${median(kitRates).toFixed(0)} req/s, ` +

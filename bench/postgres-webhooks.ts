@@ -39,7 +39,13 @@ import {
 import { createNodeWebhookTransport } from '@onboarding-kit/webhook-transport';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
-import { createGoalLedger, loadAverage, percentile, printPostgresBenchHeader } from './bench-report.js';
+import {
+  createGoalLedger,
+  loadAverage,
+  median,
+  percentile,
+  printPostgresBenchHeader,
+} from './bench-report.js';
 
 const requestsPerRound = Number(process.env.BENCH_REQUESTS ?? 1000);
 const latencySeconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -47,8 +53,6 @@ const concurrency = 8;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const schema = 'bench_webhooks';
 
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const { checkGoal, finish } = createGoalLedger();

@@ -13,11 +13,7 @@ import type { PromotionItem } from '@onboarding-kit/core';
 import { createS3DocumentStorage } from '@onboarding-kit/s3';
 import { freshBucket, s3ClientFor } from '../packages/s3/test/s3-compatible-client.js';
 import { startMotoServer, startS3rver } from '../packages/s3/test/start-s3-servers.js';
-
-const percentile = (samples: readonly number[], p: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
+import { percentile } from './bench-report.js';
 
 const timeOnce = async (work: () => Promise<unknown>): Promise<number> => {
   const started = performance.now();
@@ -29,7 +25,8 @@ const sample = async (runs: number, warmup: number, work: () => Promise<unknown>
   for (let i = 0; i < warmup; i += 1) await work();
   const samples: number[] = [];
   for (let i = 0; i < runs; i += 1) samples.push(await timeOnce(work));
-  return samples;
+  // Sorted ascending, as `percentile` reads them.
+  return samples.sort((a, b) => a - b);
 };
 
 // BENCH_S3_SERVER=moto compares with moto_server (threaded) instead of s3rver (one event loop).
@@ -82,7 +79,7 @@ try {
       if (i >= 5) samples.push(elapsed);
       (await bounded.deletePermanent(items.map((item) => item.key)))._unsafeUnwrap();
     }
-    return samples;
+    return samples.sort((a, b) => a - b);
   };
   const oneCopy = await promotion(promoted.slice(0, 1), 8, 60);
   const tenParallel = await promotion(promoted, 8, 30);
