@@ -10,7 +10,6 @@ export type DispatchedRoute = {
 type Segment = { readonly literal: string } | { readonly param: string };
 
 type CompiledRoute = {
-  readonly path: string;
   readonly segments: readonly Segment[];
   readonly handlers: readonly RequestHandler[];
   /** What `req.route` says once matched: the pattern, as Express's Route gives it. */
@@ -22,7 +21,6 @@ const compile = ({ method, path, handlers }: DispatchedRoute): CompiledRoute => 
     throw new TypeError(`operation paths are literal segments and :params only, not ${path}`);
   }
   return {
-    path,
     handlers,
     segments: path
       .split('/')
@@ -113,17 +111,14 @@ const runHandlers = (
  */
 export const createOperationDispatch = (routes: readonly DispatchedRoute[]): RequestHandler => {
   const compiled = routes.map((route) => ({ method: route.method.toUpperCase(), route: compile(route) }));
-  const byMethod = new Map<string, CompiledRoute[]>();
-  for (const { method } of compiled) {
-    if (byMethod.has(method)) continue;
-    // An Express route of GET also answers HEAD; the routes are tried in the order registered.
-    const answers = (of: string) => of === method || (method === 'HEAD' && of === 'GET');
-    byMethod.set(
-      method,
-      compiled.filter((entry) => answers(entry.method)).map((entry) => entry.route),
-    );
-  }
-  if (!byMethod.has('HEAD') && byMethod.has('GET')) byMethod.set('HEAD', byMethod.get('GET') ?? []);
+  // The routes a request of `method` tries, in the order registered: an Express route of GET also
+  // answers HEAD.
+  const routesFor = (method: string) =>
+    compiled
+      .filter((entry) => entry.method === method || (method === 'HEAD' && entry.method === 'GET'))
+      .map((entry) => entry.route);
+  const methods = new Set(['HEAD', ...compiled.map((entry) => entry.method)]);
+  const byMethod = new Map([...methods].map((method) => [method, routesFor(method)] as const));
   return (req, res, next) => {
     const candidates = byMethod.get(req.method);
     if (candidates === undefined) {
