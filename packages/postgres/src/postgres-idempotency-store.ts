@@ -79,7 +79,7 @@ const idempotencyStatements = statementsPerSchema((tables) => {
     UNION ALL
     SELECT false, '', 'QUOTA_EXCEEDED', NULL,
       (SELECT min(created_at) FROM ${tables.idempotency} WHERE owner = $8 AND created_at >= $6)
-    WHERE NOT (SELECT ok FROM under_quota) AND NOT EXISTS (SELECT 1 FROM claimed)`;
+    WHERE NOT (SELECT ok FROM under_quota)`;
 
   const claimRecord = preparedStatement(claimStatement);
   const completeRecord = preparedStatement(
