@@ -164,7 +164,8 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
 /**
  * One interface as a router: authenticate (before anything is parsed, so an anonymous caller
  * learns nothing), find the operation (one dispatch table, `createOperationDispatch`), parse a JSON
- * body where the route takes one, apply idempotency on writes, call the core service, map the Result. Unknown routes and thrown errors answer the error body.
+ * body where the route takes one, apply idempotency on writes, call the core service, map the
+ * Result. Unknown routes and thrown errors answer the error body.
  */
 export const createInterfaceRouter = <
   K extends PrincipalKind,
