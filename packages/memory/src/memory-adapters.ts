@@ -66,6 +66,13 @@ export type MemoryAdaptersOptions = {
    * (read what was sent with `testing.sentWebhooks()`); the demo plugs a real one.
    */
   readonly webhookTransport?: WebhookTransport;
+  /**
+   * How long a transaction may run before it is abandoned and resolves to `StorageUnavailable`,
+   * its writes dropped and the lock passed on (default 30 s; the kit's own transactions take
+   * microseconds). It bounds work that waits for the lock its own transaction holds (a write
+   * through an outer store, a nested transaction) or never settles.
+   */
+  readonly transactionTimeoutMs?: number;
 };
 
 /** What a host's unit tests read and plant directly, without HTTP. */
@@ -110,6 +117,9 @@ export type MemoryAdapters = OnboardingKitPorts & {
 };
 
 const defaultMaxUploadBytes = 25 * 1024 * 1024 + 1024;
+const DEFAULT_TRANSACTION_TIMEOUT_MS = 30_000;
+/** The longest delay a Node timer keeps (2^31 - 1 ms); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 const secretBytes = (secret: string | Uint8Array | undefined): Uint8Array =>
   secret === undefined
@@ -120,6 +130,16 @@ const secretBytes = (secret: string | Uint8Array | undefined): Uint8Array =>
 
 /** Every port of the kit in memory, sharing one state: for host unit tests and the demo. */
 export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): MemoryAdapters => {
+  const transactionTimeoutMs = options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
+  if (
+    !Number.isInteger(transactionTimeoutMs) ||
+    transactionTimeoutMs < 1 ||
+    transactionTimeoutMs > MAX_TIMER_MS
+  ) {
+    throw new RangeError(
+      `transactionTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, not ${transactionTimeoutMs}`,
+    );
+  }
   const clock = options.clock ?? systemClock;
   const database = createMemoryDatabase();
   const files: MemoryFileStore = { temporary: new Map(), permanent: new Map() };
@@ -203,7 +223,11 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     webhookDeliveries: createMemoryWebhookDeliveryStore(database.committedAccess),
     webhookTransport,
     apiKeys: createMemoryApiKeyStore(apiKeys),
-    unitOfWork: createMemoryUnitOfWork(database, { clock, jobSequence }),
+    unitOfWork: createMemoryUnitOfWork(database, {
+      clock,
+      jobSequence,
+      timeoutMs: transactionTimeoutMs,
+    }),
     clock,
     ids: options.ids ?? createRandomIds(),
     hashing: nodeTextHashing,

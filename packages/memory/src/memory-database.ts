@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type DocumentRecord,
   type LoggedEvent,
@@ -96,9 +95,6 @@ export const createMemoryDatabase = () => {
   // An owner's idempotency records, so the quota check of a claim reads that owner's records only.
   const idempotencyByOwner = new KeyGroups<string, IdempotencyRecord>((record) => record.owner);
   const queue = createSerialQueue();
-  // Set while a transaction's work runs: a write it makes through an outer store (or a nested
-  // transaction) must not wait for the lock its own transaction holds, which would never come.
-  const insideTransaction = new AsyncLocalStorage<true>();
 
   const stage = (): MemoryTables => ({
     clients: new StagedMap(committed.clients),
@@ -121,9 +117,13 @@ export const createMemoryDatabase = () => {
     tables.webhookJobs.commit();
   };
 
-  /** Runs a task under the lock, or at once when called from inside a transaction's work. */
-  const serialized = <T>(task: () => Promise<T>): Promise<T> =>
-    insideTransaction.getStore() ? task() : queue.run(() => insideTransaction.run(true, task));
+  /**
+   * Runs a task under the lock, after every task queued before it. No async context marks who holds
+   * the lock (an `AsyncLocalStorage` would turn on Node's promise hooks for every promise of the
+   * host's process): a transaction's work that waits for a write needing the lock ends at its
+   * deadline instead (createMemoryUnitOfWork).
+   */
+  const serialized = <T>(task: () => Promise<T>): Promise<T> => queue.run(task);
 
   const committedAccess: TableAccess = {
     // Reads and staged writes are synchronous map operations: answered at once, in one promise.

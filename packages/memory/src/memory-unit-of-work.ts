@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import {
   type Clock,
   type StorageUnavailable,
@@ -17,34 +18,69 @@ import { createMemoryWebhookJobQueue, type JobSequence } from './memory-webhook-
 /**
  * Transactions one at a time (a promise-chain lock): the work's writes are staged, visible to its
  * own reads, applied when it resolves Ok and dropped when it resolves Err, rejects or throws.
+ *
+ * Every transaction has a deadline (`timeoutMs`): work still running then is abandoned, its staged
+ * writes are dropped, its later writes refused, and the lock passes on; the transaction resolves to
+ * `StorageUnavailable`. Without it, work that waits for something needing the lock it holds (a
+ * write through an outer store, a nested transaction) or that never settles would stop every later
+ * write of the process. The timer is Node's own (`node:timers`), so a test's fake timers neither
+ * fire nor hold it.
  */
 export const createMemoryUnitOfWork = (
   database: MemoryDatabase,
-  { clock, jobSequence }: { readonly clock: Clock; readonly jobSequence: JobSequence },
+  {
+    clock,
+    jobSequence,
+    timeoutMs,
+  }: { readonly clock: Clock; readonly jobSequence: JobSequence; readonly timeoutMs: number },
 ): UnitOfWork => ({
   transaction: <T, E>(
     work: (stores: TransactionalStores) => ResultAsync<T, E>,
   ): ResultAsync<T, E | StorageUnavailable> =>
     ResultAsync.fromPromise(
-      database.serialized(async () => {
-        const staging = database.openStaging();
-        try {
-          const outcome = await work({
-            clients: createMemoryClientRepository(staging.access),
-            documents: createMemoryDocumentIndex(staging.access),
-            idempotency: {
-              complete: (ref, response) => completeIdempotencyClaim(staging.access, ref, response),
-            },
-            events: createMemoryEventLog(staging.access),
-            webhookDeliveries: createMemoryWebhookDeliveryStore(staging.access),
-            webhookJobs: createMemoryWebhookJobQueue(staging.access, clock, jobSequence),
-          });
-          if (outcome.isOk()) staging.commit();
-          return outcome;
-        } finally {
-          staging.close();
-        }
-      }),
+      database.serialized(
+        () =>
+          new Promise<Result<T, E>>((resolve, reject) => {
+            const staging = database.openStaging();
+            let ended = false;
+            const end = () => {
+              ended = true;
+              clearTimeout(deadline);
+              staging.close();
+            };
+            const deadline = setTimeout(() => {
+              end();
+              reject(new Error(`The transaction did not end within ${timeoutMs} ms`));
+            }, timeoutMs);
+            deadline.unref();
+            Promise.resolve()
+              .then(() =>
+                work({
+                  clients: createMemoryClientRepository(staging.access),
+                  documents: createMemoryDocumentIndex(staging.access),
+                  idempotency: {
+                    complete: (ref, response) => completeIdempotencyClaim(staging.access, ref, response),
+                  },
+                  events: createMemoryEventLog(staging.access),
+                  webhookDeliveries: createMemoryWebhookDeliveryStore(staging.access),
+                  webhookJobs: createMemoryWebhookJobQueue(staging.access, clock, jobSequence),
+                }),
+              )
+              .then(
+                (outcome) => {
+                  if (ended) return;
+                  if (outcome.isOk()) staging.commit();
+                  end();
+                  resolve(outcome);
+                },
+                (thrown: unknown) => {
+                  if (ended) return;
+                  end();
+                  reject(thrown);
+                },
+              );
+          }),
+      ),
       storageUnavailable('memory'),
     ).andThen((outcome): Result<T, E | StorageUnavailable> => outcome),
 });

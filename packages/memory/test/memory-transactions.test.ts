@@ -1,23 +1,84 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as realSetTimeout } from 'node:timers';
 import { creationEntryFor, storedClientFixture } from '@onboarding-kit/contract-tests';
-import { describe, expect, it } from 'vitest';
+import type { TransactionalStores } from '@onboarding-kit/core';
+import { ok, type Result, ResultAsync } from 'neverthrow';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';
 
+const realDelay = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
+
 describe('memory transactions', () => {
-  it('lets a write through an outer store inside a transaction run at once instead of waiting forever', async () => {
-    const adapters = createMemoryAdapters();
+  it('ends a transaction whose work waits for a write through an outer store at its deadline, then runs that write', async () => {
+    const adapters = createMemoryAdapters({ transactionTimeoutMs: 100 });
     const inner = storedClientFixture({ managerId: randomUUID() });
     const outer = storedClientFixture({ managerId: randomUUID() });
+    const started = performance.now();
+    let outerWrite: Promise<boolean> = Promise.resolve(false);
     const outcome = await adapters.unitOfWork.transaction((stores) =>
-      stores.clients
-        .insert(inner, creationEntryFor(inner))
-        // Like a second connection: committed on its own, whatever the transaction becomes.
-        .andThen(() => adapters.clients.insert(outer, creationEntryFor(outer))),
+      stores.clients.insert(inner, creationEntryFor(inner)).andThen(() => {
+        // Needs the lock this transaction holds: it waits, and so does the work.
+        outerWrite = Promise.resolve(adapters.clients.insert(outer, creationEntryFor(outer))).then(
+          (written) => written.isOk(),
+        );
+        return new ResultAsync(outerWrite.then(() => ok(undefined)));
+      }),
     );
-    expect(outcome.isOk()).toBe(true);
-    expect(adapters.testing.readClient(inner.id)).toEqual(inner);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+    expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable' });
+    expect(String((outcome._unsafeUnwrapErr() as { cause?: unknown }).cause)).toContain(
+      'did not end within 100 ms',
+    );
+    // The lock passed on: the outer write ran, the abandoned transaction kept nothing.
+    expect(await outerWrite).toBe(true);
     expect(adapters.testing.readClient(outer.id)).toEqual(outer);
+    expect(adapters.testing.readClient(inner.id)).toBeNull();
   });
+
+  it('abandons work that never settles at the deadline and refuses its later writes; the next transaction runs', async () => {
+    const adapters = createMemoryAdapters({ transactionTimeoutMs: 50 });
+    const stuck = storedClientFixture({ managerId: randomUUID() });
+    const next = storedClientFixture({ managerId: randomUUID() });
+    let storesOfStuck: TransactionalStores | undefined;
+    const abandoned = adapters.unitOfWork.transaction((stores) => {
+      storesOfStuck = stores;
+      return new ResultAsync(new Promise<Result<void, never>>(() => undefined));
+    });
+    const queued = adapters.unitOfWork.transaction((stores) =>
+      stores.clients.insert(next, creationEntryFor(next)),
+    );
+    expect((await abandoned)._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable' });
+    expect((await queued).isOk()).toBe(true);
+    const late = await storesOfStuck?.clients.insert(stuck, creationEntryFor(stuck));
+    expect(late?._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable' });
+    expect(adapters.testing.readClient(next.id)).toEqual(next);
+    expect(adapters.testing.readClient(stuck.id)).toBeNull();
+  });
+
+  it("keeps its deadline on Node's own timers: a test's fake timers neither fire it nor hold a transaction", async () => {
+    const adapters = createMemoryAdapters({ transactionTimeoutMs: 1_000 });
+    const client = storedClientFixture({ managerId: randomUUID() });
+    vi.useFakeTimers();
+    try {
+      const outcome = adapters.unitOfWork.transaction((stores) =>
+        new ResultAsync(realDelay(30).then(() => ok(undefined))).andThen(() =>
+          stores.clients.insert(client, creationEntryFor(client)),
+        ),
+      );
+      vi.advanceTimersByTime(60_000);
+      expect((await outcome).isOk()).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(adapters.testing.readClient(client.id)).toEqual(client);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])(
+    'refuses a transactionTimeoutMs of %s',
+    (transactionTimeoutMs) => {
+      expect(() => createMemoryAdapters({ transactionTimeoutMs })).toThrow(RangeError);
+    },
+  );
 
   it('stores a copy and hands out frozen values: no mutation reaches stored state', async () => {
     const adapters = createMemoryAdapters();
