@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/idempotency/request-fingerprint.js';
 import {
@@ -273,5 +274,41 @@ describe('request fingerprints', () => {
     expect(fingerprintRequestBody({ a: 1, b: 2 })).toBe(fingerprintRequestBody({ b: 2, a: 1 }));
     expect(fingerprintRequestBody({ a: 1 })).not.toBe(fingerprintRequestBody({ a: 2 }));
     expect(fingerprintRequestBody({ a: 1 })).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  // The definition every stored fingerprint was computed with: the text must stay byte for byte.
+  const firstCanonicalJson = (value: unknown): string => {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+    if (Array.isArray(value)) return `[${value.map(firstCanonicalJson).join(',')}]`;
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${firstCanonicalJson(v)}`).join(',')}}`;
+  };
+
+  it('write the very text of their first definition, for any JSON and any in-process body', () => {
+    const anyValue = fc.anything({
+      withBoxedValues: true,
+      withDate: true,
+      withMap: true,
+      withNullPrototype: true,
+      withObjectString: true,
+      withSparseArray: true,
+      withTypedArray: true,
+      key: fc.string({ unit: 'binary' }),
+      values: [fc.string({ unit: 'binary' }), fc.double(), fc.boolean(), fc.constant(undefined)],
+    });
+    fc.assert(
+      fc.property(fc.oneof(anyValue, fc.jsonValue()), (value) => {
+        expect(canonicalJson(value)).toBe(firstCanonicalJson(value));
+      }),
+      { numRuns: 2_000 },
+    );
+    // A hole writes nothing, an undefined entry null: `[null,,1]` is what both definitions say.
+    const withHole = [undefined, 0, 1];
+    delete withHole[1];
+    const body = { b: undefined, a: withHole, é: 1, Z: 2, _: 3 };
+    expect(canonicalJson(body)).toBe('{"Z":2,"_":3,"a":[null,,1],"é":1}');
+    expect(canonicalJson(body)).toBe(firstCanonicalJson(body));
   });
 });
