@@ -11,6 +11,7 @@ import {
   type WebhookJob,
 } from '@onboarding-kit/core';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
+import { TransactionCopies } from './frozen-copy.js';
 import { KeyGroups } from './key-groups.js';
 import { createSerialQueue } from './serial-queue.js';
 import { StagedMap } from './staged-map.js';
@@ -96,16 +97,19 @@ export const createMemoryDatabase = () => {
   const idempotencyByOwner = new KeyGroups<string, IdempotencyRecord>((record) => record.owner);
   const queue = createSerialQueue();
 
-  const stage = (): MemoryTables => ({
-    clients: new StagedMap(committed.clients),
-    statusHistory: new StagedMap(committed.statusHistory),
-    documents: new StagedMap(committed.documents),
-    idempotency: new StagedMap(committed.idempotency, idempotencyByOwner),
-    events: new StagedMap(committed.events),
-    webhookEndpoints: new StagedMap(committed.webhookEndpoints),
-    webhookDeliveries: new StagedMap(committed.webhookDeliveries),
-    webhookJobs: new StagedMap(committed.webhookJobs),
-  });
+  const stage = (): MemoryTables => {
+    const copies = new TransactionCopies();
+    return {
+      clients: new StagedMap(committed.clients, copies),
+      statusHistory: new StagedMap(committed.statusHistory, copies),
+      documents: new StagedMap(committed.documents, copies),
+      idempotency: new StagedMap(committed.idempotency, copies, idempotencyByOwner),
+      events: new StagedMap(committed.events, copies),
+      webhookEndpoints: new StagedMap(committed.webhookEndpoints, copies),
+      webhookDeliveries: new StagedMap(committed.webhookDeliveries, copies),
+      webhookJobs: new StagedMap(committed.webhookJobs, copies),
+    };
+  };
   const commitAll = (tables: MemoryTables) => {
     tables.clients.commit();
     tables.statusHistory.commit();

@@ -1,4 +1,4 @@
-import { frozenCopy } from './frozen-copy.js';
+import { frozenCopy, type TransactionCopies } from './frozen-copy.js';
 import type { KeyGroups } from './key-groups.js';
 
 const removed: unique symbol = Symbol('removed');
@@ -12,10 +12,15 @@ export class StagedMap<K, V> {
   readonly #committed: Map<K, V>;
   readonly #staged = new Map<K, V | typeof removed>();
   readonly #groups: KeyGroups<K, V> | undefined;
+  readonly #copies: TransactionCopies | undefined;
 
-  /** `groups`, when given, indexes `committed` and is kept up to date by `commit`. */
-  constructor(committed: Map<K, V>, groups?: KeyGroups<K, V>) {
+  /**
+   * `copies` are the frozen copies of the transaction this view belongs to, shared by its maps;
+   * `groups`, when given, indexes `committed` and is kept up to date by `commit`.
+   */
+  constructor(committed: Map<K, V>, copies?: TransactionCopies, groups?: KeyGroups<K, V>) {
     this.#committed = committed;
+    this.#copies = copies;
     this.#groups = groups;
   }
 
@@ -34,7 +39,7 @@ export class StagedMap<K, V> {
   }
 
   set(key: K, value: V): void {
-    this.#staged.set(key, frozenCopy(value));
+    this.#staged.set(key, frozenCopy(value, this.#copies));
   }
 
   delete(key: K): void {

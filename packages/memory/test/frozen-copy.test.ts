@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frozenCopy } from '../src/frozen-copy.js';
+import { frozenCopy, TransactionCopies } from '../src/frozen-copy.js';
 
 describe('frozenCopy', () => {
   it('copies JSON-like data deeply and freezes every level', () => {
@@ -33,5 +33,18 @@ describe('frozenCopy', () => {
     const copy = frozenCopy(tricky);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.keys(copy)).toEqual(['__proto__']);
+  });
+
+  it('copies an object written twice in one transaction once, and shares that copy', () => {
+    const profile = { name: 'Ada', documents: ['a.pdf'] };
+    const copies = new TransactionCopies();
+    const client = frozenCopy({ id: 'c1', profile }, copies);
+    const event = frozenCopy({ type: 'client.created', data: { client: { id: 'c1', profile } } }, copies);
+    expect(event.data.client.profile).toBe(client.profile);
+    expect(client.profile).not.toBe(profile);
+    expect(Object.isFrozen(client.profile.documents)).toBe(true);
+    // Another transaction copies anew.
+    expect(frozenCopy({ profile }, new TransactionCopies()).profile).not.toBe(client.profile);
+    expect(frozenCopy({ profile }).profile).not.toBe(client.profile);
   });
 });

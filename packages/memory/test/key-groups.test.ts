@@ -8,7 +8,7 @@ describe("a StagedMap's key groups", () => {
   const setup = () => {
     const committed = new Map<string, Record>();
     const groups = new KeyGroups<string, Record>((record) => record.owner);
-    const view = () => new StagedMap(committed, groups);
+    const view = () => new StagedMap(committed, undefined, groups);
     return { committed, groups, view };
   };
   const ofOwner = (owner: string) => (record: Record) => record.owner === owner;

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as realSetTimeout } from 'node:timers';
 import { creationEntryFor, storedClientFixture } from '@onboarding-kit/contract-tests';
-import type { TransactionalStores } from '@onboarding-kit/core';
+import {
+  type Client,
+  createOnboardingKit,
+  exampleIndividualPayload,
+  type TransactionalStores,
+} from '@onboarding-kit/core';
 import { ok, type Result, ResultAsync } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';
@@ -110,5 +115,30 @@ describe('memory transactions', () => {
     )._unsafeUnwrap();
     expect(await lateWrite).toBe(true);
     expect(adapters.testing.readClient(late.id)).toBeNull();
+  });
+
+  it('stores the client.created event sharing the frozen parts of the client it carries, not a second copy', async () => {
+    const adapters = createMemoryAdapters();
+    const kit = createOnboardingKit(adapters);
+    const principal = { kind: 'manager' as const, managerId: randomUUID() };
+    adapters.testing.putTemporaryFile(`manager:${principal.managerId}`, 'id.pdf', new Uint8Array([1]));
+    const created = (
+      await kit.clients.createIndividual(principal, exampleIndividualPayload({ idDocuments: ['id.pdf'] }))
+    )._unsafeUnwrap();
+    // The stored value itself (testing.readClient hands out a structured clone).
+    const stored = (await adapters.clients.findById(created.id))._unsafeUnwrap();
+    const [logged] = (
+      await adapters.events.listForManager({
+        managerId: principal.managerId,
+        limit: 10,
+        type: 'client.created',
+      })
+    )._unsafeUnwrap();
+    expect(logged).toBeDefined();
+    const carried = (logged?.event.data as { client: Client } | undefined)?.client;
+    expect(carried).toEqual(created);
+    expect(carried?.individualProfile).toBe(stored?.individualProfile);
+    expect(carried?.bankAccounts).toBe(stored?.bankAccounts);
+    expect(Object.isFrozen(carried?.individualProfile)).toBe(true);
   });
 });
