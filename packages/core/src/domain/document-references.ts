@@ -44,31 +44,54 @@ export const collectDocumentReferences = (payload: unknown): DocumentReference[]
   return references;
 };
 
-/** A copy of `payload` where every document filename is replaced by its permanent key. */
+/** Sets `key` on `target` as data, an own `__proto__` key included (plain assignment would set the prototype). */
+const setMember = (target: Record<string, unknown>, key: string, value: unknown): void => {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+};
+
+/**
+ * `payload` with every document filename replaced by its permanent key. Only what leads to a
+ * document filename is new (the objects and arrays on the way, and the document arrays themselves);
+ * every other part is `payload`'s own, shared rather than copied: a create's payload is mostly
+ * profile, accounts and wallets, and this runs on every create and resubmission. `payload` itself
+ * is never changed.
+ */
 export const replaceDocumentReferences = <T>(payload: T, keyOf: (filename: string) => string): T => {
-  const copy = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(copy);
+  const replaced = (value: unknown): unknown => {
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      for (let index = 0; index < value.length; index += 1) {
+        const item: unknown = value[index];
+        const next = replaced(item);
+        if (next !== item) {
+          copy ??= value.slice();
+          copy[index] = next;
+        }
+      }
+      return copy ?? value;
+    }
     if (value === null || typeof value !== 'object') return value;
-    const result: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const child: unknown = (value as Record<string, unknown>)[key];
-      const replaced =
+    const record = value as Record<string, unknown>;
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(record)) {
+      const child = record[key];
+      const next =
         isDocumentField(key) && Array.isArray(child)
-          ? child.map((filename: unknown) => (typeof filename === 'string' ? keyOf(filename) : filename))
-          : copy(child);
-      // An own `__proto__` key stays data: plain assignment would set the copy's prototype instead.
-      if (key === '__proto__') {
-        Object.defineProperty(result, key, {
-          value: replaced,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        result[key] = replaced;
+          ? child.some((filename: unknown) => typeof filename === 'string')
+            ? child.map((filename: unknown) => (typeof filename === 'string' ? keyOf(filename) : filename))
+            : child
+          : replaced(child);
+      if (next !== child) {
+        // A spread defines its members, so an own `__proto__` key stays data here too.
+        copy ??= { ...record };
+        setMember(copy, key, next);
       }
     }
-    return result;
+    return copy ?? value;
   };
-  return copy(payload) as T;
+  return replaced(payload) as T;
 };
