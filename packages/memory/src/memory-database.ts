@@ -40,8 +40,10 @@ export type MemoryTables = {
   readonly clients: StagedMap<string, StoredClient>;
   readonly statusHistory: StagedMap<string, readonly StatusHistoryEntry[]>;
   readonly documents: StagedMap<string, DocumentRecord>;
-  readonly idempotency: StagedMap<string, IdempotencyRecord>;
-  readonly events: StagedMap<number, EventRow>;
+  /** Indexed by owner: a claim's quota check reads that owner's records only. */
+  readonly idempotency: StagedMap<string, IdempotencyRecord, 'byOwner'>;
+  /** Indexed by manager (the event feed) and by event id (webhook jobs name their events). */
+  readonly events: StagedMap<number, EventRow, 'byManager' | 'byEventId'>;
   readonly webhookEndpoints: StagedMap<string, StoredWebhookEndpoint>;
   readonly webhookDeliveries: StagedMap<string, StoredWebhookDelivery>;
   readonly webhookJobs: StagedMap<number, WebhookJobRow>;
@@ -93,8 +95,14 @@ export const createMemoryDatabase = () => {
     webhookDeliveries: new Map(),
     webhookJobs: new Map(),
   };
-  // An owner's idempotency records, so the quota check of a claim reads that owner's records only.
-  const idempotencyByOwner = new KeyGroups<string, IdempotencyRecord>((record) => record.owner);
+  // Secondary indexes of the committed tables, kept up to date by every commit.
+  const idempotencyIndexes = {
+    byOwner: new KeyGroups<string, IdempotencyRecord>((record) => record.owner),
+  };
+  const eventIndexes = {
+    byManager: new KeyGroups<number, EventRow>((row) => row.managerId),
+    byEventId: new KeyGroups<number, EventRow>((row) => row.event.id),
+  };
   const queue = createSerialQueue();
 
   const stage = (): MemoryTables => {
@@ -103,8 +111,8 @@ export const createMemoryDatabase = () => {
       clients: new StagedMap(committed.clients, copies),
       statusHistory: new StagedMap(committed.statusHistory, copies),
       documents: new StagedMap(committed.documents, copies),
-      idempotency: new StagedMap(committed.idempotency, copies, idempotencyByOwner),
-      events: new StagedMap(committed.events, copies),
+      idempotency: new StagedMap(committed.idempotency, copies, idempotencyIndexes),
+      events: new StagedMap(committed.events, copies, eventIndexes),
       webhookEndpoints: new StagedMap(committed.webhookEndpoints, copies),
       webhookDeliveries: new StagedMap(committed.webhookDeliveries, copies),
       webhookJobs: new StagedMap(committed.webhookJobs, copies),

@@ -19,7 +19,9 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
   listForManager: ({ managerId, afterPosition = '0', limit, type, clientId }) =>
     access.read((tables) =>
       tables.events
-        .select(
+        .selectWithin(
+          'byManager',
+          managerId,
           (row) =>
             row.managerId === managerId &&
             row.position > Number(afterPosition) &&
@@ -30,12 +32,13 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
         .slice(0, Math.max(1, Math.floor(limit)))
         .map(({ position, event }) => ({ position: String(position), event })),
     ),
-  findByIds: (eventIds) => {
-    const wanted = new Set(eventIds);
-    return access.read((tables) =>
-      tables.events
-        .select((row) => wanted.has(row.event.id))
+  findByIds: (eventIds) =>
+    access.read((tables) =>
+      [...new Set(eventIds)]
+        .flatMap((eventId) =>
+          tables.events.selectWithin('byEventId', eventId, (row) => row.event.id === eventId),
+        )
+        .sort((a, b) => a.position - b.position)
         .map(({ managerId, clientId, event }) => ({ managerId, clientId, event })),
-    );
-  },
+    ),
 });

@@ -52,9 +52,9 @@ const ownerQuotaRefusal = (
   const now = request.now.getTime();
   const isLive = (record: IdempotencyRecord) =>
     record.owner === request.owner && now - record.claimedAt <= request.recordTtlMs;
-  if (!tables.idempotency.hasAtLeastWithin(request.owner, isLive, limit)) return null;
+  if (!tables.idempotency.hasAtLeastWithin('byOwner', request.owner, isLive, limit)) return null;
   const oldest = tables.idempotency
-    .selectWithin(request.owner, isLive)
+    .selectWithin('byOwner', request.owner, isLive)
     .reduce((earliest, record) => Math.min(earliest, record.claimedAt), now);
   // A record is expired once strictly older than the TTL: 1 ms after it reaches it.
   return { type: 'QuotaExceeded', retryAfterMs: oldest + request.recordTtlMs + 1 - now };

@@ -6,22 +6,26 @@ const removed: unique symbol = Symbol('removed');
 /**
  * A view over a committed Map whose writes are staged until `commit`. Values are stored as frozen
  * copies and handed out as they are, so no caller can change stored state through an object it
- * passed or received.
+ * passed or received. `I` names the map's indexes (KeyGroups over its committed values).
  */
-export class StagedMap<K, V> {
+export class StagedMap<K, V, I extends string = never> {
   readonly #committed: Map<K, V>;
   readonly #staged = new Map<K, V | typeof removed>();
-  readonly #groups: KeyGroups<K, V> | undefined;
+  readonly #indexes: Readonly<Record<I, KeyGroups<K, V>>>;
   readonly #copies: TransactionCopies | undefined;
 
   /**
    * `copies` are the frozen copies of the transaction this view belongs to, shared by its maps;
-   * `groups`, when given, indexes `committed` and is kept up to date by `commit`.
+   * `indexes`, by name, index `committed` and are kept up to date by `commit`.
    */
-  constructor(committed: Map<K, V>, copies?: TransactionCopies, groups?: KeyGroups<K, V>) {
+  constructor(
+    committed: Map<K, V>,
+    copies?: TransactionCopies,
+    indexes: Readonly<Record<I, KeyGroups<K, V>>> = {} as Record<I, KeyGroups<K, V>>,
+  ) {
     this.#committed = committed;
     this.#copies = copies;
-    this.#groups = groups;
+    this.#indexes = indexes;
   }
 
   #current(key: K): V | undefined {
@@ -85,14 +89,13 @@ export class StagedMap<K, V> {
   }
 
   /**
-   * The values of `group` (of the KeyGroups this map was given) matching `predicate`: the group's
-   * committed keys, then the staged values. `predicate` must itself check membership of the group,
-   * since a staged value may belong to any.
+   * The values of `group` of the index `index` matching `predicate`: the group's committed keys, in
+   * the order they were committed, then the staged values. `predicate` must itself check
+   * membership of the group, since a staged value may belong to any.
    */
-  selectWithin(group: string, predicate: (value: V, key: K) => boolean): V[] {
-    if (this.#groups === undefined) return this.select(predicate);
+  selectWithin(index: I, group: string, predicate: (value: V, key: K) => boolean): V[] {
     const selected: V[] = [];
-    for (const key of this.#groups.keysOf(group)) {
+    for (const key of this.#indexes[index].keysOf(group)) {
       const value = this.#committed.get(key);
       if (value !== undefined && !this.#staged.has(key) && predicate(value, key)) selected.push(value);
     }
@@ -103,12 +106,12 @@ export class StagedMap<K, V> {
   }
 
   /**
-   * Whether at least `n` values of `group` match `predicate` (see `selectWithin`): false at once
-   * when the group holds fewer than `n` values at all, otherwise a scan that stops at the `n`th.
+   * Whether at least `n` values of `group` of the index `index` match `predicate` (see
+   * `selectWithin`): false at once when the group holds fewer than `n` values at all, otherwise a
+   * scan that stops at the `n`th.
    */
-  hasAtLeastWithin(group: string, predicate: (value: V, key: K) => boolean, n: number): boolean {
-    if (this.#groups === undefined) return this.count(predicate, n) >= n;
-    const keys = this.#groups.keysOf(group);
+  hasAtLeastWithin(index: I, group: string, predicate: (value: V, key: K) => boolean, n: number): boolean {
+    const keys = this.#indexes[index].keysOf(group);
     if (keys.size + this.#staged.size < n) return false;
     let counted = 0;
     for (const key of keys) {
@@ -135,8 +138,11 @@ export class StagedMap<K, V> {
   }
 
   commit(): void {
+    const indexes = Object.values<KeyGroups<K, V>>(this.#indexes);
     for (const [key, value] of this.#staged) {
-      this.#groups?.update(key, this.#committed.get(key), value === removed ? undefined : value);
+      for (const index of indexes) {
+        index.update(key, this.#committed.get(key), value === removed ? undefined : value);
+      }
       if (value === removed) this.#committed.delete(key);
       else this.#committed.set(key, value);
     }

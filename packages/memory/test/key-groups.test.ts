@@ -8,7 +8,7 @@ describe("a StagedMap's key groups", () => {
   const setup = () => {
     const committed = new Map<string, Record>();
     const groups = new KeyGroups<string, Record>((record) => record.owner);
-    const view = () => new StagedMap(committed, undefined, groups);
+    const view = () => new StagedMap(committed, undefined, { byOwner: groups });
     return { committed, groups, view };
   };
   const ofOwner = (owner: string) => (record: Record) => record.owner === owner;
@@ -38,18 +38,40 @@ describe("a StagedMap's key groups", () => {
     const staging = view();
     staging.set('c', { owner: 'x', n: 3 });
     staging.delete('a');
-    expect(staging.hasAtLeastWithin('x', ofOwner('x'), 2)).toBe(true);
-    expect(staging.hasAtLeastWithin('x', ofOwner('x'), 3)).toBe(false);
-    expect(staging.hasAtLeastWithin('x', (record) => record.owner === 'x' && record.n > 2, 1)).toBe(true);
+    expect(staging.hasAtLeastWithin('byOwner', 'x', ofOwner('x'), 2)).toBe(true);
+    expect(staging.hasAtLeastWithin('byOwner', 'x', ofOwner('x'), 3)).toBe(false);
+    expect(
+      staging.hasAtLeastWithin('byOwner', 'x', (record) => record.owner === 'x' && record.n > 2, 1),
+    ).toBe(true);
     expect(
       staging
-        .selectWithin('x', ofOwner('x'))
+        .selectWithin('byOwner', 'x', ofOwner('x'))
         .map((record) => record.n)
         .sort(),
     ).toEqual([2, 3]);
     // Never committed (a rolled-back transaction): the committed view and the index are unchanged.
-    expect(view().hasAtLeastWithin('x', ofOwner('x'), 2)).toBe(true);
-    expect(view().hasAtLeastWithin('x', (record) => record.owner === 'x' && record.n === 3, 1)).toBe(false);
+    expect(view().hasAtLeastWithin('byOwner', 'x', ofOwner('x'), 2)).toBe(true);
+    expect(
+      view().hasAtLeastWithin('byOwner', 'x', (record) => record.owner === 'x' && record.n === 3, 1),
+    ).toBe(false);
     expect([...groups.keysOf('x')]).toEqual(['a', 'b']);
+  });
+
+  it("reads only the group's rows: the predicate runs for that group's committed keys and the staged values", () => {
+    const { view } = setup();
+    const seed = view();
+    for (let n = 0; n < 1_000; n += 1) seed.set(`k${n}`, { owner: n % 100 === 0 ? 'rare' : 'common', n });
+    seed.commit();
+    const staging = view();
+    staging.set('new', { owner: 'rare', n: 1_000 });
+    let calls = 0;
+    const selected = staging.selectWithin('byOwner', 'rare', (record) => {
+      calls += 1;
+      return record.owner === 'rare';
+    });
+    expect(selected.map((record) => record.n)).toEqual([
+      0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1_000,
+    ]);
+    expect(calls).toBe(11);
   });
 });
