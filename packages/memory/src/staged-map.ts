@@ -8,7 +8,7 @@ const removed: unique symbol = Symbol('removed');
  * copies and handed out as they are, so no caller can change stored state through an object it
  * passed or received. `I` names the map's indexes (KeyGroups over its committed values).
  */
-export class StagedMap<K, V, I extends string = never> {
+export class StagedMap<K extends string | number, V, I extends string = never> {
   readonly #committed: Map<K, V>;
   readonly #staged = new Map<K, V | typeof removed>();
   readonly #indexes: Readonly<Record<I, KeyGroups<K, V>>>;

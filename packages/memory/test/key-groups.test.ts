@@ -74,4 +74,23 @@ describe("a StagedMap's key groups", () => {
     ]);
     expect(calls).toBe(11);
   });
+
+  it('keeps a group through one key, several and none again, in the order its keys joined', () => {
+    const groups = new KeyGroups<number, Record>((record) => record.owner);
+    const at = (owner: string, n: number) => ({ owner, n });
+    groups.update(1, undefined, at('x', 1));
+    expect([...groups.keysOf('x')]).toEqual([1]);
+    groups.update(1, at('x', 1), at('x', 1));
+    groups.update(2, undefined, at('x', 2));
+    groups.update(3, undefined, at('x', 3));
+    expect([...groups.keysOf('x')]).toEqual([1, 2, 3]);
+    groups.update(1, at('x', 1), at('y', 1));
+    groups.update(3, at('x', 3), undefined);
+    expect([...groups.keysOf('x')]).toEqual([2]);
+    expect([...groups.keysOf('y')]).toEqual([1]);
+    groups.update(2, at('x', 2), undefined);
+    groups.update(1, at('y', 1), undefined);
+    expect(groups.keysOf('x').size).toBe(0);
+    expect(groups.keysOf('y').size).toBe(0);
+  });
 });
