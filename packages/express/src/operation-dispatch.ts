@@ -52,7 +52,12 @@ const matchRoute = (route: CompiledRoute, parts: readonly string[]): Record<stri
     const segment = route.segments[index] as Segment;
     const part = parts[index] as string;
     if ('literal' in segment) {
-      if (part.length !== segment.literal.length || part.toLowerCase() !== segment.literal) return null;
+      // Any case matches, as in Express; a part already in lower case (nearly every request) costs no copy.
+      if (
+        part !== segment.literal &&
+        (part.length !== segment.literal.length || part.toLowerCase() !== segment.literal)
+      )
+        return null;
     } else {
       if (part === '') return null;
       params ??= {};
