@@ -1,6 +1,5 @@
 import type { StoredWebhookDelivery, WebhookDeliveryStore } from '@onboarding-kit/core';
 import { ok } from 'neverthrow';
-import { frozenCopy } from './frozen-copy.js';
 import type { TableAccess } from './memory-database.js';
 
 /** Newest first: createdAt, then id, descending. */
@@ -20,7 +19,7 @@ export const createMemoryWebhookDeliveryStore = (access: TableAccess): WebhookDe
         // An endpoint removed meanwhile takes no delivery (PostgreSQL's foreign key does the same).
         if (existing.has(pair(delivery)) || !tables.webhookEndpoints.has(delivery.endpointId)) continue;
         existing.add(pair(delivery));
-        tables.webhookDeliveries.set(delivery.id, frozenCopy(delivery));
+        tables.webhookDeliveries.set(delivery.id, delivery);
       }
       return ok(undefined);
     }),
@@ -49,7 +48,7 @@ export const createMemoryWebhookDeliveryStore = (access: TableAccess): WebhookDe
     access.write((tables) => {
       const stored = tables.webhookDeliveries.get(delivery.id);
       if (stored === undefined || stored.attempts !== expectedAttempts) return ok(false);
-      tables.webhookDeliveries.set(delivery.id, frozenCopy(delivery));
+      tables.webhookDeliveries.set(delivery.id, delivery);
       return ok(true);
     }),
 });

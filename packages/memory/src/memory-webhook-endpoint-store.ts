@@ -1,6 +1,5 @@
 import type { WebhookEndpointStore } from '@onboarding-kit/core';
 import { ok } from 'neverthrow';
-import { frozenCopy } from './frozen-copy.js';
 import type { TableAccess } from './memory-database.js';
 
 /** Webhook endpoints in the memory tables; removing one removes its deliveries and their jobs. */
@@ -13,7 +12,7 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
         maxPerManager,
       );
       if (held >= maxPerManager) return ok(false);
-      tables.webhookEndpoints.set(endpoint.id, frozenCopy(endpoint));
+      tables.webhookEndpoints.set(endpoint.id, endpoint);
       return ok(true);
     }),
   listForManager: (managerId) =>
@@ -40,7 +39,7 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
       const endpoint = tables.webhookEndpoints.get(endpointId);
       if (endpoint?.managerId !== managerId) return ok(false);
       if (JSON.stringify(endpoint.secrets) !== JSON.stringify(expected)) return ok(false);
-      tables.webhookEndpoints.set(endpointId, frozenCopy({ ...endpoint, secrets: next }));
+      tables.webhookEndpoints.set(endpointId, { ...endpoint, secrets: next });
       return ok(true);
     }),
 });
