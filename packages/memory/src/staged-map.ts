@@ -138,11 +138,12 @@ export class StagedMap<K extends string | number, V, I extends string = never> {
   }
 
   commit(): void {
+    // Most of a transaction's maps have nothing staged.
+    if (this.#staged.size === 0) return;
     const indexes = Object.values<KeyGroups<K, V>>(this.#indexes);
     for (const [key, value] of this.#staged) {
-      for (const index of indexes) {
-        index.update(key, this.#committed.get(key), value === removed ? undefined : value);
-      }
+      const previous = this.#committed.get(key);
+      for (const index of indexes) index.update(key, previous, value === removed ? undefined : value);
       if (value === removed) this.#committed.delete(key);
       else this.#committed.set(key, value);
     }
