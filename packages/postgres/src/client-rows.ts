@@ -175,26 +175,23 @@ export const childRowsJson = (client: StoredClient): [string, string, string] =>
 ];
 
 /**
- * Data-modifying CTEs that insert every child row of client `$1` from the json arrays in
- * `$repsParam`, `$banksParam`, `$walletsParam` (one multi-row INSERT per table, in one statement)
- * plus one status history row from the next five parameters. Foreign keys to `clients` are checked
- * at the end of the statement, so the client row may be inserted by the same statement.
+ * The statements that insert every child row of client `$1` from the json arrays in the three
+ * parameters from `firstParam` on (one multi-row INSERT per table) plus one status history row
+ * from the next five parameters: run together as one statement (`batchStatement`), whose foreign
+ * keys to `clients` are checked at its end, so the client row may be inserted by the same statement.
  */
-export const childInsertCtes = (tables: KitTables, firstParam: number): string => {
+export const childInsertStatements = (tables: KitTables, firstParam: number): string[] => {
   const p = (offset: number) => `$${firstParam + offset}`;
-  return `
-  representatives AS (
-    INSERT INTO ${tables.representatives} (id, client_id, position, first_name, last_name, email, phone,
+  return [
+    `INSERT INTO ${tables.representatives} (id, client_id, position, first_name, last_name, email, phone,
       job_title, supporting_documents, role, created_at, updated_at, deleted_at)
     SELECT r.id, $1, r.position, r.first_name, r.last_name, r.email, r.phone, r.job_title,
       r.supporting_documents, r.role, r.created_at, r.updated_at, r.deleted_at
     FROM ROWS FROM (jsonb_to_recordset(${p(0)}::jsonb) AS (id uuid, first_name text, last_name text,
       email text, phone text, job_title text, supporting_documents jsonb, role text, created_at timestamptz,
       updated_at timestamptz, deleted_at timestamptz)) WITH ORDINALITY AS r(id, first_name, last_name, email,
-      phone, job_title, supporting_documents, role, created_at, updated_at, deleted_at, position)
-  ),
-  bank_accounts AS (
-    INSERT INTO ${tables.bankAccounts} (id, client_id, position, label, fiat_currency, country_code, type,
+      phone, job_title, supporting_documents, role, created_at, updated_at, deleted_at, position)`,
+    `INSERT INTO ${tables.bankAccounts} (id, client_id, position, label, fiat_currency, country_code, type,
       identifiers, third_party_owner_name, third_party_owner_address, third_party_owner_city,
       third_party_owner_postal_code, third_party_owner_country_code, third_party_owner_documents, created_at)
     SELECT b.id, $1, b.position, b.label, b.fiat_currency, b.country_code, b.type, b.identifiers,
@@ -207,17 +204,15 @@ export const childInsertCtes = (tables: KitTables, firstParam: number): string =
       third_party_owner_country_code text, third_party_owner_documents jsonb, created_at timestamptz))
       WITH ORDINALITY AS b(id, label, fiat_currency, country_code, type, identifiers, third_party_owner_name,
       third_party_owner_address, third_party_owner_city, third_party_owner_postal_code,
-      third_party_owner_country_code, third_party_owner_documents, created_at, position)
-  ),
-  wallets AS (
-    INSERT INTO ${tables.wallets} (id, client_id, position, label, blockchain_network, address, created_at)
+      third_party_owner_country_code, third_party_owner_documents, created_at, position)`,
+    `INSERT INTO ${tables.wallets} (id, client_id, position, label, blockchain_network, address, created_at)
     SELECT w.id, $1, w.position, w.label, w.blockchain_network, w.address, w.created_at
     FROM ROWS FROM (jsonb_to_recordset(${p(2)}::jsonb) AS (id uuid, label text, blockchain_network text,
       address text, created_at timestamptz)) WITH ORDINALITY AS w(id, label, blockchain_network, address,
-      created_at, position)
-  )
-  INSERT INTO ${tables.statusHistory} (client_id, from_status, to_status, reason, actor, at)
-  VALUES ($1, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)})`;
+      created_at, position)`,
+    `INSERT INTO ${tables.statusHistory} (client_id, from_status, to_status, reason, actor, at)
+    VALUES ($1, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)})`,
+  ];
 };
 
 export const historyValues = (entry: StatusHistoryEntry): unknown[] => [

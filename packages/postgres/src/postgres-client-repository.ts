@@ -12,7 +12,7 @@ import {
 import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
 import {
   type ClientRow,
-  childInsertCtes,
+  childInsertStatements,
   childRowsJson,
   clientColumns,
   clientSelectList,
@@ -24,6 +24,7 @@ import {
 } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
+import { batchStatement, type WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');
 
@@ -33,10 +34,14 @@ const clientStatements = statementsPerSchema((tables) => {
     `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c WHERE c.id = $1${lock ? ' FOR UPDATE OF c' : ''}`;
   const selectClient = preparedStatement(selectById(false));
   const selectClientForUpdate = preparedStatement(selectById(true));
-  const insertStatement = `WITH client AS (
-      INSERT INTO ${tables.clients} (${clientColumns})
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-    ), ${childInsertCtes(tables, 13)}`;
+  // A batched write (write-batch.ts): in a unit of work it goes with the transaction's other writes.
+  const insertClient: WriteTemplate = {
+    statements: [
+      `INSERT INTO ${tables.clients} (${clientColumns})
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      ...childInsertStatements(tables, 13),
+    ],
+  };
 
   // Replaces the client only if it still has the expected status, and drops its child rows in the
   // same statement; the new child rows go in by a second statement (a delete and an insert of the
@@ -55,17 +60,16 @@ const clientStatements = statementsPerSchema((tables) => {
       DELETE FROM ${tables.wallets} WHERE client_id IN (SELECT id FROM client)
     )
     SELECT count(*)::int AS updated FROM client`;
-  const insertChildrenStatement = `WITH ${childInsertCtes(tables, 2)}`;
-  const insertClient = preparedStatement(insertStatement);
+  const insertChildren: WriteTemplate = { statements: childInsertStatements(tables, 2) };
   const updateClient = preparedStatement(updateStatement);
-  const insertChildren = preparedStatement(insertChildrenStatement);
   return { selectClient, selectClientForUpdate, insertClient, updateClient, insertChildren };
 });
 
 /**
  * Clients on PostgreSQL. Each method is one SQL statement, except `update` (two): a create writes
  * the client, its representatives, bank accounts, wallets and first history entry in one
- * statement of data-modifying CTEs, with one multi-row INSERT per child table.
+ * statement of data-modifying CTEs, with one multi-row INSERT per child table (in a unit of work,
+ * in the statement of the transaction's batched writes).
  */
 export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
   const { selectClient, selectClientForUpdate, insertClient, updateClient, insertChildren } =
@@ -130,11 +134,12 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
     insert: (client: StoredClient, entry: StatusHistoryEntry) =>
       ResultAsync.fromPromise(
         (async () =>
-          db.query(
-            insertClient([...clientValues(client), ...childRowsJson(client), ...historyValues(entry)]),
-          ))(),
+          db.write({
+            template: insertClient,
+            values: [...clientValues(client), ...childRowsJson(client), ...historyValues(entry)],
+          }))(),
         unavailable,
-      ).map(() => undefined),
+      ),
 
     update: (client: StoredClient, expectedStatus: ClientStatus, entry: StatusHistoryEntry) => {
       const stale: StaleClientState = { type: 'StaleClientState', clientId: client.id, expectedStatus };
@@ -145,7 +150,14 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
           updateClient([...clientValues(client), expectedStatus]),
         );
         if ((updated.rows[0]?.updated ?? 0) !== 1) return false;
-        await tx.query(insertChildren([client.id, ...childRowsJson(client), ...historyValues(entry)]));
+        await tx.query(
+          batchStatement(tables, [
+            {
+              template: insertChildren,
+              values: [client.id, ...childRowsJson(client), ...historyValues(entry)],
+            },
+          ]),
+        );
         return true;
       });
       return ResultAsync.fromPromise(replaced, unavailable).andThen((wasReplaced) =>

@@ -2,30 +2,22 @@ import { type ClientEvent, type EventLog, storageUnavailable } from '@onboarding
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
+import type { WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');
 
-/**
- * What one transaction's event appends learned: whether each manager they wrote events of has a
- * webhook endpoint (read in the append's own statement). The transaction's job queue reads it.
- */
-export type WebhookEndpointPresence = Map<string, boolean>;
-
-/** The log's prepared statements, built once per schema. */
+/** The log's statements, built once per schema. */
 const eventLogStatements = statementsPerSchema((tables) => {
-  // The same statement tells whether the manager has a webhook endpoint: the transaction's job
-  // queue then needs no round trip of its own to decide whether to send a job (issue 10).
-  const appendEvents = preparedStatement(
-    `WITH appended AS (
-       INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
+  // A batched write: in a unit of work it goes with the command's other writes.
+  const appendEvents: WriteTemplate = {
+    statements: [
+      `INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
        SELECT e.event_id, $1, e.client_id, e.type, e.created_at, e.body
        FROM json_to_recordset($2::json)
          AS e(ordinal integer, event_id uuid, client_id uuid, type text, created_at timestamptz, body json)
-       ORDER BY e.ordinal
-       RETURNING 1
-     )
-     SELECT EXISTS (SELECT 1 FROM ${tables.webhookEndpoints} WHERE manager_id = $1) AS has_endpoint`,
-  );
+       ORDER BY e.ordinal`,
+    ],
+  };
   const listEvents = preparedStatement(
     `SELECT xid, position, body FROM ${tables.events}
      WHERE manager_id = $1 AND (xid, position) > ($2::bigint, $3::bigint)
@@ -47,11 +39,7 @@ const eventLogStatements = statementsPerSchema((tables) => {
  * that xmin, above every cursor handed out so far: its events come after them, never skipped. The
  * price: events wait for every older transaction of the database to end (a long one delays them).
  */
-export const createPostgresEventLog = (
-  db: SqlSession,
-  tables: KitTables,
-  endpointPresence?: WebhookEndpointPresence,
-): EventLog => {
+export const createPostgresEventLog = (db: SqlSession, tables: KitTables): EventLog => {
   const { appendEvents, listEvents, findEvents } = eventLogStatements(tables);
   return {
     append: (events) => {
@@ -70,10 +58,7 @@ export const createPostgresEventLog = (
               created_at: event.createdAt,
               body: event,
             }));
-            const appended = await db.query<{ has_endpoint: boolean }>(
-              appendEvents([managerId, JSON.stringify(rows)]),
-            );
-            endpointPresence?.set(managerId, appended.rows[0]?.has_endpoint === true);
+            await db.write({ template: appendEvents, values: [managerId, JSON.stringify(rows)] });
           }
         })(),
         unavailable,

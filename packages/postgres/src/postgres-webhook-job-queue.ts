@@ -1,65 +1,100 @@
 import { storageUnavailable, type WebhookJob, type WebhookJobQueue } from '@onboarding-kit/core';
 import { okAsync, ResultAsync } from 'neverthrow';
-import type { KitTables } from './kit-tables.js';
-import type { WebhookEndpointPresence } from './postgres-event-log.js';
+import type PgBoss from 'pg-boss';
 import { preparedJobEngineDatabase, webhookQueue } from './postgres-job-engine.js';
-import type { TransactionJobs } from './postgres-unit-of-work.js';
-import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
+import type { Queryable, SqlSession } from './sql-session.js';
+import type { BatchedWrite, WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');
 
-/** Which of some managers have a webhook endpoint, prepared, built once per schema. */
-const subscribedManagersStatementOf = statementsPerSchema((tables) =>
-  preparedStatement(
-    `SELECT DISTINCT manager_id FROM ${tables.webhookEndpoints} WHERE manager_id = ANY($1::text[])`,
-  ),
-);
+/** The job engine a transaction's webhook jobs are sent to, and how long a job may stay active. */
+export type TransactionJobs = { readonly boss: PgBoss; readonly jobExpirySeconds: number };
 
 /**
- * Webhook jobs on pg-boss, sent through the command's own connection so that they commit (or roll
+ * A command's events to deliver, for the unit of work to decide with its batched writes: one job
+ * with the events of the managers that have a webhook endpoint, sent in the same transaction, and
+ * none when no manager has one.
+ */
+export type WebhookJobDecision = {
+  readonly events: readonly { readonly managerId: string; readonly eventId: string }[];
+};
+
+/** The job of `decision` for the managers that have an endpoint. */
+export const deliveryJob = (decision: WebhookJobDecision, withEndpoint: ReadonlySet<string>): WebhookJob => ({
+  type: 'deliver-events',
+  eventIds: decision.events
+    .filter(({ managerId }) => withEndpoint.has(managerId))
+    .map(({ eventId }) => eventId),
+});
+
+/** Where a transaction's job queue leaves its decisions (the unit of work). */
+export type WebhookJobDecisions = { add(decision: WebhookJobDecision): void };
+
+/** Sends `job` at once, through `db` (the transaction's connection). */
+export const sendWebhookJob = (
+  db: Queryable,
+  { boss, jobExpirySeconds }: TransactionJobs,
+  job: WebhookJob,
+  startAfter?: Date,
+): Promise<unknown> =>
+  boss.send(webhookQueue, job, {
+    db: preparedJobEngineDatabase(db),
+    expireInSeconds: jobExpirySeconds,
+    ...(startAfter === undefined ? {} : { startAfter }),
+  });
+
+// pg-boss's job insert is one fixed text per job schema: its template is kept, a few at most.
+const MAX_JOB_INSERT_TEMPLATES = 16;
+const jobInsertTemplates = new Map<string, WriteTemplate>();
+
+/**
+ * pg-boss's insert of `job` as a batched write, so that it goes in the same statement as the
+ * command's writes: what `boss.send` would run, taken from it without running it. `undefined` when
+ * pg-boss did not send exactly one plain INSERT (another version of it): send it at once then.
+ */
+export const webhookJobWrite = async (
+  { boss, jobExpirySeconds }: TransactionJobs,
+  job: WebhookJob,
+): Promise<BatchedWrite | undefined> => {
+  const taken: { text: string; values: unknown[] }[] = [];
+  await boss.send(webhookQueue, job, {
+    db: {
+      executeSql: async (text, values = []) => {
+        taken.push({ text, values });
+        return { rows: [{ id: null }] };
+      },
+    },
+    expireInSeconds: jobExpirySeconds,
+  });
+  const [insert] = taken;
+  if (taken.length !== 1 || insert === undefined) return undefined;
+  let template = jobInsertTemplates.get(insert.text);
+  if (template === undefined) {
+    if (!/^\s*INSERT\s/i.test(insert.text) || insert.text.includes(';')) return undefined;
+    template = { statements: [insert.text] };
+    if (jobInsertTemplates.size < MAX_JOB_INSERT_TEMPLATES) jobInsertTemplates.set(insert.text, template);
+  }
+  return { template, values: insert.values };
+};
+
+/**
+ * Webhook jobs on pg-boss, sent through the command's own transaction so that they commit (or roll
  * back) with it. A command's events become one job, and only when their manager has an endpoint:
- * the transaction's event append read that in its own statement (`endpointPresence`); a manager it
- * did not write events of is asked about here.
+ * the unit of work decides that with the transaction's batched writes (`decisions`).
  */
 export const createPostgresWebhookJobQueue = (
   db: SqlSession,
-  tables: KitTables,
-  { boss, jobExpirySeconds }: TransactionJobs,
-  endpointPresence: WebhookEndpointPresence = new Map(),
-): WebhookJobQueue => {
-  const subscribedManagersStatement = subscribedManagersStatementOf(tables);
-  const send = (job: WebhookJob, startAfter?: Date) =>
+  jobs: TransactionJobs,
+  decisions: WebhookJobDecisions,
+): WebhookJobQueue => ({
+  enqueueEventDeliveries: (events) => {
+    if (events.length === 0) return okAsync(undefined);
+    decisions.add({ events: events.map(({ managerId, event }) => ({ managerId, eventId: event.id })) });
+    return okAsync(undefined);
+  },
+  enqueueAttempt: (deliveryId, runAt) =>
     ResultAsync.fromPromise(
-      boss.send(webhookQueue, job, {
-        db: preparedJobEngineDatabase(db),
-        expireInSeconds: jobExpirySeconds,
-        ...(startAfter === undefined ? {} : { startAfter }),
-      }),
+      sendWebhookJob(db, jobs, { type: 'attempt-delivery', deliveryId }, runAt),
       unavailable,
-    ).map(() => undefined);
-  return {
-    enqueueEventDeliveries: (events) => {
-      if (events.length === 0) return okAsync(undefined);
-      const managers = [...new Set(events.map(({ managerId }) => managerId))];
-      const unknown = managers.filter((managerId) => !endpointPresence.has(managerId));
-      const subscribed = new Set(managers.filter((managerId) => endpointPresence.get(managerId) === true));
-      const lookup =
-        unknown.length === 0
-          ? okAsync(subscribed)
-          : ResultAsync.fromPromise(
-              db.query<{ manager_id: string }>(subscribedManagersStatement([unknown])),
-              unavailable,
-            ).map((result) => {
-              for (const { manager_id } of result.rows) subscribed.add(manager_id);
-              return subscribed;
-            });
-      return lookup.andThen((withEndpoint) => {
-        const eventIds = events
-          .filter(({ managerId }) => withEndpoint.has(managerId))
-          .map(({ event }) => event.id);
-        return eventIds.length === 0 ? okAsync(undefined) : send({ type: 'deliver-events', eventIds });
-      });
-    },
-    enqueueAttempt: (deliveryId, runAt) => send({ type: 'attempt-delivery', deliveryId }, runAt),
-  };
-};
+    ).map(() => undefined),
+});

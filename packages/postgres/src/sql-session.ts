@@ -3,6 +3,7 @@ import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/cor
 import { ResultAsync } from 'neverthrow';
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { KitTables } from './kit-tables.js';
+import { type BatchedWrite, batchFailure, batchStatement } from './write-batch.js';
 
 export type Queryable = {
   query<R extends QueryResultRow = QueryResultRow>(
@@ -39,12 +40,29 @@ export const statementsPerSchema = <S>(build: (tables: KitTables) => S): ((table
 };
 
 /**
- * Where a repository runs its SQL: the pool (each statement autocommits) or one pooled client
- * inside the unit of work's transaction. `atomically` runs several statements all-or-nothing:
- * in its own transaction on the pool, or simply inline when a transaction is already open.
+ * Where a repository runs its SQL: the pool (each statement autocommits) or the unit of work's
+ * transaction. `atomically` runs several statements all-or-nothing: in its own transaction on the
+ * pool, or simply inline when a transaction is already open. `write` runs a write that needs no
+ * answer: at once on the pool; held back in a unit of work, to go with the transaction's other
+ * writes in one statement (write-batch.ts). It rejects with a `BatchedWriteRefused` when the
+ * write's requirement does not hold — on the pool only: a unit of work reports that itself.
  */
 export type SqlSession = Queryable & {
   atomically<T>(statements: (db: Queryable) => Promise<T>): Promise<T>;
+  write(write: BatchedWrite): Promise<void>;
+};
+
+/** Runs `writes` as one statement on `db`; a failed requirement rejects as `BatchedWriteRefused`. */
+export const runBatch = async (
+  db: Queryable,
+  tables: KitTables,
+  writes: readonly BatchedWrite[],
+): Promise<QueryResult> => {
+  try {
+    return await db.query(batchStatement(tables, writes));
+  } catch (failure) {
+    throw batchFailure(writes, failure);
+  }
 };
 
 /** A pooled client held for several statements, and how to give it back. */
@@ -86,7 +104,7 @@ export const rollbackAndRelease = async ({ client, release }: CheckedOutClient):
   }
 };
 
-export const poolSession = (pool: Pool): SqlSession => ({
+export const poolSession = (pool: Pool, tables: KitTables): SqlSession => ({
   query: (statement, values) =>
     typeof statement === 'string' ? pool.query(statement, values) : pool.query(statement),
   atomically: async (statements) => {
@@ -107,12 +125,9 @@ export const poolSession = (pool: Pool): SqlSession => ({
       throw failure;
     }
   },
-});
-
-export const transactionSession = (client: PoolClient): SqlSession => ({
-  query: (statement, values) =>
-    typeof statement === 'string' ? client.query(statement, values) : client.query(statement),
-  atomically: (statements) => statements(client),
+  write: async (write) => {
+    await runBatch(pool, tables, [write]);
+  },
 });
 
 /** One statement on `db` as a Result: a driver failure is `StorageUnavailable` of postgres. */

@@ -20,14 +20,23 @@ import { rawSqlInspector } from './raw-sql-inspector.js';
  * saved client points at), and a retry with the same key must replay the saved client.
  */
 
-/** A pool whose next COMMIT is really sent and kept by the server, and whose reply is then lost. */
+/**
+ * A pool whose next committing statement is really sent and kept by the server, and whose reply is
+ * then lost: a COMMIT, or the one statement of a command's batched writes committed on its own
+ * (a create sends no COMMIT: write-batch.ts).
+ */
 const poolLosingCommitReplies = () => {
   let loseNextCommitReply = false;
   class LosingClient extends pg.Client {}
   const send = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => Promise<unknown>;
   (LosingClient.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
     const [statement] = args;
-    if (statement === 'COMMIT' && loseNextCommitReply) {
+    const commits =
+      statement === 'COMMIT' ||
+      (typeof statement === 'object' &&
+        statement !== null &&
+        String((statement as { name?: unknown }).name).startsWith('okit_b_'));
+    if (commits && loseNextCommitReply) {
       loseNextCommitReply = false;
       return send.apply(this, args).then(() => {
         // The reply arrived, but we act as the network would have: the socket is gone.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { creationEntryFor, storedClientFixture } from '@onboarding-kit/contract-tests';
-import type { DomainError, StoredClient } from '@onboarding-kit/core';
+import type { DomainError, IdempotencyLockLost, StoredClient } from '@onboarding-kit/core';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kitTables } from '../src/kit-tables.js';
@@ -33,7 +33,11 @@ afterAll(async () => {
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-type Outcome = { readonly at: number; readonly client: StoredClient; readonly error: DomainError | null };
+type Outcome = {
+  readonly at: number;
+  readonly client: StoredClient;
+  readonly error: DomainError | IdempotencyLockLost | null;
+};
 
 it('answers StorageUnavailable while the database restarts, recovers by itself, and never half-writes a client', async () => {
   const outcomes: Outcome[] = [];

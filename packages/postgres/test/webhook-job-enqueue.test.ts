@@ -32,16 +32,24 @@ const setup = async () => {
 };
 
 describe('webhook jobs sent by commands on PostgreSQL', () => {
-  it('a command of a manager with an endpoint costs one statement more: the job (the check rides on the event insert)', async () => {
+  it('the job of a manager with an endpoint rides in the statement of the command once the process has seen it', async () => {
     const { kit, principal, create, jobs } = await setup();
+    // One statement (this create holds no idempotency key), with the check that the manager has
+    // no endpoint.
     const noEndpoint = await create();
+    expect(noEndpoint).toBe(1);
     expect(await jobs()).toEqual([]);
     (
       await kit.webhooks.createEndpoint(principal, { url: 'https://portal.example.com/hooks' })
     )._unsafeUnwrap();
-    expect(await create()).toBe(noEndpoint + 1);
-    expect(await create()).toBe(noEndpoint + 1);
-    expect(await jobs()).toHaveLength(2);
+    // That check now refuses the statement: the same writes go again in a transaction (BEGIN, the
+    // writes asking which managers have an endpoint, the job, COMMIT).
+    expect(await create()).toBe(noEndpoint + 4);
+    expect(await jobs()).toHaveLength(1);
+    // From then on the job is one more INSERT of the same statement, which checks the endpoint is there.
+    expect(await create()).toBe(noEndpoint);
+    expect(await create()).toBe(noEndpoint);
+    expect(await jobs()).toHaveLength(3);
   });
 
   it('sends no job once the last endpoint is removed', async () => {

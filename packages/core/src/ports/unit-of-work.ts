@@ -3,7 +3,7 @@ import type { CommitOutcomeUnknown, StorageUnavailable } from '../errors.js';
 import type { ClientRepository } from './client-repository.js';
 import type { DocumentIndex } from './document-index.js';
 import type { EventLog } from './event-log.js';
-import type { IdempotencyStore } from './idempotency-store.js';
+import type { IdempotencyLockLost, IdempotencyStore } from './idempotency-store.js';
 import type { WebhookDeliveryStore } from './webhook-delivery-store.js';
 import type { WebhookJobQueue } from './webhook-job-queue.js';
 
@@ -24,9 +24,13 @@ export type TransactionalStores = {
  * nothing of it is kept when it resolves Err or the commit is refused (`StorageUnavailable`). When
  * the connection is lost during the commit, the outcome is `CommitOutcomeUnknown`: all of it or none
  * of it was kept, and the caller must not act as if it knew which.
+ *
+ * An adapter may hold writes back and send them at the commit (the PostgreSQL one sends a create's
+ * writes as one statement). An idempotency completion whose claim was lost then fails there, not
+ * when `work` calls it: the outcome is that `IdempotencyLockLost`, and nothing was kept.
  */
 export interface UnitOfWork {
   transaction<T, E>(
     work: (stores: TransactionalStores) => ResultAsync<T, E>,
-  ): ResultAsync<T, E | StorageUnavailable | CommitOutcomeUnknown>;
+  ): ResultAsync<T, E | StorageUnavailable | CommitOutcomeUnknown | IdempotencyLockLost>;
 }

@@ -52,23 +52,25 @@ export const runCommand = <T>(
   let transacted = false;
   const transaction: CommandTransaction<T> = (work) => {
     transacted = true;
-    return ports.unitOfWork.transaction((stores) =>
-      work({
-        clients: stores.clients,
-        documents: stores.documents,
-        events: {
-          append: (events) =>
-            stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
-        },
-      }).andThen((value) =>
-        claim === undefined
-          ? okAsync(value)
-          : stores.idempotency
-              .complete(claim, { kind: 'command', ok: true, value }, ports.clock.now())
-              .mapErr(lockLostAsInProgress)
-              .map(() => value),
-      ),
-    );
+    return ports.unitOfWork
+      .transaction((stores) =>
+        work({
+          clients: stores.clients,
+          documents: stores.documents,
+          events: {
+            append: (events) =>
+              stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
+          },
+        }).andThen((value) =>
+          claim === undefined
+            ? okAsync(value)
+            : stores.idempotency
+                .complete(claim, { kind: 'command', ok: true, value }, ports.clock.now())
+                .mapErr(lockLostAsInProgress)
+                .map(() => value),
+        ),
+      )
+      .mapErr(lockLostAsInProgress);
   };
 
   const outcome = command(transaction);

@@ -9,9 +9,15 @@ import {
   type WebhookAttemptOutcome,
 } from '../domain/webhook-delivery.js';
 import { endpointTakes, type StoredWebhookEndpoint, signingSecretsAt } from '../domain/webhook-endpoint.js';
-import { type DomainError, validationFailed, webhookDeliveryNotFound } from '../errors.js';
+import {
+  type DomainError,
+  storageUnavailable,
+  validationFailed,
+  webhookDeliveryNotFound,
+} from '../errors.js';
 import type { WebhookJobReport, WebhookService } from '../onboarding-kit.js';
 import type { LoggedEvent } from '../ports/event-log.js';
+import type { TransactionalStores } from '../ports/unit-of-work.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
@@ -85,6 +91,16 @@ const attemptOutcomeOf = (answer: WebhookAnswer, now: Date): WebhookAttemptOutco
  */
 export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliveryOperations => {
   const { ports, options } = ctx;
+  /**
+   * The unit of work of this service: its transactions complete no idempotency claim, so a lost
+   * lock cannot be their outcome (were it one, it would be an outage of the store).
+   */
+  const inTransaction = <T>(work: (tx: TransactionalStores) => ResultAsync<T, DomainError>) =>
+    ports.unitOfWork
+      .transaction(work)
+      .mapErr((error) =>
+        error.type === 'IdempotencyLockLost' ? storageUnavailable('unit-of-work')(error) : error,
+      );
   const now = () => ports.clock.now();
 
   const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
@@ -116,7 +132,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
   const recordAttempt = (next: StoredWebhookDelivery, expectedAttempts: number) => {
     const retryAt = next.status === 'pending' ? next.nextAttemptAt : null;
     return retryAt !== null
-      ? ports.unitOfWork.transaction((tx) =>
+      ? inTransaction((tx) =>
           tx.webhookDeliveries
             .update(next, expectedAttempts)
             .andThen((recorded) =>
@@ -257,20 +273,18 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
         nextAttemptAt: at.toISOString(),
         retryUntil: new Date(at.getTime() + options.webhookRetryWindowMs).toISOString(),
       };
-      return ports.unitOfWork
-        .transaction((tx) =>
-          tx.webhookDeliveries
-            .update(next, delivery.attempts)
-            .andThen((recorded) =>
-              recorded ? tx.webhookJobs.enqueueAttempt(next.id, at).map(() => true) : okAsync(false),
-            ),
-        )
-        .andThen((recorded): ResultAsync<StoredWebhookDelivery, DomainError> => {
-          if (recorded) return okAsync(next);
-          return attemptsLeft > 1
-            ? redeliver(managerId, endpointId, deliveryId, attemptsLeft - 1)
-            : errAsync(webhookDeliveryNotFound(deliveryId));
-        });
+      return inTransaction((tx) =>
+        tx.webhookDeliveries
+          .update(next, delivery.attempts)
+          .andThen((recorded) =>
+            recorded ? tx.webhookJobs.enqueueAttempt(next.id, at).map(() => true) : okAsync(false),
+          ),
+      ).andThen((recorded): ResultAsync<StoredWebhookDelivery, DomainError> => {
+        if (recorded) return okAsync(next);
+        return attemptsLeft > 1
+          ? redeliver(managerId, endpointId, deliveryId, attemptsLeft - 1)
+          : errAsync(webhookDeliveryNotFound(deliveryId));
+      });
     });
 
   return {
