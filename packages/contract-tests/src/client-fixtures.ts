@@ -5,6 +5,7 @@ import {
   type ClientStatus,
   type ClientType,
   type CompanyRepresentative,
+  type DocumentRecord,
   documentKeyFor,
   entityOnboardingInformation,
   exampleEntityPayload,
@@ -110,6 +111,20 @@ export const storedClientFixture = (overrides: StoredClientOverrides): StoredCli
     deletedAt: null,
   };
 };
+
+/** A document record of `client` under a fresh key. */
+export const documentRecordFixture = (
+  client: StoredClient,
+  filename: string,
+  size = 1234,
+): DocumentRecord => ({
+  key: `${randomUUID()}_${filename}`,
+  clientId: client.id,
+  managerId: client.managerId,
+  filename,
+  size,
+  storedAt: client.createdAt,
+});
 
 export const creationEntryFor = (client: StoredClient): StatusHistoryEntry => ({
   from: null,

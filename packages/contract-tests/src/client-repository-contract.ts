@@ -17,6 +17,7 @@ import {
   bankAccountFixture,
   blockchainWalletFixture,
   creationEntryFor,
+  documentRecordFixture,
   instantAfter,
   representativeFixture,
   storedClientFixture,
@@ -58,15 +59,6 @@ const base = new Date('2031-03-04T10:00:00.000Z');
 
 const pause = (ms: number) =>
   ResultAsync.fromSafePromise(new Promise<void>((resolve) => setTimeout(resolve, ms)));
-
-const documentRecordFor = (client: StoredClient, filename: string): DocumentRecord => ({
-  key: `${randomUUID()}_${filename}`,
-  clientId: client.id,
-  managerId: client.managerId,
-  filename,
-  size: 1234,
-  storedAt: client.createdAt,
-});
 
 /**
  * ClientRepository and UnitOfWork (core/src/ports/client-repository.ts, unit-of-work.ts): clients
@@ -331,7 +323,7 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
     it('commits everything written through the stores when the work is Ok', async () => {
       const fixture = await openFixture(setup);
       const client = storedClientFixture({ managerId: randomUUID(), createdAt: instantAfter(base, 0) });
-      const document = documentRecordFor(client, 'passport.pdf');
+      const document = documentRecordFixture(client, 'passport.pdf');
       const approved: StoredClient = { ...client, status: 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE' };
       const approveEntry = transitionEntry(
         'ONBOARDING_UNDER_REVIEW',
@@ -361,7 +353,7 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
     it('keeps nothing when the work resolves Err', async () => {
       const fixture = await openFixture(setup);
       const client = storedClientFixture({ managerId: randomUUID(), createdAt: instantAfter(base, 0) });
-      const document = documentRecordFor(client, 'passport.pdf');
+      const document = documentRecordFixture(client, 'passport.pdf');
 
       const error = await expectErr(
         fixture.unitOfWork.transaction((stores) =>
@@ -403,7 +395,7 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
     it('lets the work read its own writes, while readers outside see only committed state', async () => {
       const fixture = await openFixture(setup);
       const client = storedClientFixture({ managerId: randomUUID(), createdAt: instantAfter(base, 0) });
-      const document = documentRecordFor(client, 'proof of address.pdf');
+      const document = documentRecordFixture(client, 'proof of address.pdf');
       const seenOutsideDuringWork = await expectOk(
         fixture.unitOfWork.transaction((stores) =>
           stores.clients

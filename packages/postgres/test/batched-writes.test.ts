@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { creationEntryFor, storedClientFixture } from '@onboarding-kit/contract-tests';
-import type { DocumentRecord, IdempotencyClaimRef, StoredClient } from '@onboarding-kit/core';
+import { creationEntryFor, documentRecordFixture, storedClientFixture } from '@onboarding-kit/contract-tests';
+import type { IdempotencyClaimRef } from '@onboarding-kit/core';
 import { okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
@@ -16,15 +16,6 @@ beforeAll(async () => {
   database = await openMigratedDatabase();
 });
 afterAll(() => database.close());
-
-const documentOf = (client: StoredClient): DocumentRecord => ({
-  key: `${randomUUID()}_passport.pdf`,
-  clientId: client.id,
-  managerId: client.managerId,
-  filename: 'passport.pdf',
-  size: 10,
-  storedAt: client.createdAt,
-});
 
 /** A claimed idempotency key of its own. */
 const claimKey = async (): Promise<IdempotencyClaimRef> => {
@@ -48,7 +39,7 @@ describe('batched writes of the PostgreSQL unit of work', () => {
     // Another holder's release (as a takeover would): this token no longer holds the key.
     (await database.adapters.idempotency.release(ref))._unsafeUnwrap();
     const client = storedClientFixture({ managerId: randomUUID() });
-    const document = documentOf(client);
+    const document = documentRecordFixture(client, 'passport.pdf');
     const before = database.queryCount();
     const outcome = await database.adapters.unitOfWork.transaction((stores) =>
       stores.documents
@@ -124,7 +115,7 @@ describe('batched writes of the PostgreSQL unit of work', () => {
       )
     )._unsafeUnwrap();
     const fresh = storedClientFixture({ managerId: randomUUID() });
-    const document = documentOf(fresh);
+    const document = documentRecordFixture(fresh, 'passport.pdf');
     let insertAnswered = false;
     const outcome = await database.adapters.unitOfWork.transaction((stores) =>
       stores.clients

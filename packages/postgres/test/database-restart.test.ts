@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { creationEntryFor, storedClientFixture } from '@onboarding-kit/contract-tests';
+import { creationEntryFor, documentRecordFixture, storedClientFixture } from '@onboarding-kit/contract-tests';
 import type { DomainError, IdempotencyLockLost, StoredClient } from '@onboarding-kit/core';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -45,14 +45,7 @@ it('answers StorageUnavailable while the database restarts, recovers by itself, 
   let running = true;
   const createOne = async () => {
     const client = storedClientFixture({ managerId: `manager-${randomUUID()}`, clientType: 'ENTITY' });
-    const document = {
-      key: `${randomUUID()}_passport.pdf`,
-      clientId: client.id,
-      managerId: client.managerId,
-      filename: 'passport.pdf',
-      size: 10,
-      storedAt: client.createdAt,
-    };
+    const document = documentRecordFixture(client, 'passport.pdf', 10);
     const result = await adapters.unitOfWork.transaction((stores) =>
       stores.documents
         .insertMany([document])
