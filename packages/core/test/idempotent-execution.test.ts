@@ -1,12 +1,16 @@
 import fc from 'fast-check';
+import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/idempotency/request-fingerprint.js';
 import {
+  createOnboardingKit,
   exampleIndividualPayload,
   fingerprintRequestBody,
+  type IdempotencyLockLost,
   type IdempotentCommandContext,
   type OnboardingKit,
   parseIdempotencyKey,
+  type UnitOfWork,
 } from '../src/index.js';
 import { aManager, createMemoryKit } from './support/memory-kit.js';
 
@@ -156,6 +160,26 @@ describe('idempotent execution (decisions §5)', () => {
       type: 'Replay',
       outcome: { kind: 'command', ok: true, value: deleted._unsafeUnwrap() },
     });
+  });
+
+  it('a claim found lost at the commit (an adapter that sends the completion with it) answers in progress and keeps nothing', async () => {
+    const { adapters, upload } = createMemoryKit();
+    // A unit of work that, like the PostgreSQL one, checks the completion only when it commits:
+    // here it refuses every commit that way (the memory transaction rolls back).
+    const unitOfWork: UnitOfWork = {
+      transaction: (work) =>
+        adapters.unitOfWork.transaction((stores) =>
+          work(stores).andThen(() =>
+            errAsync<never, IdempotencyLockLost>({ type: 'IdempotencyLockLost', scope: 'any', key: 'any' }),
+          ),
+        ),
+    };
+    const kit = createOnboardingKit({ ...adapters, unitOfWork });
+    const manager = aManager();
+    await upload(manager, 'passport.pdf');
+    const outcome = await idempotentCreate(kit, manager, 'key-lost', exampleIndividualPayload());
+    expect(outcome.ran?._unsafeUnwrapErr()).toMatchObject({ type: 'IdempotencyRequestInProgress' });
+    expect((await kit.clients.list(manager, {}))._unsafeUnwrap().data).toEqual([]);
   });
 
   it('runs 50 concurrent same-key creates exactly once', async () => {

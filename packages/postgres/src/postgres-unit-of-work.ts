@@ -62,10 +62,11 @@ const endpointTemplates = statementsPerSchema((tables) => {
 });
 
 /**
- * Managers last seen with a webhook endpoint, in this process: a command's events for them are
- * sent their job in the statement of its writes. Only a guide: a manager not in it is checked by
- * that statement, which is refused (and sent again in a transaction, with the job) when it has one;
- * a manager in it without an endpoint any more costs one job that delivers nothing, and leaves it.
+ * Managers last seen with a webhook endpoint, in this process: a command's events for them get
+ * their job in the statement of its writes. Only a guide, checked by that statement: a manager not
+ * in it must have no endpoint, one in it must have one; otherwise the statement is refused (nothing
+ * kept) and the same writes go again in a transaction, which asks and sends the job as it must,
+ * and corrects the guide. Bounded: at the bound it starts again empty.
  */
 const MAX_SUBSCRIBED_MANAGERS = 10_000;
 type SubscribedManagers = Set<string>;
