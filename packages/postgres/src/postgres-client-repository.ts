@@ -23,7 +23,8 @@ import {
   toStoredClient,
 } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
+import { preparedStatement } from './prepared-statement.js';
+import { type SqlSession, statementsPerSchema } from './sql-session.js';
 import { batchStatement, type WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');

@@ -1,7 +1,8 @@
 import { type ClientEvent, type EventLog, storageUnavailable } from '@onboarding-kit/core';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
+import { preparedStatement } from './prepared-statement.js';
+import { type SqlSession, statementsPerSchema } from './sql-session.js';
 import type { WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');

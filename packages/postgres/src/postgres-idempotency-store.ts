@@ -10,7 +10,8 @@ import {
 } from '@onboarding-kit/core';
 import { err, ok, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
+import { preparedStatement } from './prepared-statement.js';
+import { type SqlSession, statementsPerSchema } from './sql-session.js';
 import { BatchedWriteRefused, type WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');

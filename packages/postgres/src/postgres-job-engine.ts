@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import PgBoss from 'pg-boss';
-import { preparedStatement, type Queryable } from './sql-session.js';
+import { preparedStatement } from './prepared-statement.js';
+import type { Queryable } from './sql-session.js';
 
 /** The queue of webhook jobs (`WebhookJob`: deliver a command's events, attempt one delivery). */
 export const webhookQueue = 'onboarding-kit-webhooks';

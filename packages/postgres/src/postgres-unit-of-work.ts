@@ -17,6 +17,7 @@ import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js'
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import {
   createPostgresWebhookJobQueue,
+  decisionManagers,
   deliveryJob,
   sendWebhookJob,
   type TransactionJobs,
@@ -45,6 +46,14 @@ const serverRefused = (failure: unknown): boolean =>
   'code' in failure &&
   typeof failure.code === 'string' &&
   /^[0-9A-Z]{5}$/.test(failure.code);
+
+/**
+ * A failed commit (a COMMIT, or a statement committed on its own): refused by the server, nothing
+ * was kept; without an answer (the connection dropped), it may have been kept or not: atomic, but
+ * unknown to us.
+ */
+const commitFailure = (failure: unknown): StorageUnavailable | CommitOutcomeUnknown =>
+  serverRefused(failure) ? unavailable(failure) : outcomeUnknown(failure);
 
 /** How the batch asks which managers have a webhook endpoint, built once per schema. */
 const endpointTemplates = statementsPerSchema((tables) => {
@@ -173,7 +182,7 @@ const openTransaction = ({ pool, tables, jobs, subscribed }: TransactionSetting)
     const writes = [...pending];
     const { endpointsAsExpected } = endpointTemplates(tables);
     for (const decision of decisions) {
-      const managerIds = [...new Set(decision.events.map(({ managerId }) => managerId))];
+      const managerIds = decisionManagers(decision);
       const withEndpoint = managerIds.filter((id) => subscribed.has(id));
       if (withEndpoint.length > 0) {
         const jobWrite = await webhookJobWrite(jobs, deliveryJob(decision, new Set(withEndpoint)));
@@ -200,7 +209,7 @@ const openTransaction = ({ pool, tables, jobs, subscribed }: TransactionSetting)
       const position = writes.length;
       writes.push({
         template: managersWithEndpoint,
-        values: [[...new Set(decision.events.map(({ managerId }) => managerId))]],
+        values: [decisionManagers(decision)],
       });
       return { position, decision };
     });
@@ -302,14 +311,9 @@ const openTransaction = ({ pool, tables, jobs, subscribed }: TransactionSetting)
         return err(failure.failure);
       }
       held = undefined;
-      // The server refused the statement: nothing of it was kept, and the connection is sound.
-      // Without an answer, the statement may have been kept or not: atomic, but unknown to us.
-      if (serverRefused(failure)) {
-        checkedOut.release();
-        return err(unavailable(failure));
-      }
-      checkedOut.release(failure);
-      return err(outcomeUnknown(failure));
+      // A connection whose statement the server refused is sound; one that gave no answer is not.
+      checkedOut.release(serverRefused(failure) ? undefined : failure);
+      return err(commitFailure(failure));
     }
     await releaseHeld();
     return ok(undefined);
@@ -329,10 +333,8 @@ const openTransaction = ({ pool, tables, jobs, subscribed }: TransactionSetting)
       await client.query('COMMIT');
     } catch (failure) {
       await releaseHeld();
-      // The server answered with an error (a deferred constraint, a serialization failure): it
-      // rolled the transaction back. Without an answer (the connection dropped), the commit may
-      // have been kept or not: atomic, but unknown to us.
-      return err(serverRefused(failure) ? unavailable(failure) : outcomeUnknown(failure));
+      // Refused by the server (a deferred constraint, a serialization failure): rolled back.
+      return err(commitFailure(failure));
     }
     held?.release();
     held = undefined;

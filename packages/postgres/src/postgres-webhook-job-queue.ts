@@ -19,6 +19,11 @@ export type WebhookJobDecision = {
   readonly events: readonly { readonly managerId: string; readonly eventId: string }[];
 };
 
+/** The managers whose events a decision holds, each once. */
+export const decisionManagers = (decision: WebhookJobDecision): string[] => [
+  ...new Set(decision.events.map(({ managerId }) => managerId)),
+];
+
 /** The job of `decision` for the managers that have an endpoint. */
 export const deliveryJob = (decision: WebhookJobDecision, withEndpoint: ReadonlySet<string>): WebhookJob => ({
   type: 'deliver-events',
@@ -30,18 +35,26 @@ export const deliveryJob = (decision: WebhookJobDecision, withEndpoint: Readonly
 /** Where a transaction's job queue leaves its decisions (the unit of work). */
 export type WebhookJobDecisions = { add(decision: WebhookJobDecision): void };
 
-/** Sends `job` at once, through `db` (the transaction's connection). */
-export const sendWebhookJob = (
-  db: Queryable,
+/** How the kit sends every webhook job to pg-boss: its queue, its expiry, through `db`. */
+const sendThrough = (
+  db: PgBoss.Db,
   { boss, jobExpirySeconds }: TransactionJobs,
   job: WebhookJob,
   startAfter?: Date,
 ): Promise<unknown> =>
   boss.send(webhookQueue, job, {
-    db: preparedJobEngineDatabase(db),
+    db,
     expireInSeconds: jobExpirySeconds,
     ...(startAfter === undefined ? {} : { startAfter }),
   });
+
+/** Sends `job` at once, through `db` (the transaction's connection). */
+export const sendWebhookJob = (
+  db: Queryable,
+  jobs: TransactionJobs,
+  job: WebhookJob,
+  startAfter?: Date,
+): Promise<unknown> => sendThrough(preparedJobEngineDatabase(db), jobs, job, startAfter);
 
 // pg-boss's job insert is one fixed text per job schema: its template is kept, a few at most.
 const MAX_JOB_INSERT_TEMPLATES = 16;
@@ -53,19 +66,20 @@ const jobInsertTemplates = new Map<string, WriteTemplate>();
  * pg-boss did not send exactly one plain INSERT (another version of it): send it at once then.
  */
 export const webhookJobWrite = async (
-  { boss, jobExpirySeconds }: TransactionJobs,
+  jobs: TransactionJobs,
   job: WebhookJob,
 ): Promise<BatchedWrite | undefined> => {
   const taken: { text: string; values: unknown[] }[] = [];
-  await boss.send(webhookQueue, job, {
-    db: {
+  await sendThrough(
+    {
       executeSql: async (text, values = []) => {
         taken.push({ text, values });
         return { rows: [{ id: null }] };
       },
     },
-    expireInSeconds: jobExpirySeconds,
-  });
+    jobs,
+    job,
+  );
   const [insert] = taken;
   if (taken.length !== 1 || insert === undefined) return undefined;
   let template = jobInsertTemplates.get(insert.text);

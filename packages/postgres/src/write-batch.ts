@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { IdempotencyLockLost } from '@onboarding-kit/core';
 import type { QueryConfig, QueryResultRow } from 'pg';
 import type { KitTables } from './kit-tables.js';
+import { preparedStatement } from './prepared-statement.js';
 
 /**
  * The SQL of a write that a unit of work may hold back and send together with the others of its
@@ -121,7 +121,7 @@ const valueCount = (template: WriteTemplate): number => {
 // Batches take a few shapes (a create with or without documents, a claim, a webhook job): each is
 // prepared once per connection. More than this many shapes means shapes that vary: sent unnamed.
 const MAX_PREPARED_BATCH_SHAPES = 256;
-const preparedShapes = new Map<string, { readonly name: string; readonly text: string }>();
+const preparedShapes = new Map<string, ReturnType<typeof preparedStatement>>();
 
 /** The one statement that runs `writes` (in order) and checks their requirements. */
 export const batchStatement = (
@@ -129,17 +129,17 @@ export const batchStatement = (
   writes: readonly BatchedWrite[],
 ): QueryConfig<unknown[]> => {
   const key = `${tables.schema} ${writes.map((write) => templateNumber(write.template)).join(',')}`;
-  let shape = preparedShapes.get(key);
-  if (shape === undefined) {
+  let prepared = preparedShapes.get(key);
+  if (prepared === undefined) {
     const text = combinedText(
       tables,
       writes.map((write) => write.template),
     );
-    shape = { name: `okit_b_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
-    if (preparedShapes.size < MAX_PREPARED_BATCH_SHAPES) preparedShapes.set(key, shape);
-    else return { text, values: writeValues(writes) };
+    if (preparedShapes.size >= MAX_PREPARED_BATCH_SHAPES) return { text, values: writeValues(writes) };
+    prepared = preparedStatement(text, 'okit_b_');
+    preparedShapes.set(key, prepared);
   }
-  return { name: shape.name, text: shape.text, values: writeValues(writes) };
+  return prepared(writeValues(writes));
 };
 
 const writeValues = (writes: readonly BatchedWrite[]): unknown[] => {
