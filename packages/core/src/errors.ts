@@ -1,3 +1,4 @@
+import type { IdempotencyLockLost } from './ports/idempotency-store.js';
 import type { ClientStatus, ClientType } from './schemas/client-response.js';
 
 /**
@@ -203,3 +204,12 @@ export const commitOutcomeUnknown =
 export const storageUnavailable =
   (store: string) =>
   (cause: unknown): StorageUnavailable => ({ type: 'StorageUnavailable', store, cause });
+/**
+ * The failure of a unit-of-work transaction that completes no idempotency claim. An adapter ends a
+ * transaction `IdempotencyLockLost` only for a completion it sends with the commit (UnitOfWork), so
+ * such a transaction cannot end so; were it to, that is an outage of the store.
+ */
+export const lockLostAsStorageUnavailable = <E extends { readonly type: string }>(
+  error: E | IdempotencyLockLost,
+): E | StorageUnavailable =>
+  error.type === 'IdempotencyLockLost' ? storageUnavailable('unit-of-work')(error) : (error as E);

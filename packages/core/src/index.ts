@@ -51,6 +51,7 @@ export {
   idempotencyRequestInProgress,
   invalidStatus,
   isRecordableRefusal,
+  lockLostAsStorageUnavailable,
   type ParameterErrors,
   type PresetFeeIdTaken,
   type PresetFeeNotFound,

@@ -3,11 +3,13 @@ import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/idempotency/request-fingerprint.js';
 import {
+  clientNotFound,
   createOnboardingKit,
   exampleIndividualPayload,
   fingerprintRequestBody,
   type IdempotencyLockLost,
   type IdempotentCommandContext,
+  lockLostAsStorageUnavailable,
   type OnboardingKit,
   parseIdempotencyKey,
   type UnitOfWork,
@@ -180,6 +182,17 @@ describe('idempotent execution (decisions §5)', () => {
     const outcome = await idempotentCreate(kit, manager, 'key-lost', exampleIndividualPayload());
     expect(outcome.ran?._unsafeUnwrapErr()).toMatchObject({ type: 'IdempotencyRequestInProgress' });
     expect((await kit.clients.list(manager, {}))._unsafeUnwrap().data).toEqual([]);
+  });
+
+  it('lockLostAsStorageUnavailable: a transaction completing no claim reports a lost lock as an outage, and any other error as it is', () => {
+    const lost: IdempotencyLockLost = { type: 'IdempotencyLockLost', scope: 's', key: 'k' };
+    expect(lockLostAsStorageUnavailable(lost)).toEqual({
+      type: 'StorageUnavailable',
+      store: 'unit-of-work',
+      cause: lost,
+    });
+    const notFound = clientNotFound('c');
+    expect(lockLostAsStorageUnavailable(notFound)).toBe(notFound);
   });
 
   it('runs 50 concurrent same-key creates exactly once', async () => {

@@ -1,5 +1,6 @@
 import {
   hashApiKey,
+  lockLostAsStorageUnavailable,
   type OnboardingKitPorts,
   type PresetFee,
   type Principal,
@@ -201,18 +202,17 @@ export const seedDemoData = (ports: DemoSeedPorts): ResultAsync<void, StorageUna
         .orElse((error) =>
           // A concurrent seeding may have inserted it first (or a commit whose reply was lost may
           // have kept it): that is the outcome we wanted.
-          ports.clients.findById(clientA1Id).andThen((found) =>
-            found !== null
-              ? okAsync(undefined)
-              : errAsync(
-                  error.type === 'CommitOutcomeUnknown'
-                    ? storageUnavailable(error.store)(error.cause)
-                    : // No claim is completed here: a lost lock cannot be the outcome.
-                      error.type === 'IdempotencyLockLost'
-                      ? storageUnavailable('unit-of-work')(error)
-                      : error,
-                ),
-          ),
+          ports.clients
+            .findById(clientA1Id)
+            .andThen((found) =>
+              found !== null
+                ? okAsync(undefined)
+                : errAsync(
+                    error.type === 'CommitOutcomeUnknown'
+                      ? storageUnavailable(error.store)(error.cause)
+                      : lockLostAsStorageUnavailable(error),
+                  ),
+            ),
         );
     });
   const insertFees = demoFees(now).map(

@@ -11,7 +11,7 @@ import {
 import { endpointTakes, type StoredWebhookEndpoint, signingSecretsAt } from '../domain/webhook-endpoint.js';
 import {
   type DomainError,
-  storageUnavailable,
+  lockLostAsStorageUnavailable,
   validationFailed,
   webhookDeliveryNotFound,
 } from '../errors.js';
@@ -91,16 +91,9 @@ const attemptOutcomeOf = (answer: WebhookAnswer, now: Date): WebhookAttemptOutco
  */
 export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliveryOperations => {
   const { ports, options } = ctx;
-  /**
-   * The unit of work of this service: its transactions complete no idempotency claim, so a lost
-   * lock cannot be their outcome (were it one, it would be an outage of the store).
-   */
+  /** The unit of work of this service, whose transactions complete no idempotency claim. */
   const inTransaction = <T>(work: (tx: TransactionalStores) => ResultAsync<T, DomainError>) =>
-    ports.unitOfWork
-      .transaction(work)
-      .mapErr((error) =>
-        error.type === 'IdempotencyLockLost' ? storageUnavailable('unit-of-work')(error) : error,
-      );
+    ports.unitOfWork.transaction(work).mapErr(lockLostAsStorageUnavailable);
   const now = () => ports.clock.now();
 
   const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
