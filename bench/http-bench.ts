@@ -7,6 +7,9 @@
  *    file checks, promotion, unit of work, response) vs a bare Express route that parses the JSON,
  *    runs the same zod schema and inserts into a Map. Every request names a file of its own, put in
  *    the manager's temporary storage before the run, so every create is a 201. Goal ≥ 0.75× (issue 10).
+ *    A third side, measured in the same alternation but held to no goal, is the demo's Express app
+ *    whose create only runs the schema and answers a fixed client (`bindingOnlyKit`): the binding
+ *    without the create's own work, so that the report tells the two apart.
  * 2. GET /preset-fees vs bare Express answering the same JSON. Goal ≥ 0.9× (issue 10).
  * 3. An idempotent replay (same key, same body) vs a first create with a fresh key. Goal ≥ 1×.
  */
@@ -71,7 +74,7 @@ const withTargets = async <T>(
 const describe = (label: string, result: LoadResult): string => {
   const failures = result.non2xx + result.errors + result.timeouts;
   return (
-    `  ${label.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s` +
+    `  ${label.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s` +
     ` (rounds ${result.roundRates.map((rate) => rate.toFixed(0)).join(' / ')})` +
     `  p50 ${result.latencyP50Ms.toFixed(1)} ms  p99 ${result.latencyP99Ms.toFixed(1)} ms` +
     `  ${result.requests} requests` +
@@ -97,20 +100,32 @@ export const runHttpBench = async (): Promise<HttpComparison[]> => {
   );
 
   console.log('\n1. POST /clients/individuals (every request a 201 naming a file of its own)');
-  const [baselineCreate, kitCreate] = await withTargets(
-    [{ kind: 'baseline' }, { kind: 'kit', env: { BENCH_PRELOAD_FILES: preloadedFiles } }],
-    ([baseline = '', kit = '']) =>
+  const [baselineCreate, kitCreate, bindingCreate] = await withTargets(
+    [
+      { kind: 'baseline' },
+      { kind: 'kit', env: { BENCH_PRELOAD_FILES: preloadedFiles } },
+      { kind: 'binding' },
+    ],
+    ([baseline = '', kit = '', binding = '']) =>
       measureAlternating(
         [
           { label: 'baseline', origin: baseline, request: createRequest('/clients/individuals') },
           { label: 'kit', origin: kit, request: createRequest('/manager/v1/clients/individuals') },
+          { label: 'binding', origin: binding, request: createRequest('/manager/v1/clients/individuals') },
         ],
         options,
       ),
   );
-  if (baselineCreate === undefined || kitCreate === undefined) throw new Error('create: no result');
+  if (baselineCreate === undefined || kitCreate === undefined || bindingCreate === undefined)
+    throw new Error('create: no result');
   console.log(describe('baseline: express.json + zod + Map', baselineCreate));
   console.log(describe('kit: demo stack on memory adapters', kitCreate));
+  console.log(describe('binding only: kit routes, zod, fixed client', bindingCreate));
+  console.log(
+    `  (not a goal) binding only / baseline ${(bindingCreate.requestsPerSecond / baselineCreate.requestsPerSecond).toFixed(2)}×,` +
+      ` kit / binding only ${(kitCreate.requestsPerSecond / bindingCreate.requestsPerSecond).toFixed(2)}×:` +
+      ' the first is what the binding costs against the bare route, the second what the create itself costs',
+  );
 
   console.log('\n2. GET /preset-fees (manager A, 4 fees)');
   const [baselineFees, kitFees] = await withTargets(

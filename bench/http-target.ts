@@ -1,6 +1,6 @@
 /**
  * One server of the HTTP bench, in its own process so that it has a core to itself while
- * autocannon runs in the parent: `node --import tsx bench/http-target.ts kit|baseline`.
+ * autocannon runs in the parent: `node --import tsx bench/http-target.ts kit|baseline|binding`.
  * Listens on 127.0.0.1 only, prints `{"port":N}` once ready, stops on SIGTERM.
  *
  * kit: the demo exactly as `pnpm demo` runs it (memory adapters), with BENCH_PRELOAD_FILES files
@@ -8,12 +8,17 @@
  *   file of its own and answers 201.
  * baseline: the bare Express app of examples/demo/bench-support, answering the demo's preset fee
  *   list of manager A as fixed JSON.
+ * binding: the demo's Express app over the demo's kit, except that `clients.createIndividual` only
+ *   runs the payload schema and answers a client the kit created once (examples/demo/bench-support,
+ *   `bindingOnlyKit`): what the binding costs without the create's own work.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOnboardingKit } from '@onboarding-kit/core';
+import { createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
 import { createMemoryAdapters, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
 import { createBaselineApp } from '../examples/demo/bench-support/baseline-app.js';
+import { bindingOnlyKit } from '../examples/demo/bench-support/binding-only-kit.js';
+import { createDemoApp } from '../examples/demo/src/demo-app.js';
 import { readDemoConfig } from '../examples/demo/src/demo-config.js';
 import { startDemoOrThrow } from '../examples/demo/src/start-demo.js';
 import { PRELOADED_FILE_BYTES, preloadedFilename } from './http-preloaded-files.js';
@@ -51,6 +56,33 @@ const startKit = async () => {
   announce(demo.port, demo.close);
 };
 
+const startBindingOnly = async () => {
+  const config = readDemoConfig({ PORT: '0', HOST: '127.0.0.1' })._unsafeUnwrap();
+  const demo = await startDemoOrThrow(config, { logger });
+  const owner = `manager:${managerA.managerId}`;
+  demo.adapters.memory.testing.putTemporaryFile(
+    owner,
+    preloadedFilename(0),
+    new Uint8Array(PRELOADED_FILE_BYTES),
+  );
+  const created = await demo.kit.clients.createIndividual(
+    managerA,
+    exampleIndividualPayload({ idDocuments: [preloadedFilename(0)] }),
+    {},
+  );
+  const app = createDemoApp({
+    kit: bindingOnlyKit(demo.kit, created._unsafeUnwrap()),
+    signedLinks: null,
+    logger,
+  });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  announce((server.address() as AddressInfo).port, async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await demo.close();
+  });
+};
+
 const startBaseline = async () => {
   // The very list the kit answers manager A, computed once.
   const adapters = createMemoryAdapters();
@@ -66,7 +98,8 @@ const startBaseline = async () => {
 const kind = process.argv[2];
 if (kind === 'kit') await startKit();
 else if (kind === 'baseline') await startBaseline();
+else if (kind === 'binding') await startBindingOnly();
 else {
-  process.stderr.write(`usage: http-target.ts kit|baseline (got ${String(kind)})\n`);
+  process.stderr.write(`usage: http-target.ts kit|baseline|binding (got ${String(kind)})\n`);
   process.exit(2);
 }
