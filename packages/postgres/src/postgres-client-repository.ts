@@ -24,8 +24,8 @@ import {
 } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement } from './prepared-statement.js';
-import { type SqlSession, statementsPerSchema } from './sql-session.js';
-import { batchStatement, type WriteTemplate } from './write-batch.js';
+import { runBatch, type SqlSession, statementsPerSchema } from './sql-session.js';
+import type { WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');
 
@@ -151,14 +151,12 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
           updateClient([...clientValues(client), expectedStatus]),
         );
         if ((updated.rows[0]?.updated ?? 0) !== 1) return false;
-        await tx.query(
-          batchStatement(tables, [
-            {
-              template: insertChildren,
-              values: [client.id, ...childRowsJson(client), ...historyValues(entry)],
-            },
-          ]),
-        );
+        await runBatch(tx, tables, [
+          {
+            template: insertChildren,
+            values: [client.id, ...childRowsJson(client), ...historyValues(entry)],
+          },
+        ]);
         return true;
       });
       return ResultAsync.fromPromise(replaced, unavailable).andThen((wasReplaced) =>
