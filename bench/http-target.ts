@@ -8,11 +8,12 @@
  *   file of its own and answers 201.
  * baseline: the bare Express app of examples/demo/bench-support, answering the demo's preset fee
  *   list of manager A as fixed JSON.
- * binding: the demo's Express app over the demo's kit, except that `clients.createIndividual` only
- *   runs the payload schema and answers a client the kit created once (examples/demo/bench-support,
- *   `bindingOnlyKit`): what the binding costs without the create's own work.
+ * binding: the demo's Express app over a memory kit with the demo's data, except that
+ *   `clients.createIndividual` only runs the payload schema and answers a client the kit created
+ *   once (examples/demo/bench-support, `bindingOnlyKit`): what the binding costs without the
+ *   create's own work.
  */
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
 import { createMemoryAdapters, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
@@ -24,6 +25,7 @@ import { startDemoOrThrow } from '../examples/demo/src/start-demo.js';
 import { PRELOADED_FILE_BYTES, preloadedFilename } from './http-preloaded-files.js';
 
 const managerA = demoIdentities.managerA.principal;
+const managerAOwner = `manager:${managerA.managerId}`;
 const errors: unknown[] = [];
 const logger = { error: (message: string, details: unknown) => errors.push({ message, details }) };
 
@@ -39,6 +41,22 @@ const announce = (port: number, stop: () => Promise<void>) => {
   });
 };
 
+/** Serves `app` on 127.0.0.1 (a free port) until SIGTERM. */
+const serve = async (app: RequestListener) => {
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  announce((server.address() as AddressInfo).port, async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+};
+
+/** A kit on memory adapters with the demo's data (its keys, fees and clients). */
+const seededMemoryKit = async () => {
+  const adapters = createMemoryAdapters();
+  (await seedDemoData(adapters))._unsafeUnwrap();
+  return { adapters, kit: createOnboardingKit(adapters) };
+};
+
 const startKit = async () => {
   const config = readDemoConfig({ PORT: '0', HOST: '127.0.0.1' })._unsafeUnwrap();
   // The idempotency phase drives one manager past the default quota of live keys (10,000) on
@@ -48,51 +66,36 @@ const startKit = async () => {
     kitOptions: { idempotencyMaxRecordsPerOwner: null },
   });
   const files = Number(process.env.BENCH_PRELOAD_FILES ?? 0);
-  const owner = `manager:${managerA.managerId}`;
   const bytes = new Uint8Array(PRELOADED_FILE_BYTES).fill(7);
   for (let index = 0; index < files; index += 1) {
-    demo.adapters.memory.testing.putTemporaryFile(owner, preloadedFilename(index), bytes);
+    demo.adapters.memory.testing.putTemporaryFile(managerAOwner, preloadedFilename(index), bytes);
   }
   announce(demo.port, demo.close);
 };
 
 const startBindingOnly = async () => {
-  const config = readDemoConfig({ PORT: '0', HOST: '127.0.0.1' })._unsafeUnwrap();
-  const demo = await startDemoOrThrow(config, { logger });
-  const owner = `manager:${managerA.managerId}`;
-  demo.adapters.memory.testing.putTemporaryFile(
-    owner,
+  const { adapters, kit } = await seededMemoryKit();
+  // The client every create answers: one the kit created, as a create answers it.
+  adapters.testing.putTemporaryFile(
+    managerAOwner,
     preloadedFilename(0),
     new Uint8Array(PRELOADED_FILE_BYTES),
   );
-  const created = await demo.kit.clients.createIndividual(
+  const created = await kit.clients.createIndividual(
     managerA,
     exampleIndividualPayload({ idDocuments: [preloadedFilename(0)] }),
     {},
   );
-  const app = createDemoApp({
-    kit: bindingOnlyKit(demo.kit, created._unsafeUnwrap()),
-    signedLinks: null,
-    logger,
-  });
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  announce((server.address() as AddressInfo).port, async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await demo.close();
-  });
+  await serve(
+    createDemoApp({ kit: bindingOnlyKit(kit, created._unsafeUnwrap()), signedLinks: null, logger }),
+  );
 };
 
 const startBaseline = async () => {
   // The very list the kit answers manager A, computed once.
-  const adapters = createMemoryAdapters();
-  (await seedDemoData(adapters))._unsafeUnwrap();
-  const fees = (await createOnboardingKit(adapters).presetFees.list(managerA))._unsafeUnwrap();
-  const server = createServer(createBaselineApp(fees));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  announce((server.address() as AddressInfo).port, async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  const { kit } = await seededMemoryKit();
+  const fees = (await kit.presetFees.list(managerA))._unsafeUnwrap();
+  await serve(createBaselineApp(fees));
 };
 
 const kind = process.argv[2];
