@@ -144,13 +144,17 @@ export type RecordableRefusal =
   | DocumentNotFound
   | PresetFeeNotFound
   | InvalidStatus
-  | ClientTypeMismatch;
+  | ClientTypeMismatch
+  | WebhookEndpointNotFound
+  | WebhookDeliveryNotFound;
 export const isRecordableRefusal = (error: DomainError): error is RecordableRefusal =>
   error.type === 'ClientNotFound' ||
   error.type === 'DocumentNotFound' ||
   error.type === 'PresetFeeNotFound' ||
   error.type === 'InvalidStatus' ||
-  error.type === 'ClientTypeMismatch';
+  error.type === 'ClientTypeMismatch' ||
+  error.type === 'WebhookEndpointNotFound' ||
+  error.type === 'WebhookDeliveryNotFound';
 
 export const validationFailed = (
   reason: string,

@@ -13,6 +13,7 @@ import { createMemoryDocumentIndex } from './memory-document-index.js';
 import { createMemoryEventLog } from './memory-event-log.js';
 import { completeIdempotencyClaim } from './memory-idempotency-store.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
+import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
 import { createMemoryWebhookJobQueue, type JobSequence } from './memory-webhook-job-queue.js';
 
 /**
@@ -62,6 +63,7 @@ export const createMemoryUnitOfWork = (
                     complete: (ref, response) => completeIdempotencyClaim(staging.access, ref, response),
                   },
                   events: createMemoryEventLog(staging.access),
+                  webhookEndpoints: createMemoryWebhookEndpointStore(staging.access),
                   webhookDeliveries: createMemoryWebhookDeliveryStore(staging.access),
                   webhookJobs: createMemoryWebhookJobQueue(staging.access, clock, jobSequence),
                 }),

@@ -15,6 +15,7 @@ import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
+import { createPostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
 import {
   createPostgresWebhookJobQueue,
   decisionManagers,
@@ -124,6 +125,7 @@ const runTransaction = async <T, E>(
       documents: createPostgresDocumentIndex(session, setting.tables),
       idempotency: createPostgresIdempotencyStore(session, setting.tables),
       events: createPostgresEventLog(session, setting.tables),
+      webhookEndpoints: createPostgresWebhookEndpointStore(session, setting.tables),
       webhookDeliveries: createPostgresWebhookDeliveryStore(session, setting.tables),
       webhookJobs: createPostgresWebhookJobQueue(session, setting.jobs, transaction),
     });

@@ -5,6 +5,7 @@ import type { DocumentIndex } from './document-index.js';
 import type { EventLog } from './event-log.js';
 import type { IdempotencyLockLost, IdempotencyStore } from './idempotency-store.js';
 import type { WebhookDeliveryStore } from './webhook-delivery-store.js';
+import type { WebhookEndpointStore } from './webhook-endpoint-store.js';
 import type { WebhookJobQueue } from './webhook-job-queue.js';
 
 /** The stores a command writes through, all bound to one transaction. */
@@ -14,8 +15,10 @@ export type TransactionalStores = {
   readonly idempotency: Pick<IdempotencyStore, 'complete'>;
   /** The command's events, committed with it (the outbox). */
   readonly events: Pick<EventLog, 'append'>;
+  /** A manager's endpoints, registered, rotated and removed together with the command's record. */
+  readonly webhookEndpoints: WebhookEndpointStore;
   /** Deliveries created and attempts recorded together with the jobs that follow them up. */
-  readonly webhookDeliveries: Pick<WebhookDeliveryStore, 'insertMissing' | 'update'>;
+  readonly webhookDeliveries: Pick<WebhookDeliveryStore, 'find' | 'insertMissing' | 'update'>;
   readonly webhookJobs: WebhookJobQueue;
 };
 

@@ -12,8 +12,12 @@ import type { KitContext } from './kit-context.js';
 /**
  * The stores a command writes through: its idempotency record is not among them (runCommand writes
  * it), and appending its events also enqueues their webhook deliveries, in the same transaction.
+ * A redelivery enqueues its one attempt itself.
  */
-export type CommandStores = Pick<TransactionalStores, 'clients' | 'documents' | 'events'>;
+export type CommandStores = Pick<
+  TransactionalStores,
+  'clients' | 'documents' | 'events' | 'webhookEndpoints' | 'webhookDeliveries'
+> & { readonly webhookJobs: Pick<TransactionalStores['webhookJobs'], 'enqueueAttempt'> };
 
 /**
  * A command's one transaction. What `work` resolves to is the command's result: when the caller
@@ -63,6 +67,9 @@ export const runCommand = <T>(
             append: (events) =>
               stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
           },
+          webhookEndpoints: stores.webhookEndpoints,
+          webhookDeliveries: stores.webhookDeliveries,
+          webhookJobs: stores.webhookJobs,
         }).andThen((value) =>
           claim === undefined
             ? okAsync(value)

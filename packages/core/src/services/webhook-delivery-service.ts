@@ -18,12 +18,13 @@ import {
 import type { WebhookJobReport, WebhookService } from '../onboarding-kit.js';
 import type { LoggedEvent } from '../ports/event-log.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
+import type { WebhookDeliveryStore } from '../ports/webhook-delivery-store.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { signWebhook } from '../webhooks/webhook-signature.js';
 import { combineBounded } from './combine-bounded.js';
-import { runCommand } from './idempotent-command.js';
+import { type CommandStores, runCommand } from './idempotent-command.js';
 import type { KitContext } from './kit-context.js';
 import { findOwnEndpoint } from './webhook-endpoint-service.js';
 
@@ -244,21 +245,30 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       return attempt(delivery);
     });
 
-  const findOwnDelivery = (managerId: string, endpointId: string, deliveryId: string) =>
-    (isUuid(deliveryId) ? ports.webhookDeliveries.find(deliveryId) : okAsync(null)).andThen((delivery) =>
+  const findOwnDelivery = (
+    deliveries: Pick<WebhookDeliveryStore, 'find'>,
+    managerId: string,
+    endpointId: string,
+    deliveryId: string,
+  ) =>
+    (isUuid(deliveryId) ? deliveries.find(deliveryId) : okAsync(null)).andThen((delivery) =>
       delivery === null || delivery.managerId !== managerId || delivery.endpointId !== endpointId
         ? err(webhookDeliveryNotFound(deliveryId))
         : ok(delivery),
     );
 
-  /** Pending again, due now, with a fresh retry window; retried when an attempt was recorded meanwhile. */
+  /**
+   * Pending again, due now, with a fresh retry window, and its attempt enqueued, in the command's
+   * transaction; read again and retried when an attempt was recorded meanwhile.
+   */
   const redeliver = (
+    stores: CommandStores,
     managerId: string,
     endpointId: string,
     deliveryId: string,
     attemptsLeft: number,
   ): ResultAsync<StoredWebhookDelivery, DomainError> =>
-    findOwnDelivery(managerId, endpointId, deliveryId).andThen((delivery) => {
+    findOwnDelivery(stores.webhookDeliveries, managerId, endpointId, deliveryId).andThen((delivery) => {
       const at = now();
       const next: StoredWebhookDelivery = {
         ...delivery,
@@ -266,18 +276,14 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
         nextAttemptAt: at.toISOString(),
         retryUntil: new Date(at.getTime() + options.webhookRetryWindowMs).toISOString(),
       };
-      return inTransaction((tx) =>
-        tx.webhookDeliveries
-          .update(next, delivery.attempts)
-          .andThen((recorded) =>
-            recorded ? tx.webhookJobs.enqueueAttempt(next.id, at).map(() => true) : okAsync(false),
-          ),
-      ).andThen((recorded): ResultAsync<StoredWebhookDelivery, DomainError> => {
-        if (recorded) return okAsync(next);
-        return attemptsLeft > 1
-          ? redeliver(managerId, endpointId, deliveryId, attemptsLeft - 1)
-          : errAsync(webhookDeliveryNotFound(deliveryId));
-      });
+      return stores.webhookDeliveries
+        .update(next, delivery.attempts)
+        .andThen((recorded): ResultAsync<StoredWebhookDelivery, DomainError> => {
+          if (recorded) return stores.webhookJobs.enqueueAttempt(next.id, at).map(() => next);
+          return attemptsLeft > 1
+            ? redeliver(stores, managerId, endpointId, deliveryId, attemptsLeft - 1)
+            : errAsync(webhookDeliveryNotFound(deliveryId));
+        });
     });
 
   return {
@@ -291,7 +297,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       if (before === null) {
         return errAsync(validationFailed('The query parameters are invalid', { cursor: [INVALID_CURSOR] }));
       }
-      return findOwnEndpoint(ctx, principal, endpointId).andThen(() =>
+      return findOwnEndpoint(ports.webhookEndpoints, principal, endpointId).andThen(() =>
         ports.webhookDeliveries
           .listForEndpoint({
             managerId: principal.managerId,
@@ -311,10 +317,14 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       );
     },
     redeliver: (principal, endpointId, deliveryId, context) =>
-      runCommand(ctx, context, () =>
-        findOwnEndpoint(ctx, principal, endpointId)
-          .andThen(() => redeliver(principal.managerId, endpointId, deliveryId, REDELIVERY_ATTEMPTS))
-          .map(toWebhookDeliveryResponse),
+      runCommand(ctx, context, (transaction) =>
+        transaction((stores) =>
+          findOwnEndpoint(stores.webhookEndpoints, principal, endpointId)
+            .andThen(() =>
+              redeliver(stores, principal.managerId, endpointId, deliveryId, REDELIVERY_ATTEMPTS),
+            )
+            .map(toWebhookDeliveryResponse),
+        ),
       ),
   };
 };

@@ -13,6 +13,7 @@ import {
   webhookEndpointNotFound,
 } from '../errors.js';
 import type { WebhookService } from '../onboarding-kit.js';
+import type { WebhookEndpointStore } from '../ports/webhook-endpoint-store.js';
 import type { ManagerPrincipal } from '../principal.js';
 import {
   webhookEndpointCreateBodySchema,
@@ -33,31 +34,37 @@ export type WebhookEndpointOperations = Pick<
 
 /** A manager's own endpoint, or `WebhookEndpointNotFound` (another manager's reads the same). */
 export const findOwnEndpoint = (
-  { ports }: KitContext,
+  endpoints: Pick<WebhookEndpointStore, 'find'>,
   principal: ManagerPrincipal,
   endpointId: string,
 ): ResultAsync<StoredWebhookEndpoint, DomainError> =>
   !isUuid(endpointId)
     ? errAsync(webhookEndpointNotFound(endpointId))
-    : ports.webhookEndpoints
+    : endpoints
         .find(principal.managerId, endpointId)
         .andThen((endpoint) => (endpoint === null ? err(webhookEndpointNotFound(endpointId)) : ok(endpoint)));
 
-/** Registering, reading, rotating and removing a manager's webhook endpoints. */
+/**
+ * Registering, reading, rotating and removing a manager's webhook endpoints. Each change runs as one
+ * idempotent command: its write commits with its Idempotency-Key record, and invalid input releases
+ * the key (decisions §5), so a corrected retry runs anew.
+ */
 export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpointOperations => {
   const { ports, options } = ctx;
   const now = () => ports.clock.now();
 
+  /** A compare-and-set of the secrets, read again and retried when another rotation won meanwhile. */
   const rotate = (
+    endpoints: WebhookEndpointStore,
     principal: ManagerPrincipal,
     endpointId: string,
     overlapMs: number,
     attemptsLeft: number,
   ): ResultAsync<{ secret: string; previousSecretExpiresAt: string | null }, DomainError> =>
-    findOwnEndpoint(ctx, principal, endpointId).andThen((endpoint) => {
+    findOwnEndpoint(endpoints, principal, endpointId).andThen((endpoint) => {
       const secret = newWebhookSecret();
       const { secrets, previousSecretExpiresAt } = rotatedSecrets(endpoint, secret, now(), overlapMs);
-      return ports.webhookEndpoints
+      return endpoints
         .replaceSecrets(principal.managerId, endpointId, endpoint.secrets, secrets)
         .andThen(
           (
@@ -65,70 +72,77 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
           ): ResultAsync<{ secret: string; previousSecretExpiresAt: string | null }, DomainError> => {
             if (replaced) return okAsync({ secret, previousSecretExpiresAt });
             return attemptsLeft > 1
-              ? rotate(principal, endpointId, overlapMs, attemptsLeft - 1)
+              ? rotate(endpoints, principal, endpointId, overlapMs, attemptsLeft - 1)
               : errAsync(webhookEndpointNotFound(endpointId));
           },
         );
     });
 
   return {
-    createEndpoint: (principal, body, context) => {
-      const parsed = parseRequest(webhookEndpointCreateBodySchema, body);
-      if (parsed.isErr()) return errAsync(parsed.error);
-      const url = checkWebhookEndpointUrl(parsed.value.url, {
-        allowPrivateNetworks: options.webhookAllowPrivateNetworks,
-      });
-      if (url.isErr()) return errAsync(validationFailed('The request body is invalid', { url: [url.error] }));
-      const secret = newWebhookSecret();
-      const endpoint: StoredWebhookEndpoint = {
-        id: ports.ids.uuid(),
-        managerId: principal.managerId,
-        url: url.value,
-        description: parsed.value.description ?? null,
-        eventTypes: parsed.value.eventTypes ?? null,
-        createdAt: now().toISOString(),
-        secrets: [{ secret, expiresAt: null }],
-      };
-      return runCommand(ctx, context, () =>
-        ports.webhookEndpoints
-          .insertWithinLimit(endpoint, options.maxWebhookEndpointsPerManager)
-          .andThen((inserted) =>
-            inserted
-              ? ok(undefined)
-              : err(webhookEndpointLimitReached(options.maxWebhookEndpointsPerManager)),
-          )
-          // Shown this once (and replayed to a retry with the same Idempotency-Key).
-          .map(() => ({ ...toWebhookEndpointResponse(endpoint, now()), secret })),
-      );
-    },
+    createEndpoint: (principal, body, context) =>
+      runCommand(ctx, context, (transaction) => {
+        const parsed = parseRequest(webhookEndpointCreateBodySchema, body);
+        if (parsed.isErr()) return errAsync(parsed.error);
+        const url = checkWebhookEndpointUrl(parsed.value.url, {
+          allowPrivateNetworks: options.webhookAllowPrivateNetworks,
+        });
+        if (url.isErr()) {
+          return errAsync(validationFailed('The request body is invalid', { url: [url.error] }));
+        }
+        const secret = newWebhookSecret();
+        const endpoint: StoredWebhookEndpoint = {
+          id: ports.ids.uuid(),
+          managerId: principal.managerId,
+          url: url.value,
+          description: parsed.value.description ?? null,
+          eventTypes: parsed.value.eventTypes ?? null,
+          createdAt: now().toISOString(),
+          secrets: [{ secret, expiresAt: null }],
+        };
+        return transaction((stores) =>
+          stores.webhookEndpoints
+            .insertWithinLimit(endpoint, options.maxWebhookEndpointsPerManager)
+            .andThen((inserted) =>
+              inserted
+                ? // Shown this once (and replayed to a retry with the same Idempotency-Key).
+                  ok({ ...toWebhookEndpointResponse(endpoint, now()), secret })
+                : err(webhookEndpointLimitReached(options.maxWebhookEndpointsPerManager)),
+            ),
+        );
+      }),
     listEndpoints: (principal) =>
       ports.webhookEndpoints.listForManager(principal.managerId).map((endpoints) => ({
         data: endpoints.map((endpoint) => toWebhookEndpointResponse(endpoint, now())),
       })),
     getEndpoint: (principal, endpointId) =>
-      findOwnEndpoint(ctx, principal, endpointId).map((endpoint) =>
+      findOwnEndpoint(ports.webhookEndpoints, principal, endpointId).map((endpoint) =>
         toWebhookEndpointResponse(endpoint, now()),
       ),
     deleteEndpoint: (principal, endpointId, context) =>
-      runCommand(ctx, context, () =>
-        findOwnEndpoint(ctx, principal, endpointId).andThen((endpoint) =>
-          ports.webhookEndpoints
-            .remove(principal.managerId, endpointId)
-            .andThen((removed) =>
-              removed
-                ? ok(toWebhookEndpointResponse(endpoint, now()))
-                : err(webhookEndpointNotFound(endpointId)),
-            ),
+      runCommand(ctx, context, (transaction) =>
+        transaction((stores) =>
+          findOwnEndpoint(stores.webhookEndpoints, principal, endpointId).andThen((endpoint) =>
+            stores.webhookEndpoints
+              .remove(principal.managerId, endpointId)
+              .andThen((removed) =>
+                removed
+                  ? ok(toWebhookEndpointResponse(endpoint, now()))
+                  : err(webhookEndpointNotFound(endpointId)),
+              ),
+          ),
         ),
       ),
-    rotateSecret: (principal, endpointId, body, context) => {
-      const parsed = parseRequest(webhookSecretRotationBodySchema, body ?? {});
-      if (parsed.isErr()) return errAsync(parsed.error);
-      const overlapMs =
-        parsed.value.overlapSeconds === undefined
-          ? options.webhookSecretOverlapMs
-          : parsed.value.overlapSeconds * 1000;
-      return runCommand(ctx, context, () => rotate(principal, endpointId, overlapMs, ROTATION_ATTEMPTS));
-    },
+    rotateSecret: (principal, endpointId, body, context) =>
+      runCommand(ctx, context, (transaction) => {
+        const parsed = parseRequest(webhookSecretRotationBodySchema, body ?? {});
+        if (parsed.isErr()) return errAsync(parsed.error);
+        const overlapMs =
+          parsed.value.overlapSeconds === undefined
+            ? options.webhookSecretOverlapMs
+            : parsed.value.overlapSeconds * 1000;
+        return transaction((stores) =>
+          rotate(stores.webhookEndpoints, principal, endpointId, overlapMs, ROTATION_ATTEMPTS),
+        );
+      }),
   };
 };
