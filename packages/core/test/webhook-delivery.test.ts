@@ -6,6 +6,7 @@ import {
   type CompliancePrincipal,
   clientEventSchema,
   exampleIndividualPayload,
+  isPublicUnicastAddress,
   type ManagerPrincipal,
   type OnboardingKitOptions,
   principalKey,
@@ -106,6 +107,12 @@ describe('webhook endpoints', () => {
     ['https://169.254.169.254/latest/meta-data', 'link-local'],
     ['https://100.64.0.1/kit', 'reserved'],
     ['https://[fd00::1]/kit', 'private'],
+    ['https://[::7f00:1]/kit', 'loopback'],
+    ['https://[::127.0.0.1]/kit', 'loopback'],
+    ['https://[::a00:1]/kit', 'private'],
+    ['https://[64:ff9b::7f00:1]/kit', 'reserved'],
+    ['https://[2002:7f00:1::]/kit', 'reserved'],
+    ['https://[4000::1]/kit', 'reserved'],
     ['https://0.0.0.0/kit', 'reserved'],
     ['https://localhost/kit', 'loopback'],
     ['https://api.localhost/kit', 'loopback'],
@@ -119,6 +126,24 @@ describe('webhook endpoints', () => {
     const refused = (await kit.webhooks.createEndpoint(aManager(), { url }))._unsafeUnwrapErr();
     expect(refused.type).toBe('ValidationFailed');
     expect(refused).toMatchObject({ parameterErrors: { url: [expect.stringContaining(message)] } });
+  });
+
+  it('judges an address public only in public unicast space (IPv6: 2000::/3)', () => {
+    for (const address of ['8.8.8.8', '2606:4700::1111', '[2a00:1450::1]', '::ffff:8.8.8.8']) {
+      expect(isPublicUnicastAddress(address), address).toBe(true);
+    }
+    for (const address of [
+      '::7f00:1',
+      '::808:808',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      '4000::1',
+      'not an ip',
+    ]) {
+      expect(isPublicUnicastAddress(address), address).toBe(false);
+    }
   });
 
   it('accepts loopback and http only when the host opts in (webhookAllowPrivateNetworks)', async () => {

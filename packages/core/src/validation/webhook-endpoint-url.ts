@@ -1,16 +1,23 @@
 import ipaddr from 'ipaddr.js';
 import { err, ok, type Result } from 'neverthrow';
 
+/** The IPv6 global unicast space (RFC 4291): every public IPv6 address is in it. */
+const IPV6_GLOBAL_UNICAST: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('2000::'), 3];
+
 /**
  * Whether an address is a public unicast one. Loopback, private (RFC 1918, unique local), link
  * local (cloud metadata lives at 169.254.169.254), carrier-grade NAT, multicast, reserved and the
- * unspecified address are not; an IPv4-mapped IPv6 address is judged as its IPv4 address.
+ * unspecified address are not; an IPv4-mapped IPv6 address is judged as its IPv4 address. An IPv6
+ * address must also be in the global unicast space 2000::/3: that leaves out the deprecated
+ * IPv4-compatible form (`::127.0.0.1`, which a host with an automatic tunnel sends to that IPv4
+ * address) and any space not yet assigned.
  */
 export const isPublicUnicastAddress = (address: string): boolean => {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   if (!ipaddr.isValid(bare)) return false;
   const parsed = ipaddr.process(bare);
-  return parsed.range() === 'unicast';
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(IPV6_GLOBAL_UNICAST);
 };
 
 /**
