@@ -212,6 +212,8 @@ export interface DocumentService {
    * (default 24 hours): the copies of a command that crashed between its copy and its commit, or
    * whose commit was not kept. Safe to run on several instances at once (it deletes only what has no
    * index row); schedule it (the demo runs it hourly). Resolves to how many were removed.
+   * `graceMs` below one hour (a copy still on its way to its commit could be taken) or a `pageSize`
+   * outside 1..10,000 is refused with `ValidationFailed`.
    */
   sweepOrphanDocuments(options?: {
     readonly graceMs?: number;

@@ -69,4 +69,35 @@ describe('kit.documents.sweepOrphanDocuments', () => {
     );
     expect(adapters.testing.listDocumentKeys()).toEqual([]);
   });
+
+  it('refuses a grace period under one hour, and a page size that is not 1..10,000, deleting nothing', async () => {
+    const { kit, adapters, clock, upload } = createMemoryKit();
+    const manager = aManager();
+    const owner = `manager:${manager.managerId}`;
+    upload(manager, 'orphan.pdf');
+    const version =
+      (await adapters.documentStorage.statTemporary(owner, 'orphan.pdf'))._unsafeUnwrap()?.version ?? '';
+    const key = documentKeyFor(crypto.randomUUID(), 'orphan.pdf');
+    (
+      await adapters.documentStorage.copyToPermanent([{ owner, filename: 'orphan.pdf', key, version }])
+    )._unsafeUnwrap();
+    clock.advance(30 * 60_000);
+    for (const graceMs of [0, -1, hour - 1, Number.NaN, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]) {
+      const refused = (await kit.documents.sweepOrphanDocuments({ graceMs }))._unsafeUnwrapErr();
+      expect(refused, String(graceMs)).toMatchObject({
+        type: 'ValidationFailed',
+        parameterErrors: { graceMs: [expect.stringContaining('at least 3600000')] },
+      });
+    }
+    for (const pageSize of [0, 1.5, 10_001, Number.NaN]) {
+      const refused = (await kit.documents.sweepOrphanDocuments({ pageSize }))._unsafeUnwrapErr();
+      expect(refused, String(pageSize)).toMatchObject({
+        type: 'ValidationFailed',
+        parameterErrors: { pageSize: [expect.stringContaining('1 to 10000')] },
+      });
+    }
+    expect(adapters.testing.listDocumentKeys()).toEqual([key]);
+    clock.advance(hour);
+    expect((await kit.documents.sweepOrphanDocuments({ graceMs: hour }))._unsafeUnwrap()).toBe(1);
+  });
 });

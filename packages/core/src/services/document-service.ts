@@ -1,11 +1,16 @@
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
-import { type DomainError, documentNotFound } from '../errors.js';
+import { type DomainError, documentNotFound, validationFailed } from '../errors.js';
 import type { DocumentService } from '../onboarding-kit.js';
 import { principalKey } from '../principal.js';
 import { batchDownloadRequestSchema, batchUploadRequestSchema } from '../schemas/documents.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { runCommand } from './idempotent-command.js';
 import type { KitContext } from './kit-context.js';
+
+const DEFAULT_SWEEP_GRACE_MS = 24 * 60 * 60_000;
+/** Far longer than any command's copy → commit (a memory transaction's deadline is 30 s). */
+const MIN_SWEEP_GRACE_MS = 60 * 60_000;
+const MAX_SWEEP_PAGE_SIZE = 10_000;
 
 /** Presigned uploads into the caller's temporary storage, its listing, and presigned downloads (decisions §4). */
 export const createDocumentService = (ctx: KitContext): DocumentService => {
@@ -38,8 +43,20 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
     });
 
   return {
-    sweepOrphanDocuments: ({ graceMs = 24 * 60 * 60_000, pageSize = 1000 } = {}) =>
-      sweepPage(null, ports.clock.now().getTime() - graceMs, Math.max(1, Math.floor(pageSize)), 0),
+    sweepOrphanDocuments: ({ graceMs = DEFAULT_SWEEP_GRACE_MS, pageSize = 1000 } = {}) => {
+      const problems: Record<string, string[]> = {};
+      // A shorter grace could take the copy of a create still on its way to its commit: a lost document.
+      if (!(Number.isFinite(graceMs) && graceMs >= MIN_SWEEP_GRACE_MS)) {
+        problems.graceMs = [`Must be a number of milliseconds of at least ${MIN_SWEEP_GRACE_MS} (one hour)`];
+      }
+      if (!(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_SWEEP_PAGE_SIZE)) {
+        problems.pageSize = [`Must be a whole number from 1 to ${MAX_SWEEP_PAGE_SIZE}`];
+      }
+      if (Object.keys(problems).length > 0) {
+        return errAsync(validationFailed('The sweep options are invalid', problems));
+      }
+      return sweepPage(null, ports.clock.now().getTime() - graceMs, pageSize, 0);
+    },
     requestUploadBatch: (principal, body, command) =>
       runCommand(ctx, command, () => {
         const parsed = parseRequest(batchUploadRequestSchema, body);
