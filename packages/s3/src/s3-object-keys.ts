@@ -25,7 +25,35 @@ const decodeSegment = (segment: string): string | null => {
   }
 };
 
+/**
+ * Throws a TypeError unless the two prefixes are two separate folders: each non-empty and ending in
+ * `/`, neither inside the other. The temporary folder's lifecycle rule expires everything under it
+ * (`ensureTemporaryExpiry`), so a permanent folder inside it, sharing it, or merely starting with the
+ * same letters (`tmp` and `tmp-documents/`) would have its documents deleted after a day; an empty
+ * temporary prefix would expire the whole bucket. A configuration error, found when the storage is
+ * built, not at the first upload.
+ */
+export const checkS3Prefixes = (temporaryPrefix: string, permanentPrefix: string): void => {
+  for (const [name, prefix] of [
+    ['temporaryPrefix', temporaryPrefix],
+    ['permanentPrefix', permanentPrefix],
+  ] as const) {
+    if (typeof prefix !== 'string' || prefix.length === 0 || !prefix.endsWith('/')) {
+      throw new TypeError(
+        `${name} must be a folder: non-empty and ending in "/", not ${JSON.stringify(prefix)}`,
+      );
+    }
+  }
+  if (temporaryPrefix.startsWith(permanentPrefix) || permanentPrefix.startsWith(temporaryPrefix)) {
+    throw new TypeError(
+      `temporaryPrefix ${JSON.stringify(temporaryPrefix)} and permanentPrefix ${JSON.stringify(permanentPrefix)} must be separate folders, neither inside the other (uploads expire after a day)`,
+    );
+  }
+};
+
+/** The layout of a bucket; throws a TypeError when the prefixes are not two separate folders (`checkS3Prefixes`). */
 export const s3ObjectKeys = (temporaryPrefix: string, permanentPrefix: string): S3ObjectKeys => {
+  checkS3Prefixes(temporaryPrefix, permanentPrefix);
   const temporaryFolder = (owner: string): string => `${temporaryPrefix}${encodeSegment(owner)}/`;
   return {
     temporaryFolder,

@@ -6,13 +6,19 @@ import {
 } from '@aws-sdk/client-s3';
 import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core';
 import { ResultAsync } from 'neverthrow';
-import { DEFAULT_TEMPORARY_PREFIX } from './s3-document-storage.js';
+import { DEFAULT_PERMANENT_PREFIX, DEFAULT_TEMPORARY_PREFIX } from './s3-document-storage.js';
+import { checkS3Prefixes } from './s3-object-keys.js';
 
 export type TemporaryExpiryOptions = {
   readonly client: S3Client;
   readonly bucket: string;
   /** The same prefix given to `createS3DocumentStorage` (default `tmp/`). */
   readonly temporaryPrefix?: string;
+  /**
+   * The same prefix given to `createS3DocumentStorage` (default `documents/`): checked to lie
+   * outside the expiring folder, so the rule can never take a promoted document.
+   */
+  readonly permanentPrefix?: string;
 };
 
 /** The rule's ID names its prefix, so two kits sharing a bucket keep one rule each. */
@@ -29,12 +35,14 @@ const hasNoLifecycle = (error: unknown): boolean =>
  * rounds to the next midnight UTC, so removal happens within 48 h; the kit itself hides files older
  * than 24 h) and incomplete multipart uploads are aborted after 1 day. Other rules of the bucket are
  * kept: S3 replaces the whole configuration on every put, so the current one is read and merged.
+ * Throws a TypeError, before any call, when the prefixes are not two separate folders (`checkS3Prefixes`).
  */
 export const ensureTemporaryExpiry = (
   options: TemporaryExpiryOptions,
 ): ResultAsync<LifecycleRule, StorageUnavailable> => {
   const { client, bucket } = options;
   const prefix = options.temporaryPrefix ?? DEFAULT_TEMPORARY_PREFIX;
+  checkS3Prefixes(prefix, options.permanentPrefix ?? DEFAULT_PERMANENT_PREFIX);
   const rule: LifecycleRule = {
     ID: temporaryExpiryRuleId(prefix),
     Filter: { Prefix: prefix },
