@@ -213,7 +213,9 @@ export interface DocumentService {
    * whose commit was not kept. Safe to run on several instances at once (it deletes only what has no
    * index row); schedule it (the demo runs it hourly). Resolves to how many were removed.
    * `graceMs` below one hour (a copy still on its way to its commit could be taken) or a `pageSize`
-   * outside 1..10,000 is refused with `ValidationFailed`.
+   * outside 1..10,000 is refused with `ValidationFailed`. The index must be as durable as the files:
+   * a memory index over S3 storage starts empty after a restart, and the sweep would then delete
+   * every document (docs/host-integration.md §7).
    */
   sweepOrphanDocuments(options?: {
     readonly graceMs?: number;
