@@ -71,7 +71,9 @@ const retryAfterOf = (response: IncomingMessage): string | null => {
 /**
  * Sends one delivery: a POST that never follows redirects (a 3xx is an answer like any non-2xx),
  * bounded by the request's timeout from connection to answer, reading at most `maxResponseBytes`
- * of the answer. Never rejects: every failure is an `unreachable` answer with its reason.
+ * of the answer. Never rejects: every failure is an `unreachable` answer with its reason. The
+ * answer is known at its status line; the connection is closed by the same deadline if its body
+ * has not ended by then, so a receiver that trickles a body cannot hold sockets open.
  */
 const sendOnce = (request: WebhookRequest, options: NodeWebhookTransportOptions): Promise<WebhookAnswer> =>
   new Promise((resolve) => {
@@ -79,9 +81,10 @@ const sendOnce = (request: WebhookRequest, options: NodeWebhookTransportOptions)
     const settle = (answer: WebhookAnswer) => {
       if (settled) return;
       settled = true;
-      clearTimeout(deadline);
       resolve(answer);
     };
+    /** The exchange is over: the answer's body was read or dropped, or the request failed. */
+    const over = () => clearTimeout(deadline);
     const deadline = setTimeout(() => {
       settle({ type: 'unreachable', reason: `No answer within ${request.timeoutMs / 1000} s` });
       outgoing?.destroy();
@@ -92,16 +95,19 @@ const sendOnce = (request: WebhookRequest, options: NodeWebhookTransportOptions)
       url = new URL(request.url);
     } catch {
       settle({ type: 'unreachable', reason: 'The endpoint URL is not valid' });
+      over();
       return;
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       settle({ type: 'unreachable', reason: 'The endpoint URL is not http(s)' });
+      over();
       return;
     }
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     // An address literal is connected to without a lookup: it is checked here instead.
     if (ipaddr.isValid(host) && !request.allowPrivateNetworks && !isPublicUnicastAddress(host)) {
       settle({ type: 'unreachable', reason: refusedAddress(host) });
+      over();
       return;
     }
     const body = Buffer.from(request.body, 'utf8');
@@ -112,7 +118,10 @@ const sendOnce = (request: WebhookRequest, options: NodeWebhookTransportOptions)
       headers: { ...request.headers, 'content-length': String(body.length) },
       lookup: guardedLookup(options.lookup ?? dnsLookup, request.allowPrivateNetworks),
     });
-    outgoing.on('error', (error) => settle({ type: 'unreachable', reason: reasonOf(error) }));
+    outgoing.on('error', (error) => {
+      settle({ type: 'unreachable', reason: reasonOf(error) });
+      over();
+    });
     outgoing.on('response', (response) => {
       settle({ type: 'answered', statusCode: response.statusCode ?? 0, retryAfter: retryAfterOf(response) });
       let read = 0;
@@ -121,6 +130,8 @@ const sendOnce = (request: WebhookRequest, options: NodeWebhookTransportOptions)
         if (read > maxResponseBytes) response.destroy();
       });
       response.on('error', () => undefined);
+      // Ended or destroyed (read whole, too long, or cut by the deadline).
+      response.on('close', over);
     });
     outgoing.end(body);
   });

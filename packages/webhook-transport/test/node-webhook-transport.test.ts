@@ -134,4 +134,29 @@ describe('createNodeWebhookTransport', () => {
     );
     expect(answer._unsafeUnwrap()).toMatchObject({ type: 'answered', statusCode: 200 });
   });
+
+  it('closes the connection at the deadline when the answer body trickles on after its status', async () => {
+    let serverSawClose = false;
+    let closedAt = 0;
+    const { port } = await startReceiver((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const trickle = setInterval(() => res.write('.'), 50);
+      req.socket.on('close', () => {
+        clearInterval(trickle);
+        serverSawClose = true;
+        closedAt = Date.now();
+      });
+    });
+    const started = Date.now();
+    const answer = await createNodeWebhookTransport().send(
+      delivery(`http://127.0.0.1:${port}/`, { timeoutMs: 400 }),
+    );
+    // The answer is its status, known at once.
+    expect(answer._unsafeUnwrap()).toEqual({ type: 'answered', statusCode: 200, retryAfter: null });
+    expect(Date.now() - started).toBeLessThan(300);
+    await expect.poll(() => serverSawClose, { timeout: 2_000 }).toBe(true);
+    // Closed by the deadline (400 ms from the start), not left open.
+    expect(closedAt - started).toBeGreaterThanOrEqual(350);
+    expect(closedAt - started).toBeLessThan(1_500);
+  });
 });
