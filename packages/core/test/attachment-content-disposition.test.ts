@@ -20,6 +20,20 @@ describe('attachmentContentDisposition', () => {
     );
   });
 
+  it('never puts a path step in the fallback: fullwidth dots and slashes that NFKD makes ASCII', () => {
+    const fallbackOf = (name: string) => /filename="([^"]*)"/.exec(attachmentContentDisposition(name))?.[1];
+    expect(fallbackOf('..／..／etc／passwd')).toBe('.._.._etc_passwd');
+    expect(fallbackOf('．．／．．／etc／passwd')).toBe('.._.._etc_passwd');
+    expect(fallbackOf('a＼b.pdf')).toBe('a_b.pdf');
+    expect(fallbackOf('．．')).toBe('download');
+    expect(fallbackOf('．')).toBe('download');
+    expect(fallbackOf('')).toBe('download');
+    // Ordinary names are unchanged.
+    expect(fallbackOf('report.final.pdf')).toBe('report.final.pdf');
+    expect(fallbackOf('.env')).toBe('.env');
+    expect(extendedFilenameOf(attachmentContentDisposition('．．／x'))).toBe('．．／x');
+  });
+
   it('round-trips any name through the header as a browser reads it', () => {
     for (const name of ['emoji 🎉.txt', 'back\\slash', 'tab\tname', '%41%42', 'a;b,c=d']) {
       const header = attachmentContentDisposition(name);
@@ -33,6 +47,7 @@ describe('attachmentContentDisposition', () => {
       fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (name) => {
         const header = attachmentContentDisposition(name);
         expect(header).toMatch(/^[\x20-\x7e]+$/);
+        expect(header).not.toMatch(/filename="[^"]*\//);
         expect(extendedFilenameOf(header)).toBe(toWellFormedText(name));
       }),
       { numRuns: 1000 },

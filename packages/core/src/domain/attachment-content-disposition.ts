@@ -6,7 +6,9 @@ import { toWellFormedText } from '../validation/storable-text.js';
  * `response-content-disposition`), per RFC 6266:
  * - `filename="…"`: a printable-ASCII fallback for old agents. Accents are dropped (NFKD without
  *   marks), anything else non-ASCII becomes `_`, and so do `"` and `\` (quoted-pairs are handled
- *   inconsistently) and `%` (some agents percent-decode this parameter, RFC 6266 appendix D).
+ *   inconsistently), `%` (some agents percent-decode this parameter, RFC 6266 appendix D) and `/`
+ *   (NFKD turns the fullwidth `．／` of a valid name into `../`). A fallback of dots alone (`．．`)
+ *   is `download`: never a path step.
  * - `filename*=UTF-8''…`: the exact name (RFC 5987 attr-chars kept, every other UTF-8 byte as `%XX`),
  *   which every current browser prefers.
  * Total: a name the filename rule would refuse (an unpaired surrogate, a control character) still
@@ -20,9 +22,9 @@ export const attachmentContentDisposition = (filename: string): string => {
 const asciiFallback = (filename: string): string => {
   const fallback = Array.from(filename.normalize('NFKD'))
     .filter((char) => !/\p{M}/u.test(char))
-    .map((char) => (/^[\x20-\x7e]$/.test(char) && !/["\\%]/.test(char) ? char : '_'))
+    .map((char) => (/^[\x20-\x7e]$/.test(char) && !/["\\%/]/.test(char) ? char : '_'))
     .join('');
-  return fallback.length > 0 ? fallback : 'download';
+  return /^\.*$/.test(fallback) ? 'download' : fallback;
 };
 
 /** RFC 5987 attr-char keeps `!#$&+-.^_\`|~` and alphanumerics; everything else is `%XX` of UTF-8. */
