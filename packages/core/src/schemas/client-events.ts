@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clientSchema, dateTimeSchema } from './client-response.js';
+import { pageSizeSchema } from './page-size.js';
 
 /** The version of the event body: a consumer can tell a shape it does not know. */
 export const CLIENT_EVENT_API_VERSION = '1.0.0';
@@ -57,7 +58,7 @@ export type ClientEventListResponse = z.infer<typeof clientEventListResponseSche
 /** Query of `GET /events`: oldest first, after an opaque cursor, optionally of one type or one client. */
 export const clientEventListQuerySchema = z.strictObject({
   after: z.string().min(1).max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageSizeSchema,
   type: clientEventTypeSchema.optional(),
   clientId: z.uuid().optional(),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { clientEventTypeSchema, clientEventTypes } from './client-events.js';
 import { dateTimeSchema } from './client-response.js';
+import { pageSizeSchema } from './page-size.js';
 
 /** Longest endpoint URL accepted (what common browsers and proxies handle safely). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -94,7 +95,7 @@ export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 /** Query of `GET /webhook-endpoints/{id}/deliveries`: newest first, optionally of one status. */
 export const webhookDeliveryListQuerySchema = z.strictObject({
   status: webhookDeliveryStatusSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageSizeSchema,
   cursor: z.string().min(1).max(200).optional(),
 });
 
