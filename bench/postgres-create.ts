@@ -118,7 +118,7 @@ const baselineCreate = (pool: Pool) => {
     await pool.query(
       `INSERT INTO ${t}.idempotency_records (owner, scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
        VALUES ($6, $1, $2, $3, $4, 'IN_PROGRESS', $5, $5)`,
-      [scope, `k-${i}`, fingerprintRequestBody(payload, nodeTextHashing), token, now, owner],
+      [scope, `k-${i}`, fingerprintRequestBody(payload, nodeTextHashing)._unsafeUnwrap(), token, now, owner],
     );
     const clientId = randomUUID();
     const documentKey = `${randomUUID()}_passport-${i}.pdf`;

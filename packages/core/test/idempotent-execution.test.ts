@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../src/idempotency/request-fingerprint.js';
+import { canonicalJson, MAX_BODY_NESTING } from '../src/idempotency/request-fingerprint.js';
 import {
   clientNotFound,
   createOnboardingKit,
@@ -305,12 +305,48 @@ describe('the Idempotency-Key header', () => {
 
 describe('request fingerprints', () => {
   it('ignore key order at every depth and see every value', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })._unsafeUnwrap()).toBe(
       '{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}',
     );
-    expect(fingerprintRequestBody({ a: 1, b: 2 })).toBe(fingerprintRequestBody({ b: 2, a: 1 }));
-    expect(fingerprintRequestBody({ a: 1 })).not.toBe(fingerprintRequestBody({ a: 2 }));
-    expect(fingerprintRequestBody({ a: 1 })).toMatch(/^[0-9a-f]{64}$/);
+    const fingerprint = (body: unknown) => fingerprintRequestBody(body)._unsafeUnwrap();
+    expect(fingerprint({ a: 1, b: 2 })).toBe(fingerprint({ b: 2, a: 1 }));
+    expect(fingerprint({ a: 1 })).not.toBe(fingerprint({ a: 2 }));
+    expect(fingerprint({ a: 1 })).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  /** `levels` arrays and objects, one inside the other. */
+  const nested = (levels: number): unknown => {
+    let value: unknown = 'leaf';
+    for (let level = 0; level < levels; level += 1) value = level % 2 === 0 ? [value] : { v: value };
+    return value;
+  };
+
+  it(`refuse a body nested deeper than ${MAX_BODY_NESTING} levels, a cyclic one and a BigInt: a 400, never a stack overflow`, () => {
+    expect(canonicalJson(nested(MAX_BODY_NESTING)).isOk()).toBe(true);
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    for (const body of [nested(MAX_BODY_NESTING + 1), nested(20_000), nested(1_000_000), cyclic]) {
+      expect(fingerprintRequestBody(body)._unsafeUnwrapErr()).toEqual({
+        type: 'ValidationFailed',
+        reason: `The request body is nested too deeply (more than ${MAX_BODY_NESTING} levels)`,
+        parameterErrors: {
+          body: [`The request body is nested too deeply (more than ${MAX_BODY_NESTING} levels)`],
+        },
+      });
+    }
+    expect(fingerprintRequestBody({ amount: 10n })._unsafeUnwrapErr()).toMatchObject({
+      type: 'ValidationFailed',
+      parameterErrors: { body: [expect.stringContaining('BigInt')] },
+    });
+  });
+
+  it('a claim of a body without a fingerprint is refused and stores nothing: the key stays free', async () => {
+    const { kit } = createMemoryKit();
+    const request = { scope: 'manager:m POST /x', key: 'deep', owner: 'manager:m' };
+    const refused = await kit.idempotency.claim({ ...request, body: nested(20_000) });
+    expect(refused._unsafeUnwrapErr().type).toBe('ValidationFailed');
+    const claimed = await kit.idempotency.claim({ ...request, body: { ordinary: true } });
+    expect(claimed._unsafeUnwrap().type).toBe('Claimed');
   });
 
   // The definition every stored fingerprint was computed with: the text must stay byte for byte.
@@ -337,7 +373,7 @@ describe('request fingerprints', () => {
     });
     fc.assert(
       fc.property(fc.oneof(anyValue, fc.jsonValue()), (value) => {
-        expect(canonicalJson(value)).toBe(firstCanonicalJson(value));
+        expect(canonicalJson(value)._unsafeUnwrap()).toBe(firstCanonicalJson(value));
       }),
       { numRuns: 2_000 },
     );
@@ -345,7 +381,7 @@ describe('request fingerprints', () => {
     const withHole = [undefined, 0, 1];
     delete withHole[1];
     const body = { b: undefined, a: withHole, é: 1, Z: 2, _: 3 };
-    expect(canonicalJson(body)).toBe('{"Z":2,"_":3,"a":[null,,1],"é":1}');
-    expect(canonicalJson(body)).toBe(firstCanonicalJson(body));
+    expect(canonicalJson(body)._unsafeUnwrap()).toBe('{"Z":2,"_":3,"a":[null,,1],"é":1}');
+    expect(canonicalJson(body)._unsafeUnwrap()).toBe(firstCanonicalJson(body));
   });
 });

@@ -10,6 +10,9 @@ const DEFAULT_PURGE_BATCH_SIZE = 500;
 /** Decisions §5 on top of the IdempotencyStore port. */
 export const createIdempotencyService = ({ ports, options, hashing }: KitContext): IdempotencyService => ({
   claim: ({ scope, key, owner, body }) => {
+    const fingerprint = fingerprintRequestBody(body, hashing);
+    // A body without a fingerprint is refused before anything is stored under the key.
+    if (fingerprint.isErr()) return errAsync(fingerprint.error);
     const ref = { scope, key, token: ports.ids.uuid() };
     const limit = options.idempotencyMaxRecordsPerOwner;
     return ports.idempotency
@@ -17,7 +20,7 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
         ...ref,
         owner,
         maxLiveRecordsPerOwner: limit,
-        fingerprint: fingerprintRequestBody(body, hashing),
+        fingerprint: fingerprint.value,
         now: ports.clock.now(),
         lockTtlMs: options.idempotencyLockTtlMs,
         recordTtlMs: options.idempotencyRecordTtlMs,

@@ -170,6 +170,29 @@ export const describeIdempotency = () =>
       expect(corrected.headers['idempotent-replayed']).toBeUndefined();
     });
 
+    test('a body nested 20,000 deep is a 400 at body, never a 500, and never claims the key', async () => {
+      const key = randomUUID();
+      const deep = `{"filenames":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+      const refused = await h.api
+        .post('/manager/v1/uploads/request-batch-upload')
+        .set('SERVICE_API_KEY', h.keys.managerA)
+        .set('Idempotency-Key', key)
+        .set('Content-Type', 'application/json')
+        .send(deep);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        parameterErrors: { body: [expect.stringContaining('nested too deeply')] },
+      });
+      const corrected = await h.api
+        .post('/manager/v1/uploads/request-batch-upload')
+        .set('SERVICE_API_KEY', h.keys.managerA)
+        .set('Idempotency-Key', key)
+        .send({ filenames: ['a.pdf'] });
+      expect(corrected.status).toBe(200);
+      expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+    });
+
     test('50 parallel creates with one key → exactly one client', async () => {
       const manager = await h.register({ kind: 'manager', managerId: randomUUID() });
       await uploadFiles(h, manager, { 'passport.pdf': 'scan' });
