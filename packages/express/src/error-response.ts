@@ -7,6 +7,8 @@ import {
   malformedPath,
   payloadTooLarge,
   toHttpError,
+  unsupportedCharset,
+  unsupportedContentEncoding,
   unsupportedMediaType,
 } from './http-error.js';
 import { consoleHttpLogger, defaultRequestIdOf, type HttpLogger, type RequestIdOf } from './http-logger.js';
@@ -137,11 +139,9 @@ export const failureFromThrown = (thrown: unknown): HttpFailure => {
       return payloadTooLarge(typeof limit === 'number' ? limit : 0);
     }
     case 'charset.unsupported':
-      return unsupportedMediaType('The request body must be UTF-8 encoded JSON');
+      return unsupportedCharset();
     case 'encoding.unsupported':
-      return unsupportedMediaType(
-        'This Content-Encoding is not supported: send identity, gzip, deflate or br',
-      );
+      return unsupportedContentEncoding();
     case 'request.aborted':
     case 'request.size.invalid':
       return malformedJson('the request body ended before its announced length');

@@ -38,6 +38,12 @@ export const unsupportedMediaType = (reason: string): UnsupportedMediaType => ({
   type: 'UnsupportedMediaType',
   reason,
 });
+/** A JSON body in another charset than UTF-8 (decided before parsing, or by body-parser). */
+export const unsupportedCharset = (): UnsupportedMediaType =>
+  unsupportedMediaType('The request body must be UTF-8 encoded JSON');
+/** A JSON body's Content-Encoding other than those both Express 4 and 5 inflate. */
+export const unsupportedContentEncoding = (): UnsupportedMediaType =>
+  unsupportedMediaType('This Content-Encoding is not supported: send identity, gzip or deflate');
 export const routeNotFound = (method: string, path: string): RouteNotFound => ({
   type: 'RouteNotFound',
   method,

@@ -1,27 +1,58 @@
 import express, { type RequestHandler } from 'express';
 import { type ErrorReporting, sendHttpFailure } from './error-response.js';
-import { unsupportedMediaType } from './http-error.js';
+import {
+  type HttpFailure,
+  unsupportedCharset,
+  unsupportedContentEncoding,
+  unsupportedMediaType,
+} from './http-error.js';
 
 /** Request bodies over this are 413 (decisions §7). */
 export const MAX_JSON_BODY_BYTES = 1_048_576;
 
 /**
- * 415 unless the body is declared JSON, then parses it (1 MiB at most). `strict: false` lets any
- * JSON value through, so only a syntax error is MALFORMED_JSON and a wrong shape is a validation error.
+ * Content-Encodings of a JSON body, the same on Express 4 and 5 (Express 5's body-parser also
+ * inflates `br`, Express 4's does not: refused on both, so a client sees one behaviour).
+ */
+const JSON_BODY_ENCODINGS = new Set(['identity', 'gzip', 'deflate']);
+
+/**
+ * Every `charset` parameter of a Content-Type header, lower-cased and unquoted. All of them, not the
+ * first: a parser that keeps the last of two must not read another charset than the one checked.
+ * (A `charset=` inside another parameter's quoted value is counted too: that only refuses more.)
+ */
+const charsetsOf = (contentType: string): string[] =>
+  Array.from(contentType.matchAll(/;\s*charset\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/gi), (match) =>
+    (match[1] ?? match[2] ?? '').replace(/\\(.)/g, '$1').toLowerCase(),
+  );
+
+/** Why a declared JSON body cannot be read as UTF-8 JSON with the encodings both Express versions inflate. */
+const unreadableJsonBody = (req: Parameters<RequestHandler>[0]): HttpFailure | undefined => {
+  // `req.is` is null without a body and false for another type: both are refused here.
+  if (!req.is(['application/json', 'application/*+json'])) {
+    return unsupportedMediaType('The request body must be JSON, sent with Content-Type: application/json');
+  }
+  if (charsetsOf(req.headers['content-type'] ?? '').some((charset) => charset !== 'utf-8')) {
+    return unsupportedCharset();
+  }
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (!JSON_BODY_ENCODINGS.has(encoding)) return unsupportedContentEncoding();
+  return undefined;
+};
+
+/**
+ * 415 unless the body is declared JSON in UTF-8 (no charset, or `utf-8`), sent as identity, gzip or
+ * deflate; then parses it (1 MiB at most). `strict: false` lets any JSON value through, so only a
+ * syntax error is MALFORMED_JSON and a wrong shape is a validation error.
  */
 export const createJsonBodyParser = (reporting: ErrorReporting): RequestHandler[] => [
   (req, res, next) => {
-    // `req.is` is null without a body and false for another type: both are refused here.
-    if (req.is(['application/json', 'application/*+json'])) {
+    const failure = unreadableJsonBody(req);
+    if (failure === undefined) {
       next();
       return;
     }
-    sendHttpFailure(
-      req,
-      res,
-      unsupportedMediaType('The request body must be JSON, sent with Content-Type: application/json'),
-      reporting,
-    );
+    sendHttpFailure(req, res, failure, reporting);
   },
   express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true, strict: false }),
 ];

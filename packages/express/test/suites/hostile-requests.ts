@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { exampleEntityPayload } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { errorBody, type Harness, startHarness } from '../support/http-harness.js';
@@ -192,6 +192,53 @@ export const describeHostileRequests = () =>
         expect(upload.status).toBe(415);
         expect(await upload.json()).toEqual(errorBody('UNSUPPORTED_MEDIA_TYPE'));
       }
+      expect(h.logged).toEqual([]);
+    });
+
+    test('a JSON body is UTF-8, sent as identity, gzip or deflate: any other charset or br is 415 on Express 4 and 5 alike', async () => {
+      const send = (headers: Record<string, string>, body: Buffer) =>
+        fetch(`${h.origin}/manager/v1/uploads/request-batch-upload`, {
+          method: 'POST',
+          headers: { SERVICE_API_KEY: h.keys.managerA, ...headers },
+          body,
+        });
+      const json = Buffer.from(JSON.stringify({ filenames: ['a.pdf'] }));
+      for (const contentType of [
+        'application/json',
+        'application/json; charset=utf-8',
+        'application/json;charset=UTF-8',
+        'application/json; charset="utf-8"',
+      ]) {
+        expect((await send({ 'Content-Type': contentType }, json)).status, contentType).toBe(200);
+      }
+      for (const [contentType, body] of [
+        [
+          'application/json; charset=utf-16le',
+          Buffer.from(JSON.stringify({ filenames: ['a.pdf'] }), 'utf16le'),
+        ],
+        ['application/json; charset=utf-7', json],
+        ['application/json; charset=utf-32', json],
+        ['application/json; charset=latin1', json],
+        ['application/json; charset=utf-8; charset=utf-16', json],
+      ] as const) {
+        const refused = await send({ 'Content-Type': contentType }, body);
+        expect(refused.status, contentType).toBe(415);
+        expect(await refused.json()).toEqual(errorBody('UNSUPPORTED_MEDIA_TYPE', /UTF-8/));
+      }
+      for (const [encoding, body] of [
+        ['gzip', gzipSync(json)],
+        ['deflate', deflateSync(json)],
+        ['identity', json],
+      ] as const) {
+        const answer = await send({ 'Content-Type': 'application/json', 'Content-Encoding': encoding }, body);
+        expect(answer.status, encoding).toBe(200);
+      }
+      const brotli = await send(
+        { 'Content-Type': 'application/json', 'Content-Encoding': 'br' },
+        brotliCompressSync(json),
+      );
+      expect(brotli.status).toBe(415);
+      expect(await brotli.json()).toEqual(errorBody('UNSUPPORTED_MEDIA_TYPE', /identity, gzip or deflate/));
       expect(h.logged).toEqual([]);
     });
 
