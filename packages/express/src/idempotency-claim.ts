@@ -16,13 +16,29 @@ export type KeyedRequest =
   | { readonly type: 'Claimed'; readonly ref: IdempotencyClaimRef }
   | { readonly type: 'Replay'; readonly outcome: RecordedOutcome };
 
+/** One path segment as Express reads a parameter (percent-decoded), written back in one spelling. */
+const canonicalSegment = (segment: string): string => {
+  try {
+    return encodeURIComponent(decodeURIComponent(segment)).toLowerCase();
+  } catch {
+    // Not valid percent-encoding: Express refuses it before any handler; kept as typed.
+    return segment.toLowerCase();
+  }
+};
+
 /**
  * The route the request matched, whatever its spelling: the route's pattern and its decoded
  * parameter values, not the path as typed. Express matches paths case-insensitively, ignores a
  * trailing slash and decodes parameters, so `/clients/entities`, `/CLIENTS/Entities/` and the
- * same path with an encoded letter in a parameter all name one route and must share one scope. A
- * host that mounts the middleware before routing (no matched route yet) gets the typed path,
- * lower-cased, without a trailing slash.
+ * same path with an encoded letter in a parameter all name one route and must share one scope.
+ *
+ * A host that mounts the middleware before routing (`app.use`: no matched route yet) gets the
+ * typed path in one spelling: each segment percent-decoded and encoded again the one way (`%61`
+ * and `a` are one segment; an encoded `/` stays inside its segment), lower-cased, without a
+ * trailing slash. Which segments are parameters is not known there, so case is folded in all of
+ * them: one key can then never run one request twice (`/CLIENTS/a1` is `/clients/a1`), at the cost
+ * that two ids differing only in case share the key's scope (a reused key replays, it never runs
+ * for the other). Mount it on the route for exact parameter values.
  */
 const routeOf = (req: Request): string => {
   const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
@@ -31,7 +47,7 @@ const routeOf = (req: Request): string => {
     // The mount path keeps two routers' same-named routes apart; Express matched it case-insensitively.
     return `${req.baseUrl.toLowerCase()}${pattern} ${JSON.stringify(params)}`;
   }
-  const path = `${req.baseUrl}${req.path}`.toLowerCase();
+  const path = `${req.baseUrl}${req.path}`.split('/').map(canonicalSegment).join('/');
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 };
 

@@ -283,6 +283,57 @@ export const describeIdempotency = () =>
       }
     });
 
+    test('mounted before routing (app.use), one key never runs a request twice whatever the spelling of its path', async () => {
+      const runs: string[] = [];
+      const mounted = await startHarness({
+        hostRoutes: (app, kit) => {
+          app.use(
+            '/client/v1/accounts',
+            createAuthenticationMiddleware(kit, { accept: 'client' }),
+            express.json(),
+            createIdempotencyMiddleware(kit.idempotency),
+          );
+          app.post('/client/v1/accounts/:accountId/transfers', (req, res) => {
+            runs.push(req.params.accountId ?? '');
+            res.status(201).json({ run: runs.length, account: req.params.accountId });
+          });
+        },
+      });
+      try {
+        const send = (path: string, key: string) =>
+          mounted.api
+            .post(path)
+            .set('SERVICE_API_KEY', mounted.keys.clientOfA)
+            .set('Idempotency-Key', key)
+            .send({ amount: 10 });
+        // An encoded letter, an encoded space, case, a trailing slash: one request, run once.
+        const spellings = [
+          '/client/v1/accounts/acc%20one/transfers',
+          '/client/v1/accounts/%61cc%20one/transfers',
+          '/client/v1/accounts/ac%63 one/transfers'.replace(' ', '%20'),
+          '/CLIENT/v1/Accounts/acc%20one/Transfers/',
+        ];
+        const answers = [];
+        for (const path of spellings) answers.push(await send(path, 'k-spelling'));
+        expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
+        expect(answers.map((answer) => answer.body)).toEqual(
+          spellings.map(() => ({ run: 1, account: 'acc one' })),
+        );
+        expect(answers.slice(1).map((answer) => answer.headers['idempotent-replayed'])).toEqual([
+          'true',
+          'true',
+          'true',
+        ]);
+        expect(runs).toEqual(['acc one']);
+        // An encoded slash stays inside its segment: another path, another scope.
+        expect((await send('/client/v1/accounts/a%2Fb/transfers', 'k-slash')).status).toBe(201);
+        expect((await send('/client/v1/accounts/a/b/transfers', 'k-slash')).status).toBe(404);
+        expect(runs).toEqual(['acc one', 'a/b']);
+      } finally {
+        await mounted.close();
+      }
+    });
+
     test('a caller over its quota of live keys → 429 TOO_MANY_REQUESTS with Retry-After; replays, others and keyless calls go on', async () => {
       const limited = await startHarness({ kitOptions: { idempotencyMaxRecordsPerOwner: 2 } });
       try {
