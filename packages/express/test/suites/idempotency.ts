@@ -152,45 +152,28 @@ export const describeIdempotency = () =>
       expect(await clientCount(manager)).toBe(1);
     });
 
-    test('a 415 or malformed body never claims the key: the corrected retry runs', async () => {
-      const key = randomUUID();
-      const wrongType = await h.api
-        .post('/manager/v1/uploads/request-batch-upload')
-        .set('SERVICE_API_KEY', h.keys.managerA)
-        .set('Idempotency-Key', key)
-        .set('Content-Type', 'text/plain')
-        .send('a.pdf');
-      expect(wrongType.status).toBe(415);
-      const corrected = await h.api
-        .post('/manager/v1/uploads/request-batch-upload')
-        .set('SERVICE_API_KEY', h.keys.managerA)
-        .set('Idempotency-Key', key)
-        .send({ filenames: ['a.pdf'] });
-      expect(corrected.status).toBe(200);
-      expect(corrected.headers['idempotent-replayed']).toBeUndefined();
-    });
-
-    test('a body nested 20,000 deep is a 400 at body, never a 500, and never claims the key', async () => {
-      const key = randomUUID();
+    test('a body refused before the command (415, nested 20,000 deep) never claims the key: the corrected retry runs', async () => {
+      const batchUpload = (key: string) =>
+        h.api
+          .post('/manager/v1/uploads/request-batch-upload')
+          .set('SERVICE_API_KEY', h.keys.managerA)
+          .set('Idempotency-Key', key);
+      const wrongType = randomUUID();
+      expect((await batchUpload(wrongType).set('Content-Type', 'text/plain').send('a.pdf')).status).toBe(415);
+      // JSON.parse takes it; its canonical JSON (the fingerprint) must refuse it, not overflow.
+      const tooDeep = randomUUID();
       const deep = `{"filenames":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
-      const refused = await h.api
-        .post('/manager/v1/uploads/request-batch-upload')
-        .set('SERVICE_API_KEY', h.keys.managerA)
-        .set('Idempotency-Key', key)
-        .set('Content-Type', 'application/json')
-        .send(deep);
+      const refused = await batchUpload(tooDeep).set('Content-Type', 'application/json').send(deep);
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({
         code: 'VALIDATION_FAILED',
         parameterErrors: { body: [expect.stringContaining('nested too deeply')] },
       });
-      const corrected = await h.api
-        .post('/manager/v1/uploads/request-batch-upload')
-        .set('SERVICE_API_KEY', h.keys.managerA)
-        .set('Idempotency-Key', key)
-        .send({ filenames: ['a.pdf'] });
-      expect(corrected.status).toBe(200);
-      expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+      for (const key of [wrongType, tooDeep]) {
+        const corrected = await batchUpload(key).send({ filenames: ['a.pdf'] });
+        expect(corrected.status).toBe(200);
+        expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+      }
     });
 
     test('50 parallel creates with one key → exactly one client', async () => {
