@@ -16,15 +16,21 @@ export type KeyedRequest =
   | { readonly type: 'Claimed'; readonly ref: IdempotencyClaimRef }
   | { readonly type: 'Replay'; readonly outcome: RecordedOutcome };
 
-/** One path segment as Express reads a parameter (percent-decoded), written back in one spelling. */
-const canonicalSegment = (segment: string): string => {
+/**
+ * One path segment as Express reads a parameter (percent-decoded), written back in one spelling:
+ * `%61` and `a` are one segment, an encoded `/` stays inside its segment. Not valid percent-encoding
+ * (Express refuses it as a parameter, with 400): kept as typed, never thrown.
+ */
+const decodedSegment = (segment: string): string => {
   try {
-    return encodeURIComponent(decodeURIComponent(segment)).toLowerCase();
+    return encodeURIComponent(decodeURIComponent(segment));
   } catch {
-    // Not valid percent-encoding: Express refuses it before any handler; kept as typed.
-    return segment.toLowerCase();
+    return segment;
   }
 };
+
+/** What a claim is made on: the scope's route, and the request the key's fingerprint stands for. */
+type ClaimTarget = { readonly route: string; readonly body: unknown };
 
 /**
  * The route the request matched, whatever its spelling: the route's pattern and its decoded
@@ -32,23 +38,30 @@ const canonicalSegment = (segment: string): string => {
  * trailing slash and decodes parameters, so `/clients/entities`, `/CLIENTS/Entities/` and the
  * same path with an encoded letter in a parameter all name one route and must share one scope.
  *
- * A host that mounts the middleware before routing (`app.use`: no matched route yet) gets the
- * typed path in one spelling: each segment percent-decoded and encoded again the one way (`%61`
- * and `a` are one segment; an encoded `/` stays inside its segment), lower-cased, without a
- * trailing slash. Which segments are parameters is not known there, so case is folded in all of
- * them: one key can then never run one request twice (`/CLIENTS/a1` is `/clients/a1`), at the cost
- * that two ids differing only in case share the key's scope (a reused key replays, it never runs
- * for the other). Mount it on the route for exact parameter values.
+ * A host that mounts the middleware before routing (`app.use`: no matched route yet) only has the
+ * typed path, read segment by segment percent-decoded (`decodedSegment`), without a trailing slash.
+ * Which segments are parameters is not known there, and case is the one thing that cannot be
+ * settled: Express folds it in the fixed segments (`/TRANSFERS` is `/transfers`) and keeps it in
+ * ids (`ACC1` is not `acc1`). Folding it everywhere would let `acc1` be answered with the recorded
+ * answer of `ACC1`; keeping it everywhere would let `/Accounts/acc1` run a second time what
+ * `/accounts/acc1` ran under the same key. So neither: the scope holds the path case-folded, and
+ * the key's fingerprint holds the decoded path with its case kept (with the body). Spellings of one
+ * path that differ only by encoding or a trailing slash replay; one that differs in case under the
+ * same key is 422 IDEMPOTENCY_KEY_REUSED: never run twice, never answered for another id. (The
+ * body is one level deeper there, so it may nest one level less.) Mount the middleware on the
+ * route for exact parameter values.
  */
-const routeOf = (req: Request): string => {
+const claimTargetOf = (req: Request): ClaimTarget => {
   const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof pattern === 'string') {
     const params = Object.entries(req.params as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1));
     // The mount path keeps two routers' same-named routes apart; Express matched it case-insensitively.
-    return `${req.baseUrl.toLowerCase()}${pattern} ${JSON.stringify(params)}`;
+    return { route: `${req.baseUrl.toLowerCase()}${pattern} ${JSON.stringify(params)}`, body: req.body };
   }
-  const path = `${req.baseUrl}${req.path}`.split('/').map(canonicalSegment).join('/');
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const decoded = `${req.baseUrl}${req.path}`.split('/').map(decodedSegment).join('/');
+  const path = decoded.length > 1 && decoded.endsWith('/') ? decoded.slice(0, -1) : decoded;
+  // Only ASCII letters are folded (encodeURIComponent escapes the rest), as Express matches paths.
+  return { route: path.toLowerCase(), body: { path, body: req.body } };
 };
 
 /**
@@ -74,13 +87,10 @@ export const claimKeyOfRequest = (
   req: Request,
   caller: string,
   key: string,
-): ResultAsync<IdempotencyDecision, DomainError> =>
-  idempotency.claim({
-    scope: `${caller} ${req.method} ${routeOf(req)}`,
-    key,
-    owner: caller,
-    body: req.body,
-  });
+): ResultAsync<IdempotencyDecision, DomainError> => {
+  const { route, body } = claimTargetOf(req);
+  return idempotency.claim({ scope: `${caller} ${req.method} ${route}`, key, owner: caller, body });
+};
 
 /**
  * Renews a held claim's lock every `lockRenewalIntervalMs` until the returned stop is called, so a

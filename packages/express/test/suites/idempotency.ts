@@ -266,43 +266,48 @@ export const describeIdempotency = () =>
       }
     });
 
-    test('mounted before routing (app.use), one key never runs a request twice whatever the spelling of its path', async () => {
-      const runs: string[] = [];
-      const mounted = await startHarness({
-        hostRoutes: (app, kit) => {
-          app.use(
-            '/client/v1/accounts',
-            createAuthenticationMiddleware(kit, { accept: 'client' }),
-            express.json(),
-            createIdempotencyMiddleware(kit.idempotency),
-          );
-          app.post('/client/v1/accounts/:accountId/transfers', (req, res) => {
-            runs.push(req.params.accountId ?? '');
-            res.status(201).json({ run: runs.length, account: req.params.accountId });
-          });
-        },
+    describe('mounted before routing (app.use), the scope is read from the path', () => {
+      let mounted: Harness;
+      let runs: string[] = [];
+      beforeAll(async () => {
+        mounted = await startHarness({
+          hostRoutes: (app, kit) => {
+            app.use(
+              '/client/v1/accounts',
+              createAuthenticationMiddleware(kit, { accept: 'client' }),
+              express.json(),
+              createIdempotencyMiddleware(kit.idempotency),
+            );
+            app.post('/client/v1/accounts/:accountId/transfers', (req, res) => {
+              runs.push(req.params.accountId ?? '');
+              res.status(201).json({ run: runs.length, account: req.params.accountId });
+            });
+          },
+        });
       });
-      try {
-        const send = (path: string, key: string) =>
-          mounted.api
-            .post(path)
-            .set('SERVICE_API_KEY', mounted.keys.clientOfA)
-            .set('Idempotency-Key', key)
-            .send({ amount: 10 });
-        // An encoded letter, an encoded space, case, a trailing slash: one request, run once.
+      afterAll(() => mounted.close());
+      const send = (path: string, key: string) =>
+        mounted.api
+          .post(path)
+          .set('SERVICE_API_KEY', mounted.keys.clientOfA)
+          .set('Idempotency-Key', key)
+          .send({ amount: 10 });
+
+      test('an encoded letter, an encoded space or a trailing slash is the same path: the first answer replayed, run once', async () => {
+        runs = [];
         const spellings = [
           '/client/v1/accounts/acc%20one/transfers',
           '/client/v1/accounts/%61cc%20one/transfers',
-          '/client/v1/accounts/ac%63 one/transfers'.replace(' ', '%20'),
-          '/CLIENT/v1/Accounts/acc%20one/Transfers/',
+          '/client/v1/accounts/ac%63%20one/transfers',
+          '/client/v1/accounts/acc%20one/transfers/',
         ];
         const answers = [];
         for (const path of spellings) answers.push(await send(path, 'k-spelling'));
-        expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
-        expect(answers.map((answer) => answer.body)).toEqual(
-          spellings.map(() => ({ run: 1, account: 'acc one' })),
+        expect(answers.map((answer) => [answer.status, answer.body])).toEqual(
+          spellings.map(() => [201, { run: 1, account: 'acc one' }]),
         );
-        expect(answers.slice(1).map((answer) => answer.headers['idempotent-replayed'])).toEqual([
+        expect(answers.map((answer) => answer.headers['idempotent-replayed'])).toEqual([
+          undefined,
           'true',
           'true',
           'true',
@@ -312,9 +317,35 @@ export const describeIdempotency = () =>
         expect((await send('/client/v1/accounts/a%2Fb/transfers', 'k-slash')).status).toBe(201);
         expect((await send('/client/v1/accounts/a/b/transfers', 'k-slash')).status).toBe(404);
         expect(runs).toEqual(['acc one', 'a/b']);
-      } finally {
-        await mounted.close();
-      }
+      });
+
+      test('ids differing only in case are two resources: one never gets the other’s answer; a case respelling under one key is 422, never a second run', async () => {
+        runs = [];
+        const first = await send('/client/v1/accounts/ACC1/transfers', 'k-case');
+        expect([first.status, first.body]).toEqual([201, { run: 1, account: 'ACC1' }]);
+        // Under the same key: refused, not ACC1's recorded answer and not a run.
+        const other = await send('/client/v1/accounts/acc1/transfers', 'k-case');
+        expect([other.status, other.body]).toEqual([422, errorBody('IDEMPOTENCY_KEY_REUSED')]);
+        // With its own key, acc1 runs for acc1.
+        const own = await send('/client/v1/accounts/acc1/transfers', 'k-case-2');
+        expect([own.status, own.body, own.headers['idempotent-replayed']]).toEqual([
+          201,
+          { run: 2, account: 'acc1' },
+          undefined,
+        ]);
+        // Express folds case in the fixed segments: this is ACC1's transfer again, and it does not run twice.
+        const respelled = await send('/CLIENT/v1/Accounts/ACC1/Transfers', 'k-case');
+        expect([respelled.status, respelled.body]).toEqual([422, errorBody('IDEMPOTENCY_KEY_REUSED')]);
+        // The exact spelling still replays.
+        const replay = await send('/client/v1/accounts/ACC1/transfers', 'k-case');
+        expect([replay.status, replay.body, replay.headers['idempotent-replayed']]).toEqual([
+          201,
+          { run: 1, account: 'ACC1' },
+          'true',
+        ]);
+        expect(runs).toEqual(['ACC1', 'acc1']);
+        expect(mounted.logged).toEqual([]);
+      });
     });
 
     test('a caller over its quota of live keys → 429 TOO_MANY_REQUESTS with Retry-After; replays, others and keyless calls go on', async () => {
