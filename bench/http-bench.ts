@@ -34,8 +34,18 @@ const options = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
   roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 3),
 };
-// Room for far more creates than one kit process answers in the warm-up and its rounds.
-const preloadedFiles = String(process.env.BENCH_PRELOAD_FILES ?? 40_000);
+/**
+ * Creates per second no kit process is expected to reach on the bench machines (the bare route
+ * answers 4,000–7,000): the files preloaded for a create run are sized on it.
+ */
+const CREATE_RATE_BOUND = 8_000;
+// A file for every create the kit process may answer in its warm-up and its rounds. A create
+// naming a file that is not there is a fast 400, which would inflate the kit's rate: run I's
+// 40,000 were used up on a faster machine (run J, 2026-11-24), where half the creates were 400s.
+const preloadedFiles = String(
+  process.env.BENCH_PRELOAD_FILES ??
+    Math.ceil((options.warmUpSeconds + options.rounds * options.roundSeconds) * CREATE_RATE_BOUND),
+);
 const managerKey = demoIdentities.managerA.apiKey;
 const jsonHeaders = { 'content-type': 'application/json', SERVICE_API_KEY: managerKey };
 
