@@ -2,6 +2,7 @@
  * What the benches of `pnpm bench` share to report: percentiles and medians, the load average, and the goals
  * checked in a run (a bench exits 1 when one is missed, or when it checked none).
  */
+import { appendFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { Pool } from '../packages/postgres/test-support/postgres-pool.js';
 
@@ -19,20 +20,39 @@ export const loadAverage = (): string =>
     .map((l) => l.toFixed(1))
     .join(', ');
 
-/** The goals of one bench run: each checked goal is printed; `finish` sums them up and sets the exit code. */
+/** One goal of a bench run: a stable label, what was measured and what it had to be. */
+export type GoalOutcome = {
+  readonly label: string;
+  readonly measured: string;
+  readonly goal: string;
+  readonly met: boolean;
+};
+
+/** The line every goal is printed as, in each bench and in `pnpm bench`'s closing table. */
+export const goalLine = ({ label, measured, goal, met }: GoalOutcome): string =>
+  `${met ? 'MET   ' : 'MISSED'} ${label.padEnd(46)} ${measured.padStart(12)}   goal ${goal}`;
+
+/**
+ * The goals of one bench run: each checked goal is printed, and appended as a JSON line to
+ * BENCH_GOALS_FILE when `pnpm bench` set it (its closing table). `finish` sums them up and sets
+ * the exit code: 1 when one is missed, or when the bench checked none.
+ */
 export const createGoalLedger = () => {
-  const goals: Array<{ readonly name: string; readonly met: boolean }> = [];
+  const goals: GoalOutcome[] = [];
   return {
-    checkGoal: (name: string, met: boolean): void => {
-      goals.push({ name, met });
-      console.log(`goal ${name}: ${met ? 'MET' : 'MISSED'}`);
+    checkGoal: (label: string, measured: string, goal: string, met: boolean): void => {
+      const outcome = { label, measured, goal, met };
+      goals.push(outcome);
+      console.log(`goal ${goalLine(outcome)}`);
+      const file = process.env.BENCH_GOALS_FILE;
+      if (file !== undefined && file !== '') appendFileSync(file, `${JSON.stringify(outcome)}\n`);
     },
     finish: (): void => {
       const missed = goals.filter((goal) => !goal.met);
       console.log(
         missed.length === 0
           ? `\nevery goal met (${goals.length})`
-          : `\n${missed.length} of ${goals.length} goals MISSED: ${missed.map((goal) => goal.name).join('; ')}`,
+          : `\n${missed.length} of ${goals.length} goals MISSED: ${missed.map((goal) => goal.label).join('; ')}`,
       );
       // A bench that checked nothing proves nothing either.
       process.exitCode = missed.length === 0 && goals.length > 0 ? 0 : 1;

@@ -17,6 +17,8 @@ export type LoadResult = {
   readonly requestsPerSecond: number;
   /** The rate of each measured round, in order. */
   readonly roundRates: readonly number[];
+  /** The median latency of each measured round, in order. */
+  readonly roundLatencyP50Ms: readonly number[];
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
   readonly requests: number;
@@ -69,6 +71,7 @@ const summarize = (warmUp: RoundOutcome | undefined, rounds: readonly RoundOutco
   return {
     requestsPerSecond: requests / seconds,
     roundRates: rounds.map((round) => round.requests.total / round.duration),
+    roundLatencyP50Ms: rounds.map((round) => round.latency.p50),
     latencyP50Ms: weighted((round) => round.latency.p50),
     latencyP99Ms: Math.max(...rounds.map((round) => round.latency.p99)),
     requests,

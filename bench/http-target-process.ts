@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export type TargetKind = 'kit' | 'baseline' | 'binding';
+export type TargetKind = 'kit' | 'baseline' | 'binding' | 'pg-kit' | 'pg-handwritten';
 
 export type RunningTarget = {
   readonly origin: string;

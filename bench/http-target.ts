@@ -12,16 +12,32 @@
  *   `clients.createIndividual` only runs the payload schema and answers a client the kit created
  *   once (examples/demo/bench-support, `bindingOnlyKit`): what the binding costs without the
  *   create's own work.
+ * pg-kit: the demo's Express app over the kit on the PostgreSQL adapters (documents in memory
+ *   storage, `BENCH_PRELOAD_FILES` files preloaded as for `kit`), its pool on BENCH_DATABASE_URL in
+ *   schema BENCH_PG_SCHEMA (migrated by the parent). No job runner: no webhook endpoint exists.
+ * pg-handwritten: the hand-written Express + pg route of examples/demo/bench-support on the same
+ *   database and schema.
+ * Both PostgreSQL kinds use a pool of BENCH_PG_POOL connections (default 8).
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
-import { createMemoryAdapters, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
+import { createOnboardingKit, exampleIndividualPayload, systemClock } from '@onboarding-kit/core';
+import {
+  createMemoryAdapters,
+  createRandomIds,
+  demoIdentities,
+  nodeTextHashing,
+  seedDemoData,
+} from '@onboarding-kit/memory';
+import { createPostgresAdapters } from '@onboarding-kit/postgres';
 import { createBaselineApp } from '../examples/demo/bench-support/baseline-app.js';
 import { bindingOnlyKit } from '../examples/demo/bench-support/binding-only-kit.js';
+import { createHandwrittenPostgresApp } from '../examples/demo/bench-support/handwritten-postgres-app.js';
 import { createDemoApp } from '../examples/demo/src/demo-app.js';
 import { readDemoConfig } from '../examples/demo/src/demo-config.js';
 import { startDemoOrThrow } from '../examples/demo/src/start-demo.js';
+import { createPool } from '../packages/postgres/test-support/postgres-pool.js';
+import { handwrittenPostgresCreate } from './handwritten-pg-create.js';
 import { PRELOADED_FILE_BYTES, preloadedFilename } from './http-preloaded-files.js';
 
 const managerA = demoIdentities.managerA.principal;
@@ -98,11 +114,53 @@ const startBaseline = async () => {
   await serve(createBaselineApp(fees));
 };
 
+const postgresPool = () => {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (url === undefined) throw new Error('BENCH_DATABASE_URL is not set');
+  return createPool(url, Number(process.env.BENCH_PG_POOL ?? 8));
+};
+const postgresSchema = process.env.BENCH_PG_SCHEMA ?? 'bench_http';
+
+const startPostgresKit = async () => {
+  const pool = postgresPool();
+  const memory = createMemoryAdapters();
+  const ports = {
+    ...createPostgresAdapters({ pool, schema: postgresSchema }),
+    documentStorage: memory.documentStorage,
+    clock: systemClock,
+    ids: createRandomIds(),
+    hashing: nodeTextHashing,
+  };
+  (await seedDemoData(ports))._unsafeUnwrap();
+  const kit = createOnboardingKit({ ...ports, options: { idempotencyMaxRecordsPerOwner: null } });
+  const files = Number(process.env.BENCH_PRELOAD_FILES ?? 0);
+  const bytes = new Uint8Array(PRELOADED_FILE_BYTES).fill(7);
+  for (let index = 0; index < files; index += 1) {
+    memory.testing.putTemporaryFile(managerAOwner, preloadedFilename(index), bytes);
+  }
+  await serve(createDemoApp({ kit, signedLinks: null, logger }));
+};
+
+const startPostgresHandwritten = async () => {
+  const pool = postgresPool();
+  await serve(
+    createHandwrittenPostgresApp({
+      apiKey: demoIdentities.managerA.apiKey,
+      managerId: managerA.managerId,
+      create: handwrittenPostgresCreate(pool, postgresSchema, nodeTextHashing),
+    }),
+  );
+};
+
 const kind = process.argv[2];
 if (kind === 'kit') await startKit();
 else if (kind === 'baseline') await startBaseline();
 else if (kind === 'binding') await startBindingOnly();
+else if (kind === 'pg-kit') await startPostgresKit();
+else if (kind === 'pg-handwritten') await startPostgresHandwritten();
 else {
-  process.stderr.write(`usage: http-target.ts kit|baseline|binding (got ${String(kind)})\n`);
+  process.stderr.write(
+    `usage: http-target.ts kit|baseline|binding|pg-kit|pg-handwritten (got ${String(kind)})\n`,
+  );
   process.exit(2);
 }

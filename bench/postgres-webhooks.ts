@@ -1,5 +1,5 @@
 /**
- * Webhook delivery on PostgreSQL (issue 9), run with `node --import tsx bench/postgres-webhooks.ts`
+ * Webhook delivery on PostgreSQL, run with `node --import tsx bench/postgres-webhooks.ts`
  * (part of `pnpm bench`). The kit on the postgres adapters, its jobs on the pg-boss runner
  * (`startPostgresJobRunner`, default settings), deliveries over `@onboarding-kit/webhook-transport`
  * to a receiver on 127.0.0.1 that answers 204. All in this process, on this machine's cores.
@@ -7,14 +7,15 @@
  * 1. Create rate with events on (the manager has an endpoint: each create also enqueues its job)
  *    against events off (no endpoint: the outbox rows only), sides alternating, the backlog drained
  *    between rounds. Measured twice: with the runner stopped during the timed rounds (what the
- *    job costs the create itself; goal ≥ 0.9×), and with the runner delivering during them (what
+ *    job costs the create itself; goal ≥ 0.9× as the median of the rounds' own ratios), and with the runner delivering during them (what
  *    delivering on the same two cores costs the creates; reported).
  * 2. Commit to first delivery attempt at 200 events/s offered (100 creates/s, each a
- *    `client.created` and a `documents.promoted`): p50 / p99, goal p99 < 1 s.
+ *    `client.created` and a `documents.promoted`): p50 / p99, reported (no absolute millisecond
+ *    goal, decisions §9).
  * 3. Delivery rate: a backlog of events enqueued with the runner stopped, then the time until the
  *    receiver has every one (events/s).
  *
- * BENCH_REQUESTS (creates per round of part 1, default 1,000), BENCH_ROUNDS (default 3), BENCH_SECONDS
+ * BENCH_REQUESTS (creates per round of part 1, default 1,000), BENCH_ROUNDS (default 5), BENCH_SECONDS
  * (part 2, default 20); BENCH_ONLY=create runs the first part alone (a goal of the others then
  * counts as not checked).
  * Uses DATABASE_URL when set, otherwise an embedded PostgreSQL.
@@ -50,7 +51,7 @@ import {
 const requestsPerRound = Number(process.env.BENCH_REQUESTS ?? 1000);
 const latencySeconds = Number(process.env.BENCH_SECONDS ?? 20);
 const concurrency = 8;
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const warmUpCreates = Number(process.env.BENCH_WARMUP_REQUESTS ?? 3000);
 const schema = 'bench_webhooks';
 
@@ -195,6 +196,7 @@ const main = async () => {
       );
       const offRates: number[] = [];
       const onRates: number[] = [];
+      const ratios: number[] = [];
       for (let round = 1; round <= rounds; round += 1) {
         if (!deliveringMeanwhile) await stopRunner();
         const withoutEvents = await createRate(off, requestsPerRound);
@@ -202,6 +204,7 @@ const main = async () => {
         expectedEvents += 2 * requestsPerRound;
         offRates.push(withoutEvents);
         onRates.push(withEvents);
+        ratios.push(withEvents / withoutEvents);
         if (runner === null) await startRunner();
         await drain(expectedEvents);
         console.log(
@@ -209,13 +212,15 @@ const main = async () => {
             `(${(withEvents / withoutEvents).toFixed(2)}x)`,
         );
       }
-      const ratio = median(onRates) / median(offRates);
+      // A noisy ratio is the median of the rounds' own ratios (decisions §9).
+      const ratio = median(ratios);
       console.log(
-        `median: off ${median(offRates).toFixed(0)}, on ${median(onRates).toFixed(0)} creates/s, ratio ${ratio.toFixed(2)}x`,
+        `median: off ${median(offRates).toFixed(0)}, on ${median(onRates).toFixed(0)} creates/s; ` +
+          `median of the rounds' ratios ${ratio.toFixed(2)}x`,
       );
       if (deliveringMeanwhile)
         console.log('(reported, no goal: the runner shares the two cores with the creates and PostgreSQL)');
-      else checkGoal(`create rate events on / off ${ratio.toFixed(2)}x >= 0.9x`, ratio >= 0.9);
+      else checkGoal('pg.webhooks.create-rate-on-vs-off', `${ratio.toFixed(2)}x`, '>= 0.9x', ratio >= 0.9);
     }
 
     if (only !== 'create') {
@@ -258,7 +263,7 @@ const main = async () => {
           `${late} started over 100 ms late); commit to first attempt: p50 ${percentile(latencies, 50).toFixed(0)} ms, ` +
           `p99 ${p99.toFixed(0)} ms, max ${latencies.at(-1)?.toFixed(0)} ms`,
       );
-      checkGoal(`commit to first attempt p99 ${p99.toFixed(0)} ms < 1000 ms at 200 events/s`, p99 < 1000);
+      // Reported, not a goal: no absolute millisecond figure gates the bench (decisions §9).
 
       // 3. Delivery rate of a backlog.
       const backlogCreates = 1500;
