@@ -29,13 +29,7 @@ import { parseIdempotencyKeyHeader } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { sendJsonAnswer } from './json-answer.js';
 import { createJsonBodyParser } from './json-body.js';
-import {
-  isWriteOperation,
-  type OperationHandler,
-  type OperationHandlers,
-  type OperationInput,
-  type OperationSpec,
-} from './operation.js';
+import type { OperationHandler, OperationHandlers, OperationInput, OperationSpec } from './operation.js';
 
 /**
  * What a host may pass to `createManagerRouter`, `createClientRouter` and `createComplianceRouter`:
@@ -92,7 +86,7 @@ const sendReplay = (
 };
 
 /**
- * One operation: call its core service and map the Result. A write operation with an
+ * One operation: call its core service and map the Result. An idempotent operation with an
  * Idempotency-Key first claims the key (or replays it); the core command then owns the claim
  * (records its outcome or releases it, `runCommand`), while this keeps its lock renewed.
  */
@@ -125,7 +119,7 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
         .then((outcome) => sendOutcome(req, res, operation, outcome, reporting))
         .then(undefined, next);
     };
-    if (!isWriteOperation(operation)) {
+    if (!operation.idempotent) {
       runAndSend({});
       return;
     }

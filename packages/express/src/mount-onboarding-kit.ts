@@ -57,7 +57,7 @@ export type MountOnboardingKitOptions = ErrorReportingOptions & {
    * `paths.openApi` serves the document of what is mounted (default on). Options other than the
    * paths and interfaces (security schemes, the host's error schema, a component prefix) go here.
    */
-  readonly openApi?: false | Omit<OpenApiDocumentOptions, 'basePaths' | 'interfaces'>;
+  readonly openApi?: false | Omit<OpenApiDocumentOptions, 'basePaths' | 'interfaces' | 'kitOptions'>;
   /** Swagger UI at `paths.docs` (default off: needs the optional `swagger-ui-dist`). */
   readonly docsUi?: boolean | { readonly title?: string };
 };
@@ -108,6 +108,7 @@ export const mountOnboardingKit = (
           ...options.openApi,
           basePaths: { manager: paths.manager, client: paths.client, compliance: paths.compliance },
           interfaces: [...interfaces],
+          kitOptions: kit.options,
         });
   if (openApiDocument !== null) {
     const docsUi = options.docsUi ?? false;
