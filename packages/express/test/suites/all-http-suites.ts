@@ -4,6 +4,7 @@ import { describeHttpErrors } from './http-errors.js';
 import { describeIdempotency } from './idempotency.js';
 import { describeInterfaceRoutes } from './interface-routes.js';
 import { describeManagerIsolation } from './manager-isolation.js';
+import { describeMountOnboardingKit } from './mount-onboarding-kit.js';
 import { describeSignedLinkLimit, describeSignedLinks } from './signed-links.js';
 import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-store.js';
 
@@ -18,4 +19,5 @@ export const describeAllHttpSuites = () => {
   describeSignedLinkLimit();
   describeApiDocs();
   describeHostileRequests();
+  describeMountOnboardingKit();
 };
