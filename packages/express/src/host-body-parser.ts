@@ -38,9 +38,10 @@ const isBodyParserRefusal = (thrown: unknown): boolean =>
 
 /**
  * On an interface's path: the host parser's refusals would be answered by the host's error handler,
- * or Express's default HTML page with a stack trace. This answers them as the interface answers its own: after the same authentication (an anonymous caller
- * still learns only that it needs a key), with the kit's error body (400 `MALFORMED_JSON`, 413, 415).
- * Any other error is the host's, and passed on.
+ * or Express's default HTML page with a stack trace. This answers them as the interface answers its
+ * own: after the same authentication (an anonymous caller still learns only that it needs a key),
+ * with the kit's error body (400 `MALFORMED_JSON`, 413, 415). Any other error is the host's, and
+ * passed on.
  */
 export const createInterfaceBodyParserErrorHandler = <K extends PrincipalKind>(
   kit: Pick<OnboardingKit, 'authenticate'>,
@@ -70,8 +71,8 @@ const readBeforeTheLink = (): ReturnType<typeof unsupportedMediaType> =>
       'headers (Content-Type: application/octet-stream)',
   );
 
-/** The body was read to its end by someone else (a body parser of the host), not the link. */
-const consumed = (req: Request): boolean => req.readableEnded;
+/** An upload's body read to its end by someone else (a body parser of the host) before the link. */
+const consumed = (req: Request): boolean => req.method === 'PUT' && req.readableEnded;
 
 /**
  * On the signed-link path: an upload whose body a host parser read (a file sent as
