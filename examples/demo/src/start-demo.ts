@@ -1,7 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOnboardingKit, type OnboardingKit, type OnboardingKitOptions } from '@onboarding-kit/core';
-import { consoleHttpLogger, type HttpLogger, startKitMaintenance } from '@onboarding-kit/express';
+import {
+  createOnboardingKit,
+  type OnboardingKit,
+  type OnboardingKitOptions,
+  startKitMaintenance,
+} from '@onboarding-kit/core';
+import { consoleHttpLogger, type HttpLogger } from '@onboarding-kit/express';
 import { seedDemoData } from '@onboarding-kit/memory';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { type DemoAdapters, openDemoAdapters } from './demo-adapters.js';

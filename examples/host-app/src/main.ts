@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
-import { createOnboardingKit } from '@onboarding-kit/core';
-import { onboardingKitPaths, startKitMaintenance } from '@onboarding-kit/express';
+import { createOnboardingKit, startKitMaintenance } from '@onboarding-kit/core';
+import { onboardingKitPaths } from '@onboarding-kit/express';
 import { createMemoryAdapters, seedDemoData } from '@onboarding-kit/memory';
 import { createJsonLinesLogger } from './json-lines-logger.js';
 import { createPortalApp, ONBOARDING_PREFIX } from './portal-app.js';

@@ -242,6 +242,13 @@ export {
   webhookSecretRotationResponseSchema,
 } from './schemas/webhook-endpoints.js';
 export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './services/document-promotion.js';
+// --- The kit's background work (purge, sweep) on timers, started and stopped by the host ------------
+export {
+  type KitMaintenance,
+  type KitMaintenanceOptions,
+  type MaintenanceLogger,
+  startKitMaintenance,
+} from './services/kit-maintenance.js';
 // --- Validation rules and reference lists (hosts may reuse them in their own forms) ----------------
 export { isValidAbaRoutingNumber } from './validation/aba-routing-number.js';
 export { isValidBsb } from './validation/australian-bsb.js';

@@ -1,6 +1,6 @@
 import type { OnboardingKit } from '@onboarding-kit/core';
 import type { Router } from 'express';
-import { clientOperations } from './interface-operations.js';
+import { operationsOf } from './interface-operations.js';
 import { createInterfaceRouter, type RouterOptions } from './interface-router.js';
 
 /**
@@ -11,7 +11,7 @@ export const createClientRouter = (kit: OnboardingKit, options: RouterOptions = 
   createInterfaceRouter(
     kit,
     'client',
-    clientOperations,
+    operationsOf('client'),
     {
       requestBatchUpload: ({ principal, body, context }) =>
         kit.documents.requestUploadBatch(principal, body, context),

@@ -1,6 +1,6 @@
 import type { OnboardingKit } from '@onboarding-kit/core';
 import type { Router } from 'express';
-import { complianceOperations } from './interface-operations.js';
+import { operationsOf } from './interface-operations.js';
 import { createInterfaceRouter, type RouterOptions } from './interface-router.js';
 
 /** The compliance team's review transitions (decisions §3), mounted by the demo at `/compliance/v1`. */
@@ -8,7 +8,7 @@ export const createComplianceRouter = (kit: OnboardingKit, options: RouterOption
   createInterfaceRouter(
     kit,
     'compliance',
-    complianceOperations,
+    operationsOf('compliance'),
     {
       approve: ({ principal, params, context }) =>
         kit.compliance.approve(principal, params.clientId, context),

@@ -1,5 +1,6 @@
 import type { DomainError, ErrorBody, ErrorCode } from '@onboarding-kit/core';
 import { match } from 'ts-pattern';
+import { bytesLabel } from './quantity-labels.js';
 
 /** Failures only the HTTP binding can see: the request never reached core, or something threw. */
 export type MalformedJson = { readonly type: 'MalformedJson'; readonly detail: string };
@@ -88,9 +89,6 @@ const httpError = (
   parameterErrors: ErrorBody['parameterErrors'] = null,
   headers: Readonly<Record<string, string>> = {},
 ): HttpError => ({ status: errorStatusByCode[code], body: { code, reason, parameterErrors }, headers });
-
-const bytesLabel = (bytes: number): string =>
-  bytes % 1_048_576 === 0 ? `${bytes / 1_048_576} MiB` : `${bytes} bytes`;
 
 /**
  * The one mapping from a failure to its HTTP answer. Exhaustive: a new error type in core that is

@@ -48,8 +48,6 @@ export {
 } from './idempotency-middleware.js';
 export { createRouteNotFoundHandler, type RouterOptions } from './interface-router.js';
 export { MAX_JSON_BODY_BYTES } from './json-body.js';
-// --- The kit's background work (purge, sweep), started and stopped by the host --------------------
-export { type KitMaintenance, type KitMaintenanceOptions, startKitMaintenance } from './kit-maintenance.js';
 // --- The routers a host mounts one by one -----------------------------------------------------------
 export { createManagerRouter } from './manager-router.js';
 // --- One mount for everything, from one prefix ----------------------------------------------------

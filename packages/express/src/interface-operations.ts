@@ -10,6 +10,7 @@ import {
   clientSchema,
   createdWebhookEndpointSchema,
   defaultOnboardingPayloadSchemas,
+  type Principal,
   presetFeeListResponseSchema,
   presetFeeSchema,
   requestResubmissionBodySchema,
@@ -24,161 +25,206 @@ import {
   webhookSecretRotationBodySchema,
   webhookSecretRotationResponseSchema,
 } from '@onboarding-kit/core';
-import type { OperationSpec } from './operation.js';
+import type { DocumentedKitOptions, OperationSpec } from './operation.js';
+import { bytesLabel, durationLabel } from './quantity-labels.js';
 
-/** The routes of the three interfaces (spec section 4, decisions §1–§6), in mounting order. */
+/** The documents a payload names must be in temporary storage, and of a size the kit accepts. */
+const promotedDocuments = (options: DocumentedKitOptions): string =>
+  'Created in ONBOARDING_UNDER_REVIEW; the named uploads (each 1 byte to ' +
+  `${bytesLabel(options.maxDocumentBytes)}) move to permanent storage.`;
 
-const requestBatchUpload = {
-  method: 'post',
-  path: '/uploads/request-batch-upload',
-  summary: 'Request presigned upload addresses',
-  description:
-    'One PUT address per filename (1..50 distinct names), valid 15 minutes. The uploaded files land in ' +
-    "the caller's temporary storage for 24 hours.",
-  requestBody: batchUploadRequestSchema,
-  success: { status: 200, description: 'One upload address per filename', schema: batchUploadResponseSchema },
-  refusals: [],
-} as const satisfies OperationSpec;
+const clientResource = { component: 'Client', schema: clientSchema } as const;
 
-const listUploads = {
-  method: 'get',
-  path: '/uploads',
-  summary: "List the caller's temporary files",
-  success: {
-    status: 200,
-    description: 'The files in temporary storage',
-    schema: temporaryFilesResponseSchema,
-  },
-  refusals: [],
-} as const satisfies OperationSpec;
-
-export const managerOperations = {
+/**
+ * Every route of the three interfaces (spec section 4, decisions §1–§6), declared once, in mounting
+ * order: which interfaces serve it, its method and path, whether it takes an Idempotency-Key, its
+ * schemas under their OpenAPI component names. The routers and the OpenAPI document read only this.
+ */
+export const interfaceOperations = {
   createIndividual: {
+    interfaces: ['manager'],
     method: 'post',
     path: '/clients/individuals',
+    idempotent: true,
     summary: 'Create an individual client',
-    description: 'Created in ONBOARDING_UNDER_REVIEW; the named uploads move to permanent storage.',
-    requestBody: defaultOnboardingPayloadSchemas.individualPayload,
-    success: { status: 201, description: 'The created client', schema: clientSchema },
+    description: promotedDocuments,
+    requestBody: {
+      component: 'IndividualOnboardingPayload',
+      schema: defaultOnboardingPayloadSchemas.individualPayload,
+    },
+    success: { status: 201, description: 'The created client', ...clientResource },
     refusals: [],
   },
   resubmitIndividual: {
+    interfaces: ['manager'],
     method: 'put',
     path: '/clients/individuals/:clientId/onboarding',
+    idempotent: true,
     summary: 'Resubmit the onboarding of an individual client',
     description: 'From RESUBMISSION_REQUIRED only; replaces all earlier onboarding information.',
-    requestBody: defaultOnboardingPayloadSchemas.individualPayload,
-    success: {
-      status: 201,
-      description: 'The client, back in ONBOARDING_UNDER_REVIEW',
-      schema: clientSchema,
+    requestBody: {
+      component: 'IndividualOnboardingPayload',
+      schema: defaultOnboardingPayloadSchemas.individualPayload,
     },
+    success: { status: 201, description: 'The client, back in ONBOARDING_UNDER_REVIEW', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
   },
   createEntity: {
+    interfaces: ['manager'],
     method: 'post',
     path: '/clients/entities',
+    idempotent: true,
     summary: 'Create an entity client',
-    description: 'Created in ONBOARDING_UNDER_REVIEW; the named uploads move to permanent storage.',
-    requestBody: defaultOnboardingPayloadSchemas.entityPayload,
-    success: { status: 201, description: 'The created client', schema: clientSchema },
+    description: promotedDocuments,
+    requestBody: {
+      component: 'EntityOnboardingPayload',
+      schema: defaultOnboardingPayloadSchemas.entityPayload,
+    },
+    success: { status: 201, description: 'The created client', ...clientResource },
     refusals: [],
   },
   resubmitEntity: {
+    interfaces: ['manager'],
     method: 'put',
     path: '/clients/entities/:clientId/onboarding',
+    idempotent: true,
     summary: 'Resubmit the onboarding of an entity client',
     description: 'From RESUBMISSION_REQUIRED only; replaces all earlier onboarding information.',
-    requestBody: defaultOnboardingPayloadSchemas.entityPayload,
-    success: {
-      status: 201,
-      description: 'The client, back in ONBOARDING_UNDER_REVIEW',
-      schema: clientSchema,
+    requestBody: {
+      component: 'EntityOnboardingPayload',
+      schema: defaultOnboardingPayloadSchemas.entityPayload,
     },
+    success: { status: 201, description: 'The client, back in ONBOARDING_UNDER_REVIEW', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
   },
   listClients: {
+    interfaces: ['manager'],
     method: 'get',
     path: '/clients',
+    idempotent: false,
     summary: "List the manager's clients",
-    description:
-      'Newest first, `limit` 1..100 (default 20); pass `nextCursor` back as `cursor` for the next page.',
+    description: 'Newest first, `limit` per page; pass `nextCursor` back as `cursor` for the next page.',
     query: clientListQuerySchema,
-    success: { status: 200, description: 'One page of clients', schema: clientListResponseSchema },
+    success: {
+      status: 200,
+      description: 'One page of clients',
+      component: 'ClientList',
+      schema: clientListResponseSchema,
+    },
     refusals: ['VALIDATION_FAILED'],
   },
   listEvents: {
+    interfaces: ['manager'],
     method: 'get',
     path: '/events',
+    idempotent: false,
     summary: "The manager's client events, oldest first",
     description:
       'One event per status change (`client.created`, `client.resubmitted`, `client.resubmission_requested`, ' +
       '`client.approved`, `client.terms_signed`, `client.deleted`) and per promotion of documents ' +
       '(`documents.promoted`), written with the change itself: a committed change always has its event, a ' +
       'refused or failed one none. Pass `nextCursor` back as `after` to read what follows (at the end it is ' +
-      'the same cursor again, to poll from). `limit` 1..100 (default 20); filter by `type` or `clientId`.',
+      'the same cursor again, to poll from). At most `limit` per page; filter by `type` or `clientId`.',
     query: clientEventListQuerySchema,
-    success: { status: 200, description: 'One page of events', schema: clientEventListResponseSchema },
+    success: {
+      status: 200,
+      description: 'One page of events',
+      component: 'ClientEventList',
+      schema: clientEventListResponseSchema,
+    },
     refusals: ['VALIDATION_FAILED'],
   },
   createWebhookEndpoint: {
+    interfaces: ['manager'],
     method: 'post',
     path: '/webhook-endpoints',
+    idempotent: true,
     summary: 'Register a webhook endpoint',
-    description:
+    description: (options) =>
       "The manager's events are POSTed to `url`, signed per the Standard Webhooks spec (`webhook-id`, " +
-      '`webhook-timestamp`, `webhook-signature`) with the `secret` of the answer, shown only here. `https` to ' +
-      'a public host only (loopback, private and link-local addresses are refused unless the host opted in). ' +
+      '`webhook-timestamp`, `webhook-signature`) with the `secret` of the answer, shown only here. ' +
+      (options.webhookAllowPrivateNetworks
+        ? '`http` or `https`; this service also accepts loopback, private and link-local addresses. '
+        : '`https` to a public host only (loopback, private and link-local addresses are refused). ') +
+      `A manager registers at most ${options.maxWebhookEndpointsPerManager} endpoints. ` +
       '`eventTypes` limits what is delivered (default: every type). Delivery is at least once, retried with ' +
-      'backoff for 3 days: deduplicate on `webhook-id`.',
-    requestBody: webhookEndpointCreateBodySchema,
+      `backoff for ${durationLabel(options.webhookRetryWindowMs)}: deduplicate on \`webhook-id\`.`,
+    requestBody: { component: 'WebhookEndpointCreate', schema: webhookEndpointCreateBodySchema },
     success: {
       status: 201,
       description: 'The endpoint, with its signing secret (shown once)',
+      component: 'CreatedWebhookEndpoint',
       schema: createdWebhookEndpointSchema,
     },
     refusals: ['WEBHOOK_ENDPOINT_LIMIT_REACHED'],
   },
   listWebhookEndpoints: {
+    interfaces: ['manager'],
     method: 'get',
     path: '/webhook-endpoints',
+    idempotent: false,
     summary: "The manager's webhook endpoints",
     success: {
       status: 200,
       description: 'The endpoints, oldest first',
+      component: 'WebhookEndpointList',
       schema: webhookEndpointListResponseSchema,
     },
     refusals: [],
   },
   getWebhookEndpoint: {
+    interfaces: ['manager'],
     method: 'get',
     path: '/webhook-endpoints/:endpointId',
+    idempotent: false,
     summary: 'Get a webhook endpoint',
-    success: { status: 200, description: 'The endpoint (never its secret)', schema: webhookEndpointSchema },
+    success: {
+      status: 200,
+      description: 'The endpoint (never its secret)',
+      component: 'WebhookEndpoint',
+      schema: webhookEndpointSchema,
+    },
     refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
   },
   deleteWebhookEndpoint: {
+    interfaces: ['manager'],
     method: 'delete',
     path: '/webhook-endpoints/:endpointId',
+    idempotent: true,
     summary: 'Remove a webhook endpoint',
     description: 'Nothing more is delivered to it; its deliveries are removed with it.',
-    success: { status: 200, description: 'The endpoint as it was', schema: webhookEndpointSchema },
+    success: {
+      status: 200,
+      description: 'The endpoint as it was',
+      component: 'WebhookEndpoint',
+      schema: webhookEndpointSchema,
+    },
     refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
   },
   rotateWebhookSecret: {
+    interfaces: ['manager'],
     method: 'post',
     path: '/webhook-endpoints/:endpointId/rotate-secret',
+    idempotent: true,
     summary: "Rotate a webhook endpoint's signing secret",
-    description:
+    description: (options) =>
       'Answers the new secret (shown only here). The previous one keeps signing next to it for ' +
-      '`overlapSeconds` (default 24 hours, 0 to stop at once): deliveries then carry two signatures.',
-    requestBody: webhookSecretRotationBodySchema,
-    success: { status: 200, description: 'The new secret', schema: webhookSecretRotationResponseSchema },
+      `\`overlapSeconds\` (default ${durationLabel(options.webhookSecretOverlapMs)}, 0 to stop at once): ` +
+      'deliveries then carry two signatures.',
+    requestBody: { component: 'WebhookSecretRotationRequest', schema: webhookSecretRotationBodySchema },
+    success: {
+      status: 200,
+      description: 'The new secret',
+      component: 'WebhookSecretRotation',
+      schema: webhookSecretRotationResponseSchema,
+    },
     refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
   },
   listWebhookDeliveries: {
+    interfaces: ['manager'],
     method: 'get',
     path: '/webhook-endpoints/:endpointId/deliveries',
+    idempotent: false,
     summary: "An endpoint's deliveries, newest first",
     description:
       'Each event sent to the endpoint: `pending` (retrying; `nextAttemptAt`), `succeeded`, or `failed` once ' +
@@ -187,108 +233,182 @@ export const managerOperations = {
     success: {
       status: 200,
       description: 'One page of deliveries',
+      component: 'WebhookDeliveryList',
       schema: webhookDeliveryListResponseSchema,
     },
     refusals: ['VALIDATION_FAILED', 'WEBHOOK_ENDPOINT_NOT_FOUND'],
   },
   redeliverWebhook: {
+    interfaces: ['manager'],
     method: 'post',
     path: '/webhook-endpoints/:endpointId/deliveries/:deliveryId/redeliver',
+    idempotent: true,
     summary: 'Deliver an event to an endpoint again',
     description: 'Attempted again now, whatever its status, with a fresh retry window.',
-    success: { status: 200, description: 'The delivery, pending again', schema: webhookDeliverySchema },
+    success: {
+      status: 200,
+      description: 'The delivery, pending again',
+      component: 'WebhookDelivery',
+      schema: webhookDeliverySchema,
+    },
     refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'],
   },
   getClient: {
+    interfaces: ['manager'],
     method: 'get',
     path: '/clients/:clientId',
+    idempotent: false,
     summary: 'Get a client',
-    success: { status: 200, description: 'The client', schema: clientSchema },
+    success: { status: 200, description: 'The client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND'],
   },
   deleteClient: {
+    interfaces: ['manager'],
     method: 'delete',
     path: '/clients/:clientId',
+    idempotent: true,
     summary: 'Delete a client (soft delete; its documents are kept)',
-    success: { status: 200, description: 'The client, DELETED with deletedAt set', schema: clientSchema },
+    success: { status: 200, description: 'The client, DELETED with deletedAt set', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
   },
   statusHistory: {
+    interfaces: ['manager'],
     method: 'get',
     path: '/clients/:clientId/status-history',
+    idempotent: false,
     summary: "A client's status history, oldest first",
     success: {
       status: 200,
       description: 'Every transition, from the creation on',
+      component: 'StatusHistory',
       schema: statusHistoryResponseSchema,
     },
     refusals: ['CLIENT_NOT_FOUND'],
   },
-  requestBatchUpload,
-  listUploads,
+  requestBatchUpload: {
+    interfaces: ['manager', 'client'],
+    method: 'post',
+    path: '/uploads/request-batch-upload',
+    idempotent: true,
+    summary: 'Request presigned upload addresses',
+    description: (options) =>
+      `One upload address per filename, valid ${durationLabel(options.uploadUrlTtlMs)} (a PUT of the file, ` +
+      'or a POST of a form where the storage bounds the size itself). The uploaded files land in ' +
+      `the caller's temporary storage for ${durationLabel(options.temporaryFileTtlMs)}; a file over ` +
+      `${bytesLabel(options.maxDocumentBytes)} or of 0 bytes is refused where a payload names it.`,
+    requestBody: { component: 'BatchUploadRequest', schema: batchUploadRequestSchema },
+    success: {
+      status: 200,
+      description: 'One upload address per filename',
+      component: 'BatchUploadResponse',
+      schema: batchUploadResponseSchema,
+    },
+    refusals: [],
+  },
+  listUploads: {
+    interfaces: ['manager', 'client'],
+    method: 'get',
+    path: '/uploads',
+    idempotent: false,
+    summary: "List the caller's temporary files",
+    success: {
+      status: 200,
+      description: 'The files in temporary storage',
+      component: 'TemporaryFiles',
+      schema: temporaryFilesResponseSchema,
+    },
+    refusals: [],
+  },
   requestBatchDownload: {
+    interfaces: ['manager'],
     method: 'post',
     path: '/documents/request-batch-download',
+    idempotent: true,
     summary: 'Request presigned download addresses',
-    description:
-      "Document keys (`<uuid>_<filename>`) of the manager's clients; each address, valid 15 minutes, " +
-      'downloads the document as an attachment named with its original filename.',
-    requestBody: batchDownloadRequestSchema,
+    description: (options) =>
+      "Document keys (`<uuid>_<filename>`) of the manager's clients; each address, valid " +
+      `${durationLabel(options.downloadUrlTtlMs)}, downloads the document as an attachment named with ` +
+      'its original filename.',
+    requestBody: { component: 'BatchDownloadRequest', schema: batchDownloadRequestSchema },
     success: {
       status: 200,
       description: 'One download address per key',
+      component: 'BatchDownloadResponse',
       schema: batchDownloadResponseSchema,
     },
     refusals: ['DOCUMENT_NOT_FOUND'],
   },
   listPresetFees: {
+    interfaces: ['manager'],
     method: 'get',
     path: '/preset-fees',
+    idempotent: false,
     summary: "List the manager's preset fees",
     description: 'Newest `createdAt` first; items name the direction `feeDirection`.',
-    success: { status: 200, description: 'The preset fees', schema: presetFeeListResponseSchema },
+    success: {
+      status: 200,
+      description: 'The preset fees',
+      component: 'PresetFeeList',
+      schema: presetFeeListResponseSchema,
+    },
     refusals: [],
   },
   getPresetFee: {
+    interfaces: ['manager'],
     method: 'get',
     path: '/preset-fees/:presetFeeId',
+    idempotent: false,
     summary: 'Get a preset fee',
     description: 'The single item names the direction `transactionType` (the spec keeps this quirk).',
-    success: { status: 200, description: 'The preset fee', schema: presetFeeSchema },
+    success: { status: 200, description: 'The preset fee', component: 'PresetFee', schema: presetFeeSchema },
     refusals: ['PRESET_FEE_NOT_FOUND'],
   },
-} as const satisfies Record<string, OperationSpec>;
-
-export const clientOperations = { requestBatchUpload, listUploads } as const satisfies Record<
-  string,
-  OperationSpec
->;
-
-export const complianceOperations = {
   approve: {
+    interfaces: ['compliance'],
     method: 'post',
     path: '/clients/:clientId/approve',
+    idempotent: true,
     summary: "Approve a client's onboarding",
     description: 'ONBOARDING_UNDER_REVIEW → WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE. Takes no body.',
-    success: { status: 200, description: 'The client', schema: clientSchema },
+    success: { status: 200, description: 'The client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
   },
   requestResubmission: {
+    interfaces: ['compliance'],
     method: 'post',
     path: '/clients/:clientId/request-resubmission',
+    idempotent: true,
     summary: 'Ask the manager to resubmit the onboarding',
     description:
       'ONBOARDING_UNDER_REVIEW → RESUBMISSION_REQUIRED; the reason is shown as onboardingResubmissionReason.',
-    requestBody: requestResubmissionBodySchema,
-    success: { status: 200, description: 'The client', schema: clientSchema },
+    requestBody: { component: 'RequestResubmission', schema: requestResubmissionBodySchema },
+    success: { status: 200, description: 'The client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
   },
   markTermsSigned: {
+    interfaces: ['compliance'],
     method: 'post',
     path: '/clients/:clientId/terms-signed',
+    idempotent: true,
     summary: 'Record that the client signed the terms and conditions',
     description: 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE → VERIFIED. Takes no body.',
-    success: { status: 200, description: 'The client', schema: clientSchema },
+    success: { status: 200, description: 'The client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
   },
 } as const satisfies Record<string, OperationSpec>;
+
+type InterfaceOperations = typeof interfaceOperations;
+
+/** The operations one interface serves, by id. */
+export type OperationsOf<K extends Principal['kind']> = {
+  readonly [Id in keyof InterfaceOperations as K extends InterfaceOperations[Id]['interfaces'][number]
+    ? Id
+    : never]: InterfaceOperations[Id];
+};
+
+export const operationsOf = <K extends Principal['kind']>(kind: K): OperationsOf<K> =>
+  Object.fromEntries(
+    Object.entries(interfaceOperations).filter(([, operation]) =>
+      (operation.interfaces as readonly Principal['kind'][]).includes(kind),
+    ),
+  ) as OperationsOf<K>;

@@ -29,14 +29,7 @@ import { parseIdempotencyKeyHeader } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { sendJsonAnswer } from './json-answer.js';
 import { createJsonBodyParser } from './json-body.js';
-import {
-  isWriteOperation,
-  type OperationHandler,
-  type OperationHandlers,
-  type OperationInput,
-  type OperationSpec,
-} from './operation.js';
-import { createOperationDispatch } from './operation-dispatch.js';
+import type { OperationHandler, OperationHandlers, OperationInput, OperationSpec } from './operation.js';
 
 /**
  * What a host may pass to `createManagerRouter`, `createClientRouter` and `createComplianceRouter`:
@@ -93,7 +86,7 @@ const sendReplay = (
 };
 
 /**
- * One operation: call its core service and map the Result. A write operation with an
+ * One operation: call its core service and map the Result. An idempotent operation with an
  * Idempotency-Key first claims the key (or replays it); the core command then owns the claim
  * (records its outcome or releases it, `runCommand`), while this keeps its lock renewed.
  */
@@ -126,7 +119,7 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
         .then((outcome) => sendOutcome(req, res, operation, outcome, reporting))
         .then(undefined, next);
     };
-    if (!isWriteOperation(operation)) {
+    if (!operation.idempotent) {
       runAndSend({});
       return;
     }
@@ -162,10 +155,11 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
 };
 
 /**
- * One interface as a router: authenticate (before anything is parsed, so an anonymous caller
- * learns nothing), find the operation (one dispatch table, `createOperationDispatch`), parse a JSON
- * body where the route takes one, apply idempotency on writes, call the core service, map the
- * Result. Unknown routes and thrown errors answer the error body.
+ * One interface as an Express router: authenticate (before anything is parsed, so an anonymous
+ * caller learns nothing), then one Express route per operation (parse a JSON body where the route
+ * takes one, apply idempotency on idempotent operations, call the core service, map the Result).
+ * Express's own matching applies (any case, one trailing slash, HEAD by GET, decoded parameters),
+ * and `req.route` / `req.params` are Express's. Unknown routes and thrown errors answer the error body.
  */
 export const createInterfaceRouter = <
   K extends PrincipalKind,
@@ -181,21 +175,14 @@ export const createInterfaceRouter = <
   const router = express.Router();
   router.use(createAuthenticationMiddleware(kit, { ...options, accept: kind }));
   const jsonBody = createJsonBodyParser(reporting);
-  router.use(
-    createOperationDispatch(
-      (Object.keys(operations) as (keyof Operations & string)[]).map((id) => {
-        const operation = operations[id] as Operations[typeof id];
-        return {
-          method: operation.method,
-          path: operation.path,
-          handlers: [
-            ...(operation.requestBody ? jsonBody : []),
-            runOperation(kit, kind, operation, handlers[id], reporting),
-          ],
-        };
-      }),
-    ),
-  );
+  for (const id of Object.keys(operations) as (keyof Operations & string)[]) {
+    const operation = operations[id] as Operations[typeof id];
+    router[operation.method](
+      operation.path,
+      ...(operation.requestBody ? jsonBody : []),
+      runOperation(kit, kind, operation, handlers[id], reporting),
+    );
+  }
   router.use(createRouteNotFoundHandler(options));
   router.use(createErrorHandler(options));
   return router;

@@ -1,6 +1,6 @@
 import type { OnboardingKit } from '@onboarding-kit/core';
 import type { Router } from 'express';
-import { managerOperations } from './interface-operations.js';
+import { operationsOf } from './interface-operations.js';
 import { createInterfaceRouter, type RouterOptions } from './interface-router.js';
 
 /** The manager interface (spec section 4 and decisions §1), mounted by the demo at `/manager/v1`. */
@@ -8,7 +8,7 @@ export const createManagerRouter = (kit: OnboardingKit, options: RouterOptions =
   createInterfaceRouter(
     kit,
     'manager',
-    managerOperations,
+    operationsOf('manager'),
     {
       createIndividual: ({ principal, body, context }) =>
         kit.clients.createIndividual(principal, body, context),

@@ -5,6 +5,7 @@ import type { AuthenticateRequest, PrincipalKind } from './authentication.js';
 import { createClientRouter } from './client-router.js';
 import { createComplianceRouter } from './compliance-router.js';
 import type { ErrorReportingOptions } from './error-response.js';
+import { createInterfaceBodyParserErrorHandler, createSignedLinkBodyGuard } from './host-body-parser.js';
 import type { RouterOptions } from './interface-router.js';
 import { createManagerRouter } from './manager-router.js';
 import {
@@ -54,10 +55,12 @@ export type MountOnboardingKitOptions = ErrorReportingOptions & {
   readonly signedLinks?: SignedLinkEndpoint;
   readonly uploadTimeoutMs?: number;
   /**
-   * `paths.openApi` serves the document of what is mounted (default on). Options other than the
-   * paths and interfaces (security schemes, the host's error schema, a component prefix) go here.
+   * `paths.openApi` serves the document of what is mounted (default on), its figures taken from
+   * `kit.options`. Options other than the paths and interfaces (security schemes, the host's error
+   * schema, a component prefix) go here. With `formatError`, `errorSchema` (the JSON Schema of that
+   * body) is required, and without it refused: the mount throws rather than document a wrong body.
    */
-  readonly openApi?: false | Omit<OpenApiDocumentOptions, 'basePaths' | 'interfaces'>;
+  readonly openApi?: false | Omit<OpenApiDocumentOptions, 'basePaths' | 'interfaces' | 'kitOptions'>;
   /** Swagger UI at `paths.docs` (default off: needs the optional `swagger-ui-dist`). */
   readonly docsUi?: boolean | { readonly title?: string };
 };
@@ -68,16 +71,48 @@ export type MountedOnboardingKit = {
   readonly openApiDocument: OpenApiDocument | null;
 };
 
+const interfaceRouters = {
+  manager: createManagerRouter,
+  client: createClientRouter,
+  compliance: createComplianceRouter,
+} as const satisfies Record<PrincipalKind, (kit: OnboardingKit, options: RouterOptions) => Router>;
+
+/**
+ * The document must describe the error body the host answers: `formatError` without
+ * `openApi.errorSchema` would publish the kit's body for answers that never carry it, and the reverse
+ * a host body that is never sent. A mistake of the host's wiring, refused when the app starts.
+ */
+const refuseUndocumentedErrorBody = (options: MountOnboardingKitOptions): void => {
+  if (options.openApi === false) return;
+  const hasFormat = options.formatError !== undefined;
+  const hasSchema = options.openApi?.errorSchema !== undefined;
+  if (hasFormat && !hasSchema) {
+    throw new TypeError(
+      'mountOnboardingKit: `formatError` is set but `openApi.errorSchema` is not: pass the JSON Schema of ' +
+        'the body formatError returns as openApi.errorSchema (or openApi: false to serve no document)',
+    );
+  }
+  if (hasSchema && !hasFormat) {
+    throw new TypeError(
+      'mountOnboardingKit: `openApi.errorSchema` is set but `formatError` is not: the kit would answer its ' +
+        'own error body, not the one openApi.errorSchema describes; pass both or neither',
+    );
+  }
+};
+
 /**
  * Mounts the kit into a host's app or router from one prefix: the interfaces, memory storage's
  * signed links, the OpenAPI document (and optionally Swagger UI), all with the same authentication,
- * error formatting and logger. The separate routers stay for hosts that wire them one by one.
+ * error formatting and logger. Each interface owns its path: anything there it does not know is its
+ * JSON 404 `NOT_FOUND`. A JSON parser the host mounted before it is fine: its refusals are answered
+ * as the kit's (`host-body-parser.ts`). The separate routers stay for hosts that wire them one by one.
  */
 export const mountOnboardingKit = (
   app: Pick<Router, 'use'>,
   kit: OnboardingKit,
   options: MountOnboardingKitOptions = {},
 ): MountedOnboardingKit => {
+  refuseUndocumentedErrorBody(options);
   const paths = onboardingKitPaths(options.prefix);
   const interfaces = new Set<PrincipalKind>(options.interfaces ?? ['manager', 'client', 'compliance']);
   const reporting: ErrorReportingOptions = {
@@ -89,12 +124,21 @@ export const mountOnboardingKit = (
     ...reporting,
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
   };
-  if (interfaces.has('manager')) app.use(paths.manager, createManagerRouter(kit, routerOptions));
-  if (interfaces.has('client')) app.use(paths.client, createClientRouter(kit, routerOptions));
-  if (interfaces.has('compliance')) app.use(paths.compliance, createComplianceRouter(kit, routerOptions));
+  for (const kind of ['manager', 'client', 'compliance'] as const) {
+    if (!interfaces.has(kind)) continue;
+    app.use(
+      paths[kind],
+      // A JSON parser the host mounted for its whole app reads the kit's bodies first: its refusals
+      // are answered here as the kit's own.
+      createInterfaceBodyParserErrorHandler(kit, { ...routerOptions, accept: kind }),
+      interfaceRouters[kind](kit, routerOptions),
+    );
+  }
   if (options.signedLinks !== undefined) {
     app.use(
       paths.storage,
+      // An upload a host parser read (or refused) before the link could: 415, not a wait for a body.
+      ...createSignedLinkBodyGuard(reporting),
       createSignedLinkRouter(options.signedLinks, {
         ...reporting,
         ...(options.uploadTimeoutMs === undefined ? {} : { uploadTimeoutMs: options.uploadTimeoutMs }),
@@ -108,6 +152,7 @@ export const mountOnboardingKit = (
           ...options.openApi,
           basePaths: { manager: paths.manager, client: paths.client, compliance: paths.compliance },
           interfaces: [...interfaces],
+          kitOptions: kit.options,
         });
   if (openApiDocument !== null) {
     const docsUi = options.docsUi ?? false;

@@ -1,37 +1,25 @@
 import {
-  batchDownloadRequestSchema,
-  batchDownloadResponseSchema,
-  batchUploadRequestSchema,
-  batchUploadResponseSchema,
-  clientEventListResponseSchema,
-  clientListResponseSchema,
-  clientSchema,
-  createdWebhookEndpointSchema,
-  defaultOnboardingPayloadSchemas,
+  defaultOnboardingKitOptions,
   type ErrorCode,
   errorBodySchema,
   errorCodes,
   IDEMPOTENCY_KEY_MAX_LENGTH,
-  presetFeeListResponseSchema,
-  presetFeeSchema,
-  requestResubmissionBodySchema,
-  statusHistoryResponseSchema,
-  temporaryFilesResponseSchema,
-  webhookDeliveryListResponseSchema,
-  webhookDeliverySchema,
-  webhookEndpointCreateBodySchema,
-  webhookEndpointListResponseSchema,
-  webhookEndpointSchema,
-  webhookSecretRotationBodySchema,
-  webhookSecretRotationResponseSchema,
+  type OnboardingKitOptions,
 } from '@onboarding-kit/core';
 import { z } from 'zod';
 import { API_KEY_HEADER, type PrincipalKind } from './authentication.js';
 import { errorStatusByCode } from './http-error.js';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
-import { clientOperations, complianceOperations, managerOperations } from './interface-operations.js';
-import { isWriteOperation, type OperationSpec, pathParameterSchemaOf } from './operation.js';
+import { interfaceOperations, operationsOf } from './interface-operations.js';
+import { MAX_JSON_BODY_BYTES } from './json-body.js';
+import {
+  type DocumentedKitOptions,
+  type OperationSpec,
+  type OptionText,
+  pathParameterSchemaOf,
+} from './operation.js';
+import { bytesLabel, countLabel, durationLabel } from './quantity-labels.js';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -85,37 +73,29 @@ export type OpenApiDocumentOptions = {
   readonly componentPrefix?: string;
   /** `info.title` (default `onboarding-kit`). */
   readonly title?: string;
+  /**
+   * The kit's options (`kit.options`, or what the host passed to `createOnboardingKit`): the link
+   * lifetimes, size limits and quotas the document states are these. Default: the kit's defaults.
+   */
+  readonly kitOptions?: OnboardingKitOptions;
 };
 
-/** Request bodies are described as accepted (zod input), responses as sent (zod output). */
-const requestSchemas = {
-  IndividualOnboardingPayload: defaultOnboardingPayloadSchemas.individualPayload,
-  EntityOnboardingPayload: defaultOnboardingPayloadSchemas.entityPayload,
-  BatchUploadRequest: batchUploadRequestSchema,
-  BatchDownloadRequest: batchDownloadRequestSchema,
-  RequestResubmission: requestResubmissionBodySchema,
-  WebhookEndpointCreate: webhookEndpointCreateBodySchema,
-  WebhookSecretRotationRequest: webhookSecretRotationBodySchema,
-} satisfies Record<string, z.ZodType>;
-
-const responseSchemas = {
-  Client: clientSchema,
-  ClientList: clientListResponseSchema,
-  StatusHistory: statusHistoryResponseSchema,
-  BatchUploadResponse: batchUploadResponseSchema,
-  TemporaryFiles: temporaryFilesResponseSchema,
-  BatchDownloadResponse: batchDownloadResponseSchema,
-  PresetFeeList: presetFeeListResponseSchema,
-  PresetFee: presetFeeSchema,
-  ClientEventList: clientEventListResponseSchema,
-  WebhookEndpoint: webhookEndpointSchema,
-  CreatedWebhookEndpoint: createdWebhookEndpointSchema,
-  WebhookEndpointList: webhookEndpointListResponseSchema,
-  WebhookSecretRotation: webhookSecretRotationResponseSchema,
-  WebhookDelivery: webhookDeliverySchema,
-  WebhookDeliveryList: webhookDeliveryListResponseSchema,
-  Error: errorBodySchema,
-} satisfies Record<string, z.ZodType>;
+/**
+ * The named wire shapes of every operation: request bodies as accepted (zod input), responses as
+ * sent (zod output), and the error body. Components are these, nothing declared a second time.
+ */
+const namedSchemas = (io: 'input' | 'output'): Record<string, z.ZodType> => {
+  const named: Record<string, z.ZodType> = io === 'output' ? { Error: errorBodySchema } : {};
+  for (const operation of Object.values(interfaceOperations) as OperationSpec[]) {
+    const shape = io === 'input' ? operation.requestBody : operation.success;
+    if (shape === undefined) continue;
+    if (named[shape.component] !== undefined && named[shape.component] !== shape.schema) {
+      throw new Error(`OpenAPI: two different schemas are named ${shape.component}`);
+    }
+    named[shape.component] = shape.schema;
+  }
+  return named;
+};
 
 const COMPONENT_SCHEMAS = '#/components/schemas/';
 /** Where zod puts schemas that carry an `id` but were not named in the registry. */
@@ -157,14 +137,12 @@ const mergeComponents = (...groups: readonly Record<string, JsonObject>[]): Reco
   return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
 };
 
-const schemaReference = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
-  const named = Object.entries(io === 'input' ? requestSchemas : responseSchemas).find(
-    ([, candidate]) => candidate === schema,
-  );
-  if (named) return { $ref: `${COMPONENT_SCHEMAS}${named[0]}` };
+const componentReference = (component: string): JsonObject => ({ $ref: `${COMPONENT_SCHEMAS}${component}` });
+
+const inlineSchema = (schema: z.ZodType): JsonObject => {
   const { $schema: _schema, ...inline } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
-    io,
+    io: 'input',
   }) as JsonObject;
   return inline;
 };
@@ -181,7 +159,7 @@ const sharedRefusals = (operation: OperationSpec): ErrorCode[] => [
   ...(operation.query ? (['VALIDATION_FAILED'] as const) : []),
   // A path parameter whose percent-encoding is not UTF-8 is refused before the route runs.
   ...(operation.path.includes(':') ? (['VALIDATION_FAILED'] as const) : []),
-  ...(isWriteOperation(operation)
+  ...(operation.idempotent
     ? ([
         'VALIDATION_FAILED',
         'IDEMPOTENCY_REQUEST_IN_PROGRESS',
@@ -237,7 +215,7 @@ const parametersOf = (operation: OperationSpec): JsonObject[] => {
     name,
     in: 'path',
     required: true,
-    schema: schemaReference(pathParameterSchemaOf(name ?? ''), 'input'),
+    schema: inlineSchema(pathParameterSchemaOf(name ?? '')),
   }));
   const query = operation.query
     ? (z.toJSONSchema(operation.query, { target: 'draft-2020-12', io: 'input' }) as {
@@ -251,31 +229,40 @@ const parametersOf = (operation: OperationSpec): JsonObject[] => {
     required: query.required?.includes(name) ?? false,
     schema,
   }));
-  const headers = isWriteOperation(operation) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
+  const headers = operation.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
   return [...pathParameters, ...queryParameters, ...headers];
 };
 
-const operationObject = (kind: PrincipalKind, id: string, operation: OperationSpec): JsonObject => ({
+const textOf = (text: OptionText, options: DocumentedKitOptions): string =>
+  typeof text === 'string' ? text : text(options);
+
+const operationObject = (
+  kind: PrincipalKind,
+  id: string,
+  operation: OperationSpec,
+  options: DocumentedKitOptions,
+): JsonObject => ({
   operationId: `${kind}${id.charAt(0).toUpperCase()}${id.slice(1)}`,
   tags: [kind],
   summary: operation.summary,
-  ...(operation.description ? { description: operation.description } : {}),
+  ...(operation.description ? { description: textOf(operation.description, options) } : {}),
   parameters: parametersOf(operation),
   ...(operation.requestBody
     ? {
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: schemaReference(operation.requestBody, 'input') } },
+          description: `UTF-8 JSON, at most ${bytesLabel(MAX_JSON_BODY_BYTES)}`,
+          content: { 'application/json': { schema: componentReference(operation.requestBody.component) } },
         },
       }
     : {}),
   responses: {
     [String(operation.success.status)]: {
       description: operation.success.description,
-      ...(isWriteOperation(operation)
+      ...(operation.idempotent
         ? { headers: { [IDEMPOTENT_REPLAYED_HEADER]: { $ref: '#/components/headers/IdempotentReplayed' } } }
         : {}),
-      content: { 'application/json': { schema: schemaReference(operation.success.schema, 'output') } },
+      content: { 'application/json': { schema: componentReference(operation.success.component) } },
     },
     ...errorResponses(operation),
   },
@@ -284,12 +271,12 @@ const operationObject = (kind: PrincipalKind, id: string, operation: OperationSp
 const interfacePaths = (
   kind: PrincipalKind,
   basePath: string,
-  operations: Record<string, OperationSpec>,
+  options: DocumentedKitOptions,
 ): [string, string, JsonObject][] =>
-  Object.entries(operations).map(([id, operation]) => [
+  (Object.entries(operationsOf(kind)) as [string, OperationSpec][]).map(([id, operation]) => [
     `${basePath}${openApiPath(operation.path)}`,
     operation.method,
-    operationObject(kind, id, operation),
+    operationObject(kind, id, operation, options),
   ]);
 
 const API_KEY_DESCRIPTION = [
@@ -301,17 +288,23 @@ const API_KEY_DESCRIPTION = [
   'is set, and some other proxies and load balancers drop them too. Check every hop in front of the service.',
 ].join('\n');
 
-const IDEMPOTENCY_KEY_DESCRIPTION = [
-  'Makes a POST, PUT or DELETE safe to retry: 1..255 visible ASCII characters (a quoted',
-  'structured-field string is accepted and unquoted), one value only. The first request runs; a',
-  'repeat with the same body replays its status and body with `Idempotent-Replayed: true`; a',
-  'repeat with another body is 422; a repeat while the first runs is 409 with `Retry-After: 1`.',
-  'Recorded: 2xx, 404 and 409 INVALID_STATUS, for 24 hours. Other answers (400, 401, 403, 413,',
-  '415, 5xx) release the key, so a corrected retry runs anew. Scoped to the caller, the method and',
-  'the route. One caller holds at most 10,000 live keys by default (the host sets',
-  '`idempotencyMaxRecordsPerOwner`): a new key beyond that is 429 TOO_MANY_REQUESTS with',
-  '`Retry-After` (seconds until the oldest expires); replays are never refused.',
-].join('\n');
+const idempotencyKeyDescription = (options: DocumentedKitOptions): string =>
+  [
+    `Makes a POST, PUT or DELETE safe to retry: 1..${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters (a quoted`,
+    'structured-field string is accepted and unquoted), one value only. The first request runs; a',
+    'repeat with the same body replays its status and body with `Idempotent-Replayed: true`; a',
+    'repeat with another body is 422; a repeat while the first runs is 409 with `Retry-After: 1`.',
+    `Recorded: 2xx, 404 and 409 INVALID_STATUS, for ${durationLabel(options.idempotencyRecordTtlMs)}. Other answers (400, 401, 403, 413,`,
+    '415, 5xx) release the key, so a corrected retry runs anew. Scoped to the caller, the method and',
+    'the route.',
+    ...(options.idempotencyMaxRecordsPerOwner === null
+      ? []
+      : [
+          `One caller holds at most ${countLabel(options.idempotencyMaxRecordsPerOwner)} live keys: a new key beyond`,
+          'that is 429 TOO_MANY_REQUESTS with `Retry-After` (seconds until the oldest expires); replays',
+          'are never refused.',
+        ]),
+  ].join('\n');
 
 /**
  * The OpenAPI 3.1 document of the three interfaces, generated from the core zod schemas and the
@@ -332,15 +325,15 @@ export const createOpenApiDocument = (options: OpenApiDocumentOptions = {}): Ope
 
 /** Every interface the host mounts, with the kit's error body and its API key scheme. */
 const kitDocument = (options: OpenApiDocumentOptions): OpenApiDocument => {
+  const { referenceLists: _lists, ...configured } = options.kitOptions ?? {};
+  const kitOptions: DocumentedKitOptions = { ...defaultOnboardingKitOptions, ...configured };
   const basePaths = { ...defaultInterfaceBasePaths, ...options.basePaths };
   const mounted = new Set<PrincipalKind>(options.interfaces ?? ['manager', 'client', 'compliance']);
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const [path, method, operation] of [
-    ...(mounted.has('manager') ? interfacePaths('manager', basePaths.manager, managerOperations) : []),
-    ...(mounted.has('client') ? interfacePaths('client', basePaths.client, clientOperations) : []),
-    ...(mounted.has('compliance')
-      ? interfacePaths('compliance', basePaths.compliance, complianceOperations)
-      : []),
+    ...(['manager', 'client', 'compliance'] as const)
+      .filter((kind) => mounted.has(kind))
+      .flatMap((kind) => interfacePaths(kind, basePaths[kind], kitOptions)),
   ]) {
     paths[path] = { ...paths[path], [method]: operation };
   }
@@ -364,8 +357,8 @@ const kitDocument = (options: OpenApiDocumentOptions): OpenApiDocument => {
     paths,
     components: {
       schemas: mergeComponents(
-        componentSchemas(requestSchemas, 'input'),
-        componentSchemas(responseSchemas, 'output'),
+        componentSchemas(namedSchemas('input'), 'input'),
+        componentSchemas(namedSchemas('output'), 'output'),
       ),
       securitySchemes: {
         ServiceApiKey: {
@@ -380,7 +373,7 @@ const kitDocument = (options: OpenApiDocumentOptions): OpenApiDocument => {
           name: IDEMPOTENCY_KEY_HEADER,
           in: 'header',
           required: false,
-          description: IDEMPOTENCY_KEY_DESCRIPTION,
+          description: idempotencyKeyDescription(kitOptions),
           schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
         },
       },

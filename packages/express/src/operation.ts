@@ -1,24 +1,46 @@
-import type { DomainError, ErrorCode, IdempotentCommandContext } from '@onboarding-kit/core';
+import type {
+  DomainError,
+  ErrorCode,
+  IdempotentCommandContext,
+  Principal,
+  ResolvedOnboardingKitOptions,
+} from '@onboarding-kit/core';
 import type { ResultAsync } from 'neverthrow';
 import { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
+/** A wire shape with its OpenAPI component name (`Client` → `#/components/schemas/Client`). */
+export type NamedSchema = { readonly component: string; readonly schema: z.ZodType };
+
 /**
- * One route of an interface, described once: the router mounts it and the OpenAPI document is
- * written from it, so the two cannot disagree.
+ * A text of the OpenAPI document that states what the host configured (link lifetimes, limits):
+ * written from the kit's resolved options, so it cannot drift from them.
+ */
+export type OptionText = string | ((options: DocumentedKitOptions) => string);
+
+/** The kit's options the document states (reference lists are refinements it does not list). */
+export type DocumentedKitOptions = Omit<ResolvedOnboardingKitOptions, 'referenceLists'>;
+
+/**
+ * One route of the kit, declared once: the routers mount it on the interfaces it names and the
+ * OpenAPI document is written from it, so the two cannot disagree.
  */
 export type OperationSpec = {
+  /** The interfaces that serve this route. */
+  readonly interfaces: readonly Principal['kind'][];
   readonly method: HttpMethod;
   /** Express path, valid on Express 4 and 5 (plain `:name` parameters only). */
   readonly path: string;
+  /** Takes an `Idempotency-Key` (decisions §5: every POST, PUT and DELETE). */
+  readonly idempotent: boolean;
   readonly summary: string;
-  readonly description?: string;
+  readonly description?: OptionText;
   /** The JSON body the route takes; routes without one never read the body. */
-  readonly requestBody?: z.ZodType;
+  readonly requestBody?: NamedSchema;
   /** The query string the route reads. */
   readonly query?: z.ZodObject;
-  readonly success: { readonly status: 200 | 201; readonly description: string; readonly schema: z.ZodType };
+  readonly success: NamedSchema & { readonly status: 200 | 201; readonly description: string };
   /** Refusals the operation decides itself, besides those every route shares. */
   readonly refusals: readonly ErrorCode[];
 };
@@ -62,5 +84,3 @@ export const pathParameterSchemas = {
 
 export const pathParameterSchemaOf = (name: string): z.ZodType =>
   (pathParameterSchemas as Record<string, z.ZodType>)[name] ?? z.string();
-
-export const isWriteOperation = (operation: OperationSpec): boolean => operation.method !== 'get';

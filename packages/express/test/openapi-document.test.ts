@@ -1,7 +1,10 @@
+import { createOnboardingKit } from '@onboarding-kit/core';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
+import express from 'express';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createOpenApiDocument } from '../src/index.js';
-import { clientOperations, complianceOperations, managerOperations } from '../src/interface-operations.js';
+import { createOpenApiDocument, mountOnboardingKit } from '../src/index.js';
+import { interfaceOperations, operationsOf } from '../src/interface-operations.js';
 import { type OperationSpec, pathParameterSchemaOf } from '../src/operation.js';
 
 const document = createOpenApiDocument();
@@ -12,9 +15,9 @@ describe('OpenAPI document', () => {
   });
 
   const interfaces: [string, string, Record<string, OperationSpec>][] = [
-    ['manager', '/manager/v1', managerOperations],
-    ['client', '/client/v1', clientOperations],
-    ['compliance', '/compliance/v1', complianceOperations],
+    ['manager', '/manager/v1', operationsOf('manager')],
+    ['client', '/client/v1', operationsOf('client')],
+    ['compliance', '/compliance/v1', operationsOf('compliance')],
   ];
   const documented = interfaces.flatMap(([kind, base, operations]) =>
     Object.entries(operations).map(([id, operation]) => ({ kind, id, operation, base })),
@@ -38,7 +41,7 @@ describe('OpenAPI document', () => {
       expect(statuses).toEqual(expect.arrayContaining(['400', '413', '415']));
       expect(entry?.requestBody).toBeDefined();
     }
-    if (operation.method !== 'get') {
+    if (operation.idempotent) {
       expect(statuses).toEqual(expect.arrayContaining(['409', '422']));
       expect(entry?.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
     }
@@ -80,6 +83,46 @@ describe('OpenAPI document', () => {
     },
   );
 
+  test('every POST, PUT and DELETE takes an Idempotency-Key, no GET does (decisions §5)', () => {
+    for (const [id, operation] of Object.entries(interfaceOperations) as [string, OperationSpec][]) {
+      expect(operation.idempotent, id).toBe(operation.method !== 'get');
+    }
+  });
+
+  test('each operation is declared once: its schemas are the components its answers refer to', () => {
+    const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
+    for (const { base, operation } of documented) {
+      const entry = document.paths[`${base}${operation.path.replace(/:(\w+)/g, '{$1}')}`]?.[operation.method];
+      const success = ((entry?.responses ?? {}) as Record<string, { content: unknown }>)[
+        String(operation.success.status)
+      ];
+      expect(success?.content).toEqual({
+        'application/json': { schema: { $ref: `#/components/schemas/${operation.success.component}` } },
+      });
+      expect(schemas[operation.success.component]).toBeDefined();
+      if (operation.requestBody) {
+        expect(entry?.requestBody).toMatchObject({
+          content: {
+            'application/json': {
+              schema: { $ref: `#/components/schemas/${operation.requestBody.component}` },
+            },
+          },
+        });
+        expect(schemas[operation.requestBody.component]).toBeDefined();
+      }
+    }
+    // The answers and bodies refer to the operations' components and the error body only.
+    const declared = new Set([
+      'Error',
+      ...documented.flatMap(({ operation }) => [
+        operation.success.component,
+        ...(operation.requestBody ? [operation.requestBody.component] : []),
+      ]),
+    ]);
+    const referenced = JSON.stringify(document.paths).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
+    expect(new Set(referenced.map((reference) => reference.split('/').pop()))).toEqual(declared);
+  });
+
   test('every $ref resolves inside the document', () => {
     const text = JSON.stringify(document);
     const references = new Set(
@@ -111,6 +154,79 @@ describe('OpenAPI document', () => {
     expect(Object.keys(custom.paths)).toContain('/api/managers/clients/individuals');
     expect(Object.keys(custom.paths)).toContain('/client/v1/uploads');
     expect(custom.servers).toEqual([{ url: 'https://api.example.com' }]);
+  });
+});
+
+describe('the figures the document states are the kit’s options', () => {
+  const text = (value: unknown) => JSON.stringify(value);
+  const operationText = (doc: ReturnType<typeof createOpenApiDocument>, path: string, method: string) =>
+    text(doc.paths[path]?.[method]);
+
+  test('a kit with non-default options: its mounted document states those, not the defaults', () => {
+    const kit = createOnboardingKit({
+      ...createMemoryAdapters(),
+      options: {
+        uploadUrlTtlMs: 60_000,
+        downloadUrlTtlMs: 5 * 60_000,
+        temporaryFileTtlMs: 2 * 60 * 60_000,
+        maxDocumentBytes: 5 * 1_048_576,
+        idempotencyRecordTtlMs: 48 * 60 * 60_000,
+        idempotencyMaxRecordsPerOwner: 250,
+        webhookRetryWindowMs: 7 * 24 * 60 * 60_000,
+        webhookSecretOverlapMs: 90 * 60_000,
+        maxWebhookEndpointsPerManager: 3,
+        webhookAllowPrivateNetworks: true,
+      },
+    });
+    const { openApiDocument } = mountOnboardingKit(express(), kit, { prefix: '/kit' });
+    if (openApiDocument === null) throw new Error('expected a document');
+    const upload = operationText(openApiDocument, '/kit/manager/v1/uploads/request-batch-upload', 'post');
+    expect(upload).toContain('valid 1 minute');
+    expect(upload).toContain('temporary storage for 2 hours');
+    expect(upload).toContain('over 5 MiB');
+    expect(upload).not.toContain('15 minutes');
+    expect(operationText(openApiDocument, '/kit/manager/v1/clients/individuals', 'post')).toContain(
+      'each 1 byte to 5 MiB',
+    );
+    const download = operationText(
+      openApiDocument,
+      '/kit/manager/v1/documents/request-batch-download',
+      'post',
+    );
+    expect(download).toContain('valid 5 minutes');
+    const webhooks = operationText(openApiDocument, '/kit/manager/v1/webhook-endpoints', 'post');
+    expect(webhooks).toContain('backoff for 7 days');
+    expect(webhooks).toContain('at most 3 endpoints');
+    expect(webhooks).toContain('also accepts loopback, private and link-local addresses');
+    expect(
+      operationText(openApiDocument, '/kit/manager/v1/webhook-endpoints/{endpointId}/rotate-secret', 'post'),
+    ).toContain('default 90 minutes');
+    const key = text((openApiDocument.components as { parameters: unknown }).parameters);
+    expect(key).toContain('for 2 days');
+    expect(key).toContain('at most 250 live keys');
+    expect(key).not.toContain('24 hours');
+  });
+
+  test('with the defaults, and with no bound on live keys', () => {
+    const upload = operationText(document, '/manager/v1/uploads/request-batch-upload', 'post');
+    expect(upload).toContain('valid 15 minutes');
+    expect(upload).toContain('temporary storage for 24 hours');
+    expect(upload).toContain('over 25 MiB');
+    expect(text(document.paths['/manager/v1/webhook-endpoints']?.post)).toContain(
+      '`https` to a public host only',
+    );
+    expect(text(document.components)).toContain('at most 10,000 live keys');
+    const unbounded = createOpenApiDocument({ kitOptions: { idempotencyMaxRecordsPerOwner: null } });
+    expect(text(unbounded.components)).not.toContain('live keys');
+  });
+
+  test('every request body states the body limit the routers apply', () => {
+    for (const methods of Object.values(document.paths)) {
+      for (const operation of Object.values(methods)) {
+        if (operation.requestBody === undefined) continue;
+        expect(operation.requestBody).toMatchObject({ description: 'UTF-8 JSON, at most 1 MiB' });
+      }
+    }
   });
 });
 

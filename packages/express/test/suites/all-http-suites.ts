@@ -4,7 +4,7 @@ import { describeHttpErrors } from './http-errors.js';
 import { describeIdempotency } from './idempotency.js';
 import { describeInterfaceRoutes } from './interface-routes.js';
 import { describeManagerIsolation } from './manager-isolation.js';
-import { describeOperationDispatch } from './operation-dispatch.js';
+import { describeMountOnboardingKit } from './mount-onboarding-kit.js';
 import { describeSignedLinkLimit, describeSignedLinks } from './signed-links.js';
 import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-store.js';
 
@@ -19,5 +19,5 @@ export const describeAllHttpSuites = () => {
   describeSignedLinkLimit();
   describeApiDocs();
   describeHostileRequests();
-  describeOperationDispatch();
+  describeMountOnboardingKit();
 };

@@ -1,7 +1,6 @@
-import { createOnboardingKit, documentKeyFor } from '@onboarding-kit/core';
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
 import { describe, expect, test } from 'vitest';
-import { startKitMaintenance } from '../src/index.js';
+import { createOnboardingKit, documentKeyFor, startKitMaintenance } from '../src/index.js';
 
 const day = 24 * 60 * 60_000;
 

@@ -1,10 +1,22 @@
-import type { DomainError, OnboardingKit } from '@onboarding-kit/core';
 import type { ResultAsync } from 'neverthrow';
-import { consoleHttpLogger, type HttpLogger } from './http-logger.js';
+import type { DomainError } from '../errors.js';
+import type { OnboardingKit } from '../onboarding-kit.js';
+
+/**
+ * Where a failed run is reported, in winston's shape (`logger.error(message, details)`): the
+ * express binding's `HttpLogger`, a winston logger or the console fit as they are.
+ */
+export type MaintenanceLogger = {
+  error(message: string, details: Readonly<Record<string, unknown>>): void;
+};
+
+const consoleMaintenanceLogger: MaintenanceLogger = {
+  error: (message, details) => console.error(message, details),
+};
 
 export type KitMaintenanceOptions = {
-  /** Receives the failures of a run (a run that fails is retried at the next interval). */
-  readonly logger?: HttpLogger;
+  /** Receives the failures of a run (a run that fails is retried at the next interval). Default: the console. */
+  readonly logger?: MaintenanceLogger;
   /** How often expired idempotency records are purged (default 10 minutes; 0: never). */
   readonly purgeIdempotencyEveryMs?: number;
   /** How often orphan documents are swept (default hourly; 0: never). */
@@ -24,7 +36,8 @@ type Task = {
 };
 
 /**
- * Starts the kit's background work on this process: the purge of expired idempotency records and
+ * Starts the kit's background work on this process, on timers over the kit's own services (the one
+ * place in core that schedules anything): the purge of expired idempotency records and
  * the sweep of orphan documents (each runs now, then at its interval; a run never overlaps the
  * previous one). Both are safe on several instances at once. Webhook delivery will join them.
  * Timers never keep the process alive; call `close()` on shutdown to drain a run in progress.
@@ -33,7 +46,7 @@ export const startKitMaintenance = (
   kit: Pick<OnboardingKit, 'idempotency' | 'documents'>,
   options: KitMaintenanceOptions = {},
 ): KitMaintenance => {
-  const logger = options.logger ?? consoleHttpLogger;
+  const logger = options.logger ?? consoleMaintenanceLogger;
   const tasks: Task[] = [
     {
       name: 'purge expired idempotency records',
