@@ -22,8 +22,7 @@ import { rawSqlInspector } from './raw-sql-inspector.js';
 
 /**
  * A pool whose next committing statement is really sent and kept by the server, and whose reply is
- * then lost: a COMMIT, or the one statement of a command's batched writes committed on its own
- * (a create sends no COMMIT: write-batch.ts).
+ * then lost: a COMMIT, or the one statement of a create, committed on its own (client-creation.ts).
  */
 const poolLosingCommitReplies = () => {
   let loseNextCommitReply = false;
@@ -35,7 +34,7 @@ const poolLosingCommitReplies = () => {
       statement === 'COMMIT' ||
       (typeof statement === 'object' &&
         statement !== null &&
-        String((statement as { name?: unknown }).name).startsWith('okit_b_'));
+        /^\s*WITH completion AS/.test(String((statement as { text?: unknown }).text)));
     if (commits && loseNextCommitReply) {
       loseNextCommitReply = false;
       return send.apply(this, args).then(() => {
