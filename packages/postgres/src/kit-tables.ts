@@ -21,7 +21,7 @@ export type KitTables = {
   readonly documents: string;
   readonly presetFees: string;
   readonly idempotency: string;
-  /** Per owner, how many idempotency records are stored (kept by triggers, migration 0008). */
+  /** Per owner, how many idempotency records are stored (kept by triggers on `idempotency_records`). */
   readonly idempotencyOwnerRecords: string;
   readonly apiKeys: string;
   readonly events: string;

@@ -30,7 +30,7 @@ const eventLogStatements = statementsPerSchema((tables) => {
 
 /**
  * The outbox on PostgreSQL, read without any lock on the writers: every event records the id of
- * the transaction that wrote it (migration 0005). A reader returns only events of transactions
+ * the transaction that wrote it (its `xid` column). A reader returns only events of transactions
  * older than its snapshot's xmin — each of those has finished, committed or not — in (transaction,
  * position) order, and its cursor is that pair. A transaction still running has an id at or above
  * that xmin, above every cursor handed out so far: its events come after them, never skipped. The

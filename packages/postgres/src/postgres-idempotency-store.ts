@@ -41,9 +41,9 @@ const maxClaimAttempts = 5;
 const idempotencyStatements = statementsPerSchema((tables) => {
   // $8 owner, $9 the owner's quota of live records (NULL: no bound). The quota only gates a key
   // that has no record yet: a replay or a takeover never adds one. The owner's stored records
-  // (migration 0008: kept by triggers, never below the live ones) answer it at the cost of a few
-  // index rows while they are below the quota; only then are the live records counted, at most
-  // $9 of them. CASE decides the order: the count is never run for a claim that does not need it.
+  // (`idempotency_owner_records`, kept by triggers, never below the live ones) answer it at the
+  // cost of a few index rows while they are below the quota; only then are the live records
+  // counted, at most $9 of them. CASE decides the order: the count is never run for a claim that does not need it.
   const claimStatement = `WITH stored AS (
       SELECT coalesce(sum(records), 0) AS n FROM ${tables.idempotencyOwnerRecords} WHERE owner = $8
     ), live AS (
