@@ -38,11 +38,13 @@ export type ClientCreation = {
 const creationStatement = statementsPerSchema((tables: KitTables) =>
   preparedStatement(`
 WITH completion AS (
+  -- $1..$5: the idempotency record the create completes (all NULL when it holds no key).
   UPDATE ${tables.idempotency}
   SET state = 'COMPLETED', outcome = $4::json, completed_at = $5
   WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'
   RETURNING 1
 ), client AS (
+  -- $6..$17: the client; written only if it holds no key or its claim still held it.
   INSERT INTO ${tables.clients} (id, manager_id, client_type, status, company, company_directors_and_ubos,
     individual_profile, individual_source_of_funds, onboarding_resubmission_reason,
     created_at, updated_at, deleted_at)
@@ -51,6 +53,7 @@ WITH completion AS (
   WHERE $1::text IS NULL OR EXISTS (SELECT 1 FROM completion)
   RETURNING id
 ), representatives AS (
+  -- $18, $19, $20: its representatives, bank accounts and wallets, as json arrays in their order.
   INSERT INTO ${tables.representatives} (id, client_id, position, first_name, last_name, email, phone,
     job_title, supporting_documents, role, created_at, updated_at, deleted_at)
   SELECT r.id, client.id, r.position, r.first_name, r.last_name, r.email, r.phone, r.job_title,
@@ -82,9 +85,11 @@ WITH completion AS (
     address text, created_at timestamptz))
     WITH ORDINALITY AS w(id, label, blockchain_network, address, created_at, position)
 ), history AS (
+  -- $21..$25: its first status history entry.
   INSERT INTO ${tables.statusHistory} (client_id, from_status, to_status, reason, actor, at)
   SELECT client.id, $21, $22, $23, $24, $25::timestamptz FROM client
 ), documents AS (
+  -- $26: its document rows; $27: its events (the outbox), in their order.
   INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at)
   SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at
   FROM client, jsonb_to_recordset($26::jsonb) AS d(key text, client_id uuid, manager_id text,
@@ -96,6 +101,8 @@ WITH completion AS (
     client_id uuid, type text, created_at timestamptz, body json)
   ORDER BY e.ordinal
 ), delivered AS (
+  -- $28: the events to deliver; those of managers with a webhook endpoint get one job in the
+  -- queue $29 (pg-boss's job row, as boss.send writes it), active for at most $30 seconds.
   SELECT jsonb_agg(d.event_id ORDER BY d.ordinal) AS event_ids
   FROM client, jsonb_to_recordset($28::jsonb) AS d(ordinal integer, event_id uuid, manager_id text)
   WHERE EXISTS (SELECT 1 FROM ${tables.webhookEndpoints} endpoint WHERE endpoint.manager_id = d.manager_id)
