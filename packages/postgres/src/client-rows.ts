@@ -107,13 +107,9 @@ export const toStatusHistoryEntry = (row: StatusHistoryRow): StatusHistoryEntry 
   at: row.at.toISOString(),
 });
 
-/** The client's own columns as bind values $1..$12, in the order of `clientColumns`. */
-export const clientColumns =
-  'id, manager_id, client_type, status, company, company_directors_and_ubos, individual_profile, ' +
-  'individual_source_of_funds, onboarding_resubmission_reason, created_at, updated_at, deleted_at';
-
 const jsonOrNull = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
+/** The client's own columns as bind values, in the order of the `clients` table. */
 export const clientValues = (client: StoredClient): unknown[] => [
   client.id,
   client.managerId,
@@ -175,45 +171,43 @@ export const childRowsJson = (client: StoredClient): [string, string, string] =>
 ];
 
 /**
- * The statements that insert every child row of client `$1` from the json arrays in the three
- * parameters from `firstParam` on (one multi-row INSERT per table) plus one status history row
- * from the next five parameters: run together as one statement (`batchStatement`), whose foreign
- * keys to `clients` are checked at its end, so the client row may be inserted by the same statement.
+ * The statement that inserts every child row of the existing client `$1` from the json arrays
+ * $2, $3, $4 (one multi-row INSERT per table), and one status history row from $5..$9: the second
+ * statement of an update, after the one that replaced the client and dropped its old child rows.
  */
-export const childInsertStatements = (tables: KitTables, firstParam: number): string[] => {
-  const p = (offset: number) => `$${firstParam + offset}`;
-  return [
-    `INSERT INTO ${tables.representatives} (id, client_id, position, first_name, last_name, email, phone,
+export const insertChildRowsStatement = (tables: KitTables): string => `WITH representatives AS (
+    INSERT INTO ${tables.representatives} (id, client_id, position, first_name, last_name, email, phone,
       job_title, supporting_documents, role, created_at, updated_at, deleted_at)
     SELECT r.id, $1, r.position, r.first_name, r.last_name, r.email, r.phone, r.job_title,
       r.supporting_documents, r.role, r.created_at, r.updated_at, r.deleted_at
-    FROM ROWS FROM (jsonb_to_recordset(${p(0)}::jsonb) AS (id uuid, first_name text, last_name text,
+    FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (id uuid, first_name text, last_name text,
       email text, phone text, job_title text, supporting_documents jsonb, role text, created_at timestamptz,
       updated_at timestamptz, deleted_at timestamptz)) WITH ORDINALITY AS r(id, first_name, last_name, email,
-      phone, job_title, supporting_documents, role, created_at, updated_at, deleted_at, position)`,
-    `INSERT INTO ${tables.bankAccounts} (id, client_id, position, label, fiat_currency, country_code, type,
+      phone, job_title, supporting_documents, role, created_at, updated_at, deleted_at, position)
+  ), bank_accounts AS (
+    INSERT INTO ${tables.bankAccounts} (id, client_id, position, label, fiat_currency, country_code, type,
       identifiers, third_party_owner_name, third_party_owner_address, third_party_owner_city,
       third_party_owner_postal_code, third_party_owner_country_code, third_party_owner_documents, created_at)
     SELECT b.id, $1, b.position, b.label, b.fiat_currency, b.country_code, b.type, b.identifiers,
       b.third_party_owner_name, b.third_party_owner_address, b.third_party_owner_city,
       b.third_party_owner_postal_code, b.third_party_owner_country_code, b.third_party_owner_documents,
       b.created_at
-    FROM ROWS FROM (jsonb_to_recordset(${p(1)}::jsonb) AS (id uuid, label text, fiat_currency text,
+    FROM ROWS FROM (jsonb_to_recordset($3::jsonb) AS (id uuid, label text, fiat_currency text,
       country_code text, type text, identifiers jsonb, third_party_owner_name text,
       third_party_owner_address text, third_party_owner_city text, third_party_owner_postal_code text,
       third_party_owner_country_code text, third_party_owner_documents jsonb, created_at timestamptz))
       WITH ORDINALITY AS b(id, label, fiat_currency, country_code, type, identifiers, third_party_owner_name,
       third_party_owner_address, third_party_owner_city, third_party_owner_postal_code,
-      third_party_owner_country_code, third_party_owner_documents, created_at, position)`,
-    `INSERT INTO ${tables.wallets} (id, client_id, position, label, blockchain_network, address, created_at)
+      third_party_owner_country_code, third_party_owner_documents, created_at, position)
+  ), wallets AS (
+    INSERT INTO ${tables.wallets} (id, client_id, position, label, blockchain_network, address, created_at)
     SELECT w.id, $1, w.position, w.label, w.blockchain_network, w.address, w.created_at
-    FROM ROWS FROM (jsonb_to_recordset(${p(2)}::jsonb) AS (id uuid, label text, blockchain_network text,
+    FROM ROWS FROM (jsonb_to_recordset($4::jsonb) AS (id uuid, label text, blockchain_network text,
       address text, created_at timestamptz)) WITH ORDINALITY AS w(id, label, blockchain_network, address,
-      created_at, position)`,
-    `INSERT INTO ${tables.statusHistory} (client_id, from_status, to_status, reason, actor, at)
-    VALUES ($1, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)})`,
-  ];
-};
+      created_at, position)
+  )
+  INSERT INTO ${tables.statusHistory} (client_id, from_status, to_status, reason, actor, at)
+  VALUES ($1, $5, $6, $7, $8, $9)`;
 
 export const historyValues = (entry: StatusHistoryEntry): unknown[] => [
   entry.from,

@@ -21,15 +21,13 @@ export type KitTables = {
   readonly documents: string;
   readonly presetFees: string;
   readonly idempotency: string;
-  /** Per owner, how many idempotency records are stored (kept by triggers, migration 0008). */
+  /** Per owner, how many idempotency records are stored (kept by triggers on `idempotency_records`). */
   readonly idempotencyOwnerRecords: string;
   readonly apiKeys: string;
   readonly events: string;
   readonly webhookEndpoints: string;
   readonly webhookDeliveries: string;
   readonly migrations: string;
-  /** The function a batched write's requirement is checked with (migration 0009). */
-  readonly batchedWriteRequirement: string;
   /** The schema of the job engine (pg-boss): the kit's schema + `_jobs`. */
   readonly jobSchema: string;
 };
@@ -63,7 +61,6 @@ export const kitTables = (schema: string = defaultSchema): KitTables => {
     webhookEndpoints: table('webhook_endpoints'),
     webhookDeliveries: table('webhook_deliveries'),
     migrations: table('schema_migrations'),
-    batchedWriteRequirement: table('batched_write_requirement'),
     jobSchema: `${schema}${JOB_SCHEMA_SUFFIX}`,
   };
 };

@@ -63,7 +63,7 @@ export const createPostgresAdapters = ({
     pool.on('error', () => undefined);
   }
   const tables = kitTables(schema);
-  const session = poolSession(pool, tables);
+  const session = poolSession(pool);
   return {
     clients: createPostgresClientRepository(session, tables),
     documentIndex: createPostgresDocumentIndex(session, tables),

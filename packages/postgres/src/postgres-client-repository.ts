@@ -10,22 +10,21 @@ import {
   storageUnavailable,
 } from '@onboarding-kit/core';
 import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
+import { sendClientCreation } from './client-creation.js';
 import {
   type ClientRow,
-  childInsertStatements,
   childRowsJson,
-  clientColumns,
   clientSelectList,
   clientValues,
   historyValues,
+  insertChildRowsStatement,
   type StatusHistoryRow,
   toStatusHistoryEntry,
   toStoredClient,
 } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement } from './prepared-statement.js';
-import { runBatch, type SqlSession, statementsPerSchema } from './sql-session.js';
-import type { WriteTemplate } from './write-batch.js';
+import { type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
@@ -35,15 +34,6 @@ const clientStatements = statementsPerSchema((tables) => {
     `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c WHERE c.id = $1${lock ? ' FOR UPDATE OF c' : ''}`;
   const selectClient = preparedStatement(selectById(false));
   const selectClientForUpdate = preparedStatement(selectById(true));
-  // A batched write (write-batch.ts): in a unit of work it goes with the transaction's other writes.
-  const insertClient: WriteTemplate = {
-    statements: [
-      `INSERT INTO ${tables.clients} (${clientColumns})
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      ...childInsertStatements(tables, 13),
-    ],
-  };
-
   // Replaces the client only if it still has the expected status, and drops its child rows in the
   // same statement; the new child rows go in by a second statement (a delete and an insert of the
   // same primary key in one statement would race).
@@ -61,20 +51,18 @@ const clientStatements = statementsPerSchema((tables) => {
       DELETE FROM ${tables.wallets} WHERE client_id IN (SELECT id FROM client)
     )
     SELECT count(*)::int AS updated FROM client`;
-  const insertChildren: WriteTemplate = { statements: childInsertStatements(tables, 2) };
+  const insertChildren = preparedStatement(insertChildRowsStatement(tables));
   const updateClient = preparedStatement(updateStatement);
-  return { selectClient, selectClientForUpdate, insertClient, updateClient, insertChildren };
+  return { selectClient, selectClientForUpdate, updateClient, insertChildren };
 });
 
 /**
- * Clients on PostgreSQL. Each method is one SQL statement, except `update` (two): a create writes
- * the client, its representatives, bank accounts, wallets and first history entry in one
- * statement of data-modifying CTEs, with one multi-row INSERT per child table (in a unit of work,
- * in the statement of the transaction's batched writes).
+ * Clients on PostgreSQL. Each method is one SQL statement, except `update` (two): `insert` is the
+ * statement of a create (client-creation.ts) with nothing but the client, its child rows and its
+ * first history entry.
  */
 export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
-  const { selectClient, selectClientForUpdate, insertClient, updateClient, insertChildren } =
-    clientStatements(tables);
+  const { selectClient, selectClientForUpdate, updateClient, insertChildren } = clientStatements(tables);
   const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
     isUuid(clientId)
       ? ResultAsync.fromPromise(
@@ -134,13 +122,9 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
 
     insert: (client: StoredClient, entry: StatusHistoryEntry) =>
       ResultAsync.fromPromise(
-        (async () =>
-          db.write({
-            template: insertClient,
-            values: [...clientValues(client), ...childRowsJson(client), ...historyValues(entry)],
-          }))(),
+        sendClientCreation(db, tables, { client, entry, documents: [], events: [], deliveries: [] }),
         unavailable,
-      ),
+      ).map(() => undefined),
 
     update: (client: StoredClient, expectedStatus: ClientStatus, entry: StatusHistoryEntry) => {
       const stale: StaleClientState = { type: 'StaleClientState', clientId: client.id, expectedStatus };
@@ -151,12 +135,7 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
           updateClient([...clientValues(client), expectedStatus]),
         );
         if ((updated.rows[0]?.updated ?? 0) !== 1) return false;
-        await runBatch(tx, tables, [
-          {
-            template: insertChildren,
-            values: [client.id, ...childRowsJson(client), ...historyValues(entry)],
-          },
-        ]);
+        await tx.query(insertChildren([client.id, ...childRowsJson(client), ...historyValues(entry)]));
         return true;
       });
       return ResultAsync.fromPromise(replaced, unavailable).andThen((wasReplaced) =>

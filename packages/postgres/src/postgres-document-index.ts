@@ -1,8 +1,8 @@
 import { type DocumentIndex, type DocumentRecord, storageUnavailable } from '@onboarding-kit/core';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
+import { preparedStatement } from './prepared-statement.js';
 import { type SqlSession, statementsPerSchema } from './sql-session.js';
-import type { WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');
 
@@ -15,29 +15,26 @@ type DocumentRow = {
   stored_at: Date;
 };
 
-/** The index's insert, a batched write, built once per schema. */
-const insertDocumentsTemplate = statementsPerSchema(
-  (tables): WriteTemplate => ({
-    statements: [
-      `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at)
+/** The index's insert, built once per schema. */
+const insertDocumentsStatement = statementsPerSchema((tables) =>
+  preparedStatement(
+    `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at)
      SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at
      FROM jsonb_to_recordset($1::jsonb) AS d(key text, client_id uuid, manager_id text, filename text,
        size bigint, stored_at timestamptz)`,
-    ],
-  }),
+  ),
 );
 
 /** The documents index on PostgreSQL: one multi-row INSERT per batch, one lookup by primary key. */
 export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): DocumentIndex => {
-  const insertDocuments = insertDocumentsTemplate(tables);
+  const insertDocuments = insertDocumentsStatement(tables);
   return {
     insertMany: (documents: readonly DocumentRecord[]) =>
       documents.length === 0
         ? okAsync(undefined)
         : ResultAsync.fromPromise(
-            db.write({
-              template: insertDocuments,
-              values: [
+            db.query(
+              insertDocuments([
                 JSON.stringify(
                   documents.map((d) => ({
                     key: d.key,
@@ -48,10 +45,10 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
                     stored_at: d.storedAt,
                   })),
                 ),
-              ],
-            }),
+              ]),
+            ),
             unavailable,
-          ),
+          ).map(() => undefined),
 
     findIndexedKeys: (keys: readonly string[]) =>
       keys.length === 0

@@ -3,22 +3,18 @@ import { okAsync, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement } from './prepared-statement.js';
 import { type SqlSession, statementsPerSchema } from './sql-session.js';
-import type { WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');
 
 /** The log's statements, built once per schema. */
 const eventLogStatements = statementsPerSchema((tables) => {
-  // A batched write: in a unit of work it goes with the command's other writes.
-  const appendEvents: WriteTemplate = {
-    statements: [
-      `INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
-       SELECT e.event_id, $1, e.client_id, e.type, e.created_at, e.body
-       FROM json_to_recordset($2::json)
-         AS e(ordinal integer, event_id uuid, client_id uuid, type text, created_at timestamptz, body json)
-       ORDER BY e.ordinal`,
-    ],
-  };
+  const appendEvents = preparedStatement(
+    `INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
+     SELECT e.event_id, $1, e.client_id, e.type, e.created_at, e.body
+     FROM json_to_recordset($2::json)
+       AS e(ordinal integer, event_id uuid, client_id uuid, type text, created_at timestamptz, body json)
+     ORDER BY e.ordinal`,
+  );
   const listEvents = preparedStatement(
     `SELECT xid, position, body FROM ${tables.events}
      WHERE manager_id = $1 AND (xid, position) > ($2::bigint, $3::bigint)
@@ -34,7 +30,7 @@ const eventLogStatements = statementsPerSchema((tables) => {
 
 /**
  * The outbox on PostgreSQL, read without any lock on the writers: every event records the id of
- * the transaction that wrote it (migration 0005). A reader returns only events of transactions
+ * the transaction that wrote it (its `xid` column). A reader returns only events of transactions
  * older than its snapshot's xmin — each of those has finished, committed or not — in (transaction,
  * position) order, and its cursor is that pair. A transaction still running has an id at or above
  * that xmin, above every cursor handed out so far: its events come after them, never skipped. The
@@ -59,7 +55,7 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
               created_at: event.createdAt,
               body: event,
             }));
-            await db.write({ template: appendEvents, values: [managerId, JSON.stringify(rows)] });
+            await db.query(appendEvents([managerId, JSON.stringify(rows)]));
           }
         })(),
         unavailable,

@@ -12,12 +12,11 @@ import { err, ok, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement } from './prepared-statement.js';
 import { type SqlSession, statementsPerSchema } from './sql-session.js';
-import { BatchedWriteRefused, type WriteTemplate } from './write-batch.js';
 
 const unavailable = storageUnavailable('postgres');
 
 /** A write that named a token no longer holding the key (taken over, completed or released). */
-const lockLost = ({ scope, key }: IdempotencyClaimRef): IdempotencyLockLost => ({
+export const lockLost = ({ scope, key }: IdempotencyClaimRef): IdempotencyLockLost => ({
   type: 'IdempotencyLockLost',
   scope,
   key,
@@ -42,9 +41,9 @@ const maxClaimAttempts = 5;
 const idempotencyStatements = statementsPerSchema((tables) => {
   // $8 owner, $9 the owner's quota of live records (NULL: no bound). The quota only gates a key
   // that has no record yet: a replay or a takeover never adds one. The owner's stored records
-  // (migration 0008: kept by triggers, never below the live ones) answer it at the cost of a few
-  // index rows while they are below the quota; only then are the live records counted, at most
-  // $9 of them. CASE decides the order: the count is never run for a claim that does not need it.
+  // (`idempotency_owner_records`, kept by triggers, never below the live ones) answer it at the
+  // cost of a few index rows while they are below the quota; only then are the live records
+  // counted, at most $9 of them. CASE decides the order: the count is never run for a claim that does not need it.
   const claimStatement = `WITH stored AS (
       SELECT coalesce(sum(records), 0) AS n FROM ${tables.idempotencyOwnerRecords} WHERE owner = $8
     ), live AS (
@@ -84,17 +83,11 @@ const idempotencyStatements = statementsPerSchema((tables) => {
     WHERE NOT (SELECT ok FROM under_quota)`;
 
   const claimRecord = preparedStatement(claimStatement);
-  // A batched write: in a unit of work it goes with the command's writes, and its requirement (the
-  // claim's token still holds the key) refuses all of them when it does not hold.
-  const completeRecord: WriteTemplate = {
-    statements: [
-      `UPDATE ${tables.idempotency}
+  const completeRecord = preparedStatement(
+    `UPDATE ${tables.idempotency}
      SET state = 'COMPLETED', outcome = $4::json, completed_at = $5
-     WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'
-     RETURNING 1`,
-    ],
-    requirement: 'EXISTS (SELECT 1 FROM {{0}})',
-  };
+     WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
+  );
   const renewLock = preparedStatement(
     `UPDATE ${tables.idempotency} SET locked_at = $4
      WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'`,
@@ -142,18 +135,14 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
     complete: (ref: IdempotencyClaimRef, outcome: RecordedOutcome, now: Date) =>
       // Serializing the opaque body happens inside the promise: a body JSON cannot hold (a BigInt,
       // a cycle) becomes an Err like any other failure to store, never a throw.
-      // In a unit of work the write is held back, and a lost lock is the transaction's outcome.
       ResultAsync.fromPromise(
         (async () =>
-          db.write({
-            template: completeRecord,
-            values: [ref.scope, ref.key, ref.token, JSON.stringify(outcome), now],
-            failure: lockLost(ref),
-          }))(),
-        (failure): StorageUnavailable | IdempotencyLockLost =>
-          failure instanceof BatchedWriteRefused && failure.failure.type === 'IdempotencyLockLost'
-            ? failure.failure
-            : unavailable(failure),
+          db.query(completeRecord([ref.scope, ref.key, ref.token, JSON.stringify(outcome), now])))(),
+        unavailable,
+      ).andThen((result) =>
+        result.rowCount === 1
+          ? ok(undefined)
+          : err<void, StorageUnavailable | IdempotencyLockLost>(lockLost(ref)),
       ),
 
     renew: (ref: IdempotencyClaimRef, now: Date) =>

@@ -2,7 +2,6 @@ import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/cor
 import { ResultAsync } from 'neverthrow';
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { KitTables } from './kit-tables.js';
-import { type BatchedWrite, batchFailure, batchStatement } from './write-batch.js';
 
 export type Queryable = {
   query<R extends QueryResultRow = QueryResultRow>(
@@ -31,27 +30,10 @@ export const statementsPerSchema = <S>(build: (tables: KitTables) => S): ((table
 /**
  * Where a repository runs its SQL: the pool (each statement autocommits) or the unit of work's
  * transaction. `atomically` runs several statements all-or-nothing: in its own transaction on the
- * pool, or simply inline when a transaction is already open. `write` runs a write that needs no
- * answer: at once on the pool; held back in a unit of work, to go with the transaction's other
- * writes in one statement (write-batch.ts). It rejects with a `BatchedWriteRefused` when the
- * write's requirement does not hold — on the pool only: a unit of work reports that itself.
+ * pool, or simply inline when a transaction is already open.
  */
 export type SqlSession = Queryable & {
   atomically<T>(statements: (db: Queryable) => Promise<T>): Promise<T>;
-  write(write: BatchedWrite): Promise<void>;
-};
-
-/** Runs `writes` as one statement on `db`; a failed requirement rejects as `BatchedWriteRefused`. */
-export const runBatch = async (
-  db: Queryable,
-  tables: KitTables,
-  writes: readonly BatchedWrite[],
-): Promise<QueryResult> => {
-  try {
-    return await db.query(batchStatement(tables, writes));
-  } catch (failure) {
-    throw batchFailure(writes, failure);
-  }
 };
 
 /** A pooled client held for several statements, and how to give it back. */
@@ -93,7 +75,7 @@ export const rollbackAndRelease = async ({ client, release }: CheckedOutClient):
   }
 };
 
-export const poolSession = (pool: Pool, tables: KitTables): SqlSession => ({
+export const poolSession = (pool: Pool): SqlSession => ({
   query: (statement, values) =>
     typeof statement === 'string' ? pool.query(statement, values) : pool.query(statement),
   atomically: async (statements) => {
@@ -113,9 +95,6 @@ export const poolSession = (pool: Pool, tables: KitTables): SqlSession => ({
       await rollbackAndRelease(held);
       throw failure;
     }
-  },
-  write: async (write) => {
-    await runBatch(pool, tables, [write]);
   },
 });
 

@@ -22,8 +22,7 @@ import { rawSqlInspector } from './raw-sql-inspector.js';
 
 /**
  * A pool whose next committing statement is really sent and kept by the server, and whose reply is
- * then lost: a COMMIT, or the one statement of a command's batched writes committed on its own
- * (a create sends no COMMIT: write-batch.ts).
+ * then lost: a COMMIT, or the one statement of a create, committed on its own (client-creation.ts).
  */
 const poolLosingCommitReplies = () => {
   let loseNextCommitReply = false;
@@ -35,7 +34,7 @@ const poolLosingCommitReplies = () => {
       statement === 'COMMIT' ||
       (typeof statement === 'object' &&
         statement !== null &&
-        String((statement as { name?: unknown }).name).startsWith('okit_b_'));
+        /^\s*WITH completion AS/.test(String((statement as { text?: unknown }).text)));
     if (commits && loseNextCommitReply) {
       loseNextCommitReply = false;
       return send.apply(this, args).then(() => {
@@ -57,7 +56,7 @@ beforeAll(async () => {
 });
 afterAll(() => pool.end());
 
-it('a lost COMMIT reply keeps the documents of the saved client, and the retry replays it', async () => {
+it('a lost reply of the create statement keeps the documents of the saved client, and the retry replays it', async () => {
   const memory = createMemoryAdapters();
   const kit = createOnboardingKit({
     ...createPostgresAdapters({ pool, schema }),
@@ -96,6 +95,42 @@ it('a lost COMMIT reply keeps the documents of the saved client, and the retry r
   expect(await inspect.readClient(saved.id)).not.toBeNull();
   const download = await kit.documents.requestDownloadBatch(principal, { filenames: [documentKey] });
   expect(download.isOk()).toBe(true);
+});
+
+it('a lost COMMIT reply of a transition (BEGIN … COMMIT) is CommitOutcomeUnknown, and the retry replays the kept outcome', async () => {
+  const memory = createMemoryAdapters();
+  const kit = createOnboardingKit({
+    ...createPostgresAdapters({ pool, schema }),
+    documentStorage: memory.documentStorage,
+    clock: systemClock,
+    ids: createRandomIds(),
+  });
+  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+  memory.testing.putTemporaryFile(`manager:${principal.managerId}`, 'passport.pdf', new Uint8Array(8));
+  const client = (await kit.clients.createIndividual(principal, exampleIndividualPayload()))._unsafeUnwrap();
+  const compliance = { kind: 'compliance', complianceId: 'compliance-1' } as const;
+  const claimInput = {
+    scope: `compliance:compliance-1 POST /compliance/v1/clients/${client.id}/approve`,
+    owner: 'compliance:compliance-1',
+    key: 'approve-1',
+    body: null,
+  };
+  const decision = (await kit.idempotency.claim(claimInput))._unsafeUnwrap();
+  if (decision.type !== 'Claimed') throw new Error(`expected a claim, got ${decision.type}`);
+  loseNextCommitReply();
+  const outcome = await kit.compliance.approve(compliance, client.id, { claim: decision.ref });
+  expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'CommitOutcomeUnknown', store: 'postgres' });
+
+  // The commit was kept: the client moved on, and the retry with the key replays the approval.
+  const inspect = rawSqlInspector(pool, kitTables(schema));
+  expect((await inspect.readClient(client.id))?.status).toBe('WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE');
+  const retry = (await kit.idempotency.claim(claimInput))._unsafeUnwrap();
+  if (retry.type !== 'Replay') throw new Error(`expected a replay, got ${retry.type}`);
+  expect(retry.outcome).toMatchObject({
+    kind: 'command',
+    ok: true,
+    value: { id: client.id, status: 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE' },
+  });
 });
 
 it('a COMMIT the server refuses is a plain StorageUnavailable: the copies go, the temporary files stay', async () => {

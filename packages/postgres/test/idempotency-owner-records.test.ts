@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MigratedDatabase, openMigratedDatabase, type SentStatement } from './postgres-test-database.js';
 
 /**
- * Migration 0008: each owner's stored idempotency records, kept by triggers, let a claim skip the
+ * `idempotency_owner_records`: each owner's stored idempotency records, kept by triggers, let a claim skip the
  * count of the owner's live records while it is below its quota. The sum must follow every change
  * to the records (never fall below them: the quota would then let too many through), and the count
  * must not run when the sum answers.
@@ -52,7 +52,7 @@ const sumsAndCounts = async (owners: readonly string[]) => {
 const byOwner = (rows: ReadonlyArray<readonly [string, number, number]>) =>
   [...rows].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
 
-describe('idempotency_owner_records (migration 0008)', () => {
+describe('idempotency_owner_records (kept by triggers)', () => {
   it('follows inserts, replays, takeovers, releases, purges, rollbacks, moves and truncation', async () => {
     const { idempotency } = database.adapters;
     const t = database.tables;

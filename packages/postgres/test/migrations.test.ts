@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,46 +70,37 @@ describe('migrate', () => {
     }
   });
 
-  it('upgrades a database in use: records written before 0002 and 0003 get their owner and replay as sent', async () => {
+  it('applies only the files added since the last run, in name order', async () => {
     const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 });
     const schema = newSchemaName();
-    const shipped = fileURLToPath(new URL('../migrations/', import.meta.url));
-    const onlyFirst = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
+    const fixtures = fileURLToPath(new URL('./fixtures/broken-migrations/', import.meta.url));
+    const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
     try {
-      await copyFile(join(shipped, '0001_initial_schema.sql'), join(onlyFirst, '0001_initial_schema.sql'));
-      (await migrate(pool, { schema, migrationsDirectory: onlyFirst }))._unsafeUnwrap();
-      const scope = `manager:${randomUUID()} POST /manager/v1/clients/individuals ${JSON.stringify([])}`;
-      await pool.query(
-        `INSERT INTO "${schema}".idempotency_records
-           (scope, idempotency_key, fingerprint, token, state, response_status, response_body, created_at, locked_at, completed_at)
-         VALUES ($1, 'old-key', 'f', 't', 'COMPLETED', 201, '{"id":"kept"}', now(), now(), now())`,
-        [scope],
+      await copyFile(join(fixtures, '0001_ok.sql'), join(directory, '0001_ok.sql'));
+      expect(
+        (await migrate(pool, { schema, migrationsDirectory: directory }))._unsafeUnwrap().applied,
+      ).toEqual(['0001_ok.sql']);
+      // A later release ships two more files: the first run applied 0001 already.
+      await writeFile(
+        join(directory, '0003_third.sql'),
+        'ALTER TABLE kept_by_first ADD COLUMN third integer;',
       );
-      (await migrate(pool, { schema }))._unsafeUnwrap();
-      const adapters = createPostgresAdapters({ pool, schema });
-      // A quota of 1 live record for the owner of the old record.
-      const claimOf = (key: string) => ({
-        scope,
-        owner: scope.split(' ')[0] ?? '',
-        maxLiveRecordsPerOwner: 1,
-        key,
-        token: randomUUID(),
-        fingerprint: 'f',
-        now: new Date(),
-        lockTtlMs: 60_000,
-        recordTtlMs: 86_400_000,
-      });
-      const replay = await adapters.idempotency.claim(claimOf('old-key'));
-      expect(replay._unsafeUnwrap()).toEqual({
-        type: 'Replay',
-        outcome: { kind: 'response', status: 201, body: { id: 'kept' } },
-      });
-      // The old record counts against its owner's quota (1): a new key of that owner is refused.
-      const another = await adapters.idempotency.claim(claimOf('new-key'));
-      expect(another._unsafeUnwrap().type).toBe('QuotaExceeded');
+      await writeFile(
+        join(directory, '0002_second.sql'),
+        'ALTER TABLE kept_by_first ADD COLUMN second integer;',
+      );
+      expect(
+        (await migrate(pool, { schema, migrationsDirectory: directory }))._unsafeUnwrap().applied,
+      ).toEqual(['0002_second.sql', '0003_third.sql']);
+      const columns = await pool.query(
+        `SELECT column_name FROM information_schema.columns
+         WHERE table_schema = $1 AND table_name = 'kept_by_first' ORDER BY ordinal_position`,
+        [schema],
+      );
+      expect(columns.rows.map((row) => row.column_name)).toEqual(['id', 'second', 'third']);
     } finally {
       await pool.end();
-      await rm(onlyFirst, { recursive: true, force: true });
+      await rm(directory, { recursive: true, force: true });
     }
   });
 

@@ -50,10 +50,9 @@ describe('createIndividual through the kit on the postgres adapters', () => {
     const roundTrips = database.queryCount() - before;
     const client: Client = created._unsafeUnwrap();
 
-    // The claim, then one statement committed on its own: the documents, the client with every
-    // child row and its history, its events (the outbox), the completion, and the check that the
-    // manager has no webhook endpoint (write-batch.ts). It was 7 before issue 10's fifth pass
-    // (BEGIN, one statement a store, COMMIT).
+    // The claim, then one statement committed on its own (client-creation.ts): the client with
+    // every child row and its history, the documents, its events (the outbox), their webhook job
+    // when the manager has an endpoint, and the completion.
     expect(roundTrips).toBe(2);
 
     const inspect = rawSqlInspector(database.pool, database.tables);

@@ -24,13 +24,12 @@ export type TransactionalStores = {
 
 /**
  * The transaction boundary: everything `work` writes commits together when it resolves Ok, and
- * nothing of it is kept when it resolves Err or the commit is refused (`StorageUnavailable`). When
- * the connection is lost during the commit, the outcome is `CommitOutcomeUnknown`: all of it or none
- * of it was kept, and the caller must not act as if it knew which.
- *
- * An adapter may hold writes back and send them at the commit (the PostgreSQL one sends a create's
- * writes as one statement). An idempotency completion whose claim was lost then fails there, not
- * when `work` calls it: the outcome is that `IdempotencyLockLost`, and nothing was kept.
+ * nothing of it is kept when it resolves Err or the commit fails. The commit fails
+ * `StorageUnavailable` when the store refused it (a constraint, a serialization failure), and
+ * `IdempotencyLockLost` when the claim whose record it completes was taken over meanwhile; such a
+ * refusal may come at the commit rather than from the store call that caused it. When the
+ * connection is lost during the commit, the outcome is `CommitOutcomeUnknown`: all of it or none of
+ * it was kept, and the caller must not act as if it knew which.
  */
 export interface UnitOfWork {
   transaction<T, E>(

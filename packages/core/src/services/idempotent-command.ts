@@ -56,8 +56,8 @@ export const runCommand = <T>(
   let transacted = false;
   const transaction: CommandTransaction<T> = (work) => {
     transacted = true;
-    // A claim lost when the completion is called, or found lost at the commit (an adapter that sends
-    // the completion with it): either way the command answers "in progress", mapped once below.
+    // A claim lost when the completion is called, or found lost at the commit: either way the
+    // command answers "in progress", mapped once below.
     return ports.unitOfWork
       .transaction((stores) =>
         work({

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createOnboardingKit,
+  exampleEntityPayload,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+  systemClock,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import type { ResultAsync } from 'neverthrow';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { migrate } from '../src/migrate.js';
+import { createPostgresAdapters } from '../src/postgres-adapters.js';
+import { newSchemaName } from './postgres-test-database.js';
+import { type RoundTripCounter, startRoundTripCounter } from './round-trip-counter.js';
+
+/**
+ * The performance goal of a create on a database across a network: at most 3 round trips, the
+ * idempotency claim included. Counted on the wire, by a proxy between the pool and PostgreSQL.
+ */
+const schema = newSchemaName();
+let counter: RoundTripCounter;
+let pool: pg.Pool;
+beforeAll(async () => {
+  counter = await startRoundTripCounter(inject('postgresUrl'));
+  pool = new pg.Pool({ connectionString: counter.connectionString, max: 1 });
+  (await migrate(pool, { schema }))._unsafeUnwrap();
+});
+afterAll(async () => {
+  await pool.end();
+  await counter.close();
+});
+
+const kitOnPostgres = () => {
+  const memory = createMemoryAdapters();
+  const kit = createOnboardingKit({
+    ...createPostgresAdapters({ pool, schema }),
+    documentStorage: memory.documentStorage,
+    clock: systemClock,
+    ids: createRandomIds(),
+  });
+  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+  const owner = `manager:${principal.managerId}`;
+  const putFile = (name: string) => memory.testing.putTemporaryFile(owner, name, new Uint8Array(8));
+  /** The round trips of `create`, run with a claimed key as the HTTP binding runs it. */
+  const roundTripsOf = async (
+    route: string,
+    body: unknown,
+    create: (claim: {
+      claim: { scope: string; key: string; token: string };
+    }) => ResultAsync<unknown, unknown>,
+  ): Promise<number> => {
+    const before = counter.roundTrips();
+    const decision = (
+      await kit.idempotency.claim({ scope: `${owner} POST ${route}`, owner, key: randomUUID(), body })
+    )._unsafeUnwrap();
+    if (decision.type !== 'Claimed') throw new Error(`expected a claim, got ${decision.type}`);
+    const created = await create({ claim: decision.ref });
+    expect(created.isOk()).toBe(true);
+    return counter.roundTrips() - before;
+  };
+  return { kit, principal, putFile, roundTripsOf };
+};
+
+describe('round trips of a create on PostgreSQL, on the wire', () => {
+  it('the counter counts each statement awaited in turn as one round trip', async () => {
+    await pool.query('SELECT 1');
+    const before = counter.roundTrips();
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT $1::int AS n', [1]);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(counter.roundTrips() - before).toBe(3);
+  });
+
+  it('an individual with a document: the claim and one statement (goal ≤ 3)', async () => {
+    const { kit, principal, putFile, roundTripsOf } = kitOnPostgres();
+    // The connection opened and the statements prepared: what a host's warm pool has.
+    putFile('warm-up.pdf');
+    await kit.clients.createIndividual(principal, exampleIndividualPayload({ idDocuments: ['warm-up.pdf'] }));
+
+    putFile('passport.pdf');
+    const payload = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
+    const roundTrips = await roundTripsOf('/manager/v1/clients/individuals', payload, (context) =>
+      kit.clients.createIndividual(principal, payload, context),
+    );
+    expect(roundTrips).toBeLessThanOrEqual(3);
+    expect(roundTrips).toBe(2);
+  });
+
+  it('an entity with documents, for a manager with a webhook endpoint: the claim and one statement', async () => {
+    const { kit, principal, putFile, roundTripsOf } = kitOnPostgres();
+    (
+      await kit.webhooks.createEndpoint(principal, { url: 'https://portal.example.com/hooks' })
+    )._unsafeUnwrap();
+    const files = ['incorporation.pdf', 'registry.pdf', 'director-id.pdf'];
+    const payloadWith = (prefix: string) => {
+      for (const name of files) putFile(`${prefix}${name}`);
+      return exampleEntityPayload({
+        proofOfIncorporationDocuments: [`${prefix}${files[0]}`],
+        registryOfDirectorsAndShareholdersDocuments: [`${prefix}${files[1]}`],
+        directorIdDocuments: [`${prefix}${files[2]}`],
+      });
+    };
+    await kit.clients.createEntity(principal, payloadWith('warm-up-'));
+
+    const payload = payloadWith('');
+    const roundTrips = await roundTripsOf('/manager/v1/clients/entities', payload, (context) =>
+      kit.clients.createEntity(principal, payload, context),
+    );
+    expect(roundTrips).toBeLessThanOrEqual(3);
+    expect(roundTrips).toBe(2);
+    // The webhook job went with it, in the same statement.
+    const jobs = await pool.query(
+      `SELECT count(*)::int AS n FROM ${schema}_jobs.job WHERE name = 'onboarding-kit-webhooks'`,
+    );
+    expect(jobs.rows[0]?.n).toBe(2);
+  });
+});
