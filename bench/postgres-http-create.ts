@@ -2,7 +2,7 @@
  * HTTP create on PostgreSQL over a link with 1 ms of added round-trip time (decisions §9), run
  * with `node --import tsx bench/postgres-http-create.ts` (part of `pnpm bench`).
  *
- * A TCP proxy in a process of its own (bench/tcp-latency-proxy.ts) holds every chunk sent to
+ * A TCP proxy in a process of its own (test-support/tcp-latency-proxy.ts) holds every chunk sent to
  * PostgreSQL for 1 ms, as a link between two availability zones would. Two servers, each in its
  * own process (bench/http-target.ts), reach the database only through it:
  * - `pg-kit`: the demo's Express app over the kit on the PostgreSQL adapters, documents in memory;

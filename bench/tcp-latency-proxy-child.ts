@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 export type LatencyProxyChild = {
   readonly host: string;
   readonly port: number;
-  /** Round trips relayed so far (bench/tcp-latency-proxy.ts says what one is). */
+  /** Round trips relayed so far (test-support/tcp-latency-proxy.ts says what one is). */
   readonly roundTrips: () => Promise<number>;
   readonly close: () => Promise<void>;
 };

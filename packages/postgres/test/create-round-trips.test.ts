@@ -10,21 +10,22 @@ import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import type { ResultAsync } from 'neverthrow';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTcpLatencyProxy, type TcpLatencyProxy } from '../../../test-support/tcp-latency-proxy.js';
 import { migrate } from '../src/migrate.js';
 import { createPostgresAdapters } from '../src/postgres-adapters.js';
 import { newSchemaName } from './postgres-test-database.js';
-import { type RoundTripCounter, startRoundTripCounter } from './round-trip-counter.js';
 
 /**
  * The performance goal of a create on a database across a network: at most 3 round trips, the
  * idempotency claim included. Counted on the wire, by a proxy between the pool and PostgreSQL.
  */
 const schema = newSchemaName();
-let counter: RoundTripCounter;
+let counter: TcpLatencyProxy;
 let pool: pg.Pool;
 beforeAll(async () => {
-  counter = await startRoundTripCounter(inject('postgresUrl'));
-  pool = new pg.Pool({ connectionString: counter.connectionString, max: 1 });
+  const server = new URL(inject('postgresUrl'));
+  counter = await startTcpLatencyProxy({ host: server.hostname, port: Number(server.port || 5432) });
+  pool = new pg.Pool({ connectionString: counter.through(inject('postgresUrl')), max: 1 });
   (await migrate(pool, { schema }))._unsafeUnwrap();
 });
 afterAll(async () => {

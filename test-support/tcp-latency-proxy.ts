@@ -10,18 +10,21 @@ export type TcpLatencyProxy = {
    * server answers count once, as they cost one wait on a real link.
    */
   readonly roundTrips: () => number;
+  /** `connectionString` with its host and port replaced by the proxy's. */
+  readonly through: (connectionString: string) => string;
   readonly close: () => Promise<void>;
 };
 
 /**
- * A TCP proxy on 127.0.0.1 that holds every chunk the client sends for `addedRoundTripMs` before
- * passing it on, as a link between two availability zones would (the answers pass at once, so the
- * round trip grows by the delay once). Node's timers tick in whole milliseconds, so the delay is at
- * least the one asked and usually a fraction more: the bench measures and prints it.
+ * A TCP proxy on 127.0.0.1 in front of a server (PostgreSQL in the tests and benches) that counts
+ * round trips on the wire and, with `addedRoundTripMs` > 0, holds every chunk the client sends that
+ * long before passing it on, as a link between two availability zones would (the answers pass at
+ * once, so the round trip grows by the delay once). Node's timers tick in whole milliseconds, so
+ * the delay is at least the one asked and usually a fraction more: the bench measures and prints it.
  */
 export const startTcpLatencyProxy = async (
   target: { readonly host: string; readonly port: number },
-  addedRoundTripMs: number,
+  addedRoundTripMs = 0,
 ): Promise<TcpLatencyProxy> => {
   let roundTrips = 0;
   const sockets = new Set<Socket>();
@@ -53,6 +56,10 @@ export const startTcpLatencyProxy = async (
     client.on('data', (chunk: Buffer) => {
       if (serverSpokeLast) roundTrips += 1;
       serverSpokeLast = false;
+      if (addedRoundTripMs <= 0) {
+        server.write(chunk);
+        return;
+      }
       held.push({ due: performance.now() + addedRoundTripMs, chunk });
       schedule();
     });
@@ -79,6 +86,12 @@ export const startTcpLatencyProxy = async (
     host: '127.0.0.1',
     port,
     roundTrips: () => roundTrips,
+    through: (connectionString) => {
+      const proxied = new URL(connectionString);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(port);
+      return proxied.toString();
+    },
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
