@@ -7,15 +7,16 @@ import { expect, test } from 'vitest';
 /**
  * Every TypeScript block a host may copy from the READMEs and docs compiles, strictly, against the
  * packages' sources: the blocks cannot drift from the API again. Each block is written to a file of
- * its own inside the demo package (whose node_modules hold what hosts install next to the kit:
- * express, pg and @types/pg, the AWS SDK) and compiled as a module with the repository's tsconfig.
+ * its own inside the example host app, whose node_modules hold what a host installs next to the kit
+ * (express, pg and @types/pg, the AWS SDK, pino-http, winston), and compiled as a module with the
+ * repository's tsconfig.
  * A block that goes on from the one before it says so in the line before it (`<!-- continues the
  * block above -->`): it is compiled after that block's code. A block that is deliberately a
  * fragment says so in its fence (```ts fragment) or in the line before it (`<!-- not compiled: why
  * -->`); the test counts and names them.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const blocksDirectory = join(root, 'examples/demo/.tmp/readme-blocks');
+const blocksDirectory = join(root, 'examples/host-app/.tmp/readme-blocks');
 
 const markdownFiles = (): string[] => [
   'README.md',
@@ -111,6 +112,6 @@ test('every TypeScript block of the READMEs and docs compiles against the packag
       skipped.map((one) => `  ${one.source}:${one.line} (${one.reason})`).join('\n'),
   );
   expect(compiled.length).toBeGreaterThan(10);
-  expect(relative(root, blocksDirectory)).toMatch(/^examples\/demo\//);
+  expect(relative(root, blocksDirectory)).toMatch(/^examples\/host-app\//);
   expect(problems).toEqual([]);
 }, 240_000);
