@@ -81,6 +81,13 @@ test('no access log line keeps the session, the API key or a signed link’s tok
     body: 'scan',
   });
   expect(put.status).toBe(200);
+  // Another spelling of a link (Express routes ignore case; %2F is a slash to a proxy) keeps its token too.
+  const respelled = 'T0ken-of-a-link-spelled-otherwise_0123456789abcdef';
+  for (const path of [
+    `/onboarding/STORAGE/Downloads/${respelled}`,
+    `/onboarding/storage/downloads%2F${respelled}`,
+  ])
+    await fetch(`${origin}${path}`, { headers: { Authorization: session } });
   // Lines are written when the answer finished: let the last ones land.
   await new Promise((resolve) => setTimeout(resolve, 50));
 
@@ -94,6 +101,7 @@ test('no access log line keeps the session, the API key or a signed link’s tok
     // The kit's own route of the same shape is kept as it is.
     expect(text, logger).toContain('/onboarding/manager/v1/uploads/request-batch-upload');
     expect(text, logger).not.toContain(token);
+    expect(text, logger).not.toContain(respelled);
     expect(text, logger).not.toContain(apiKey);
     expect(text, logger).not.toContain('demo-session-manager-a');
   }

@@ -19,8 +19,10 @@ export const SECRET_HEADER_NAMES = [
 const secretHeaderNames = new Set<string>(SECRET_HEADER_NAMES);
 
 // A signed link's token: the path segment after `/uploads/` or `/downloads/` (memory storage's
-// links, under any prefix), except the kit's own route `/uploads/request-batch-upload`.
-const SIGNED_LINK_TOKEN = /(\/(?:uploads|downloads)\/)(?!request-batch-upload(?:[/?#\s"']|$))[^/?#\s"']+/g;
+// links, under any prefix; Express routes ignore case, and `%2F` is a slash to a proxy), except the
+// kit's own route `/uploads/request-batch-upload`.
+const SIGNED_LINK_TOKEN =
+  /(\/(?:uploads|downloads)(?:\/|%2F)+)(?!request-batch-upload(?:[/?#\s"']|$))[^/?#\s"']+/gi;
 // A presigned S3 link's credentials, in its query.
 const PRESIGNED_QUERY_SECRET = /([?&]X-Amz-(?:Signature|Credential|Security-Token)=)[^&#\s"']+/gi;
 

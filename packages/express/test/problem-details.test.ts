@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { createOnboardingKit } from '@onboarding-kit/core';
 import { createMemoryAdapters, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
 import express from 'express';
@@ -54,7 +55,7 @@ const hostApp = async (options: Parameters<typeof problemDetailsErrors>[0] = {})
 
 const expectProblem = (
   response: request.Response,
-  expected: { status: number; code: string; type?: string; title?: string },
+  expected: { status: number; code: string; type?: string; title?: string | undefined },
 ) => {
   expect(response.status).toBe(expected.status);
   expect(response.headers['content-type']).toBe(PROBLEM_JSON_CONTENT_TYPE);
@@ -75,19 +76,23 @@ describe('problemDetailsErrors: the Idempotency-Key draft refusals as applicatio
     const post = () => request(app).post('/transactions').set('SERVICE_API_KEY', managerKey);
 
     const badKey = await post().set('Idempotency-Key', 'x'.repeat(256)).send({ amount: 1 });
-    expectProblem(badKey, { status: 400, code: 'VALIDATION_FAILED', title: 'Bad Request' });
+    expectProblem(badKey, { status: 400, code: 'VALIDATION_FAILED', title: STATUS_CODES[400] });
 
     const first = post().set('Idempotency-Key', 'key-1').send({ amount: 1, slow: true });
     const firstAnswer = first.then((response) => response);
     await slowStarted;
     const inProgress = await post().set('Idempotency-Key', 'key-1').send({ amount: 1, slow: true });
-    expectProblem(inProgress, { status: 409, code: 'IDEMPOTENCY_REQUEST_IN_PROGRESS', title: 'Conflict' });
+    expectProblem(inProgress, {
+      status: 409,
+      code: 'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+      title: STATUS_CODES[409],
+    });
     expect(inProgress.headers['retry-after']).toBe('1');
     releaseSlow();
     expect((await firstAnswer).status).toBe(201);
 
     const reused = await post().set('Idempotency-Key', 'key-1').send({ amount: 2 });
-    expectProblem(reused, { status: 422, code: 'IDEMPOTENCY_KEY_REUSED', title: 'Unprocessable Entity' });
+    expectProblem(reused, { status: 422, code: 'IDEMPOTENCY_KEY_REUSED', title: STATUS_CODES[422] });
 
     // The replay of a success stays the route's own JSON.
     const replay = await post().set('Idempotency-Key', 'key-1').send({ amount: 1, slow: true });
