@@ -7,6 +7,7 @@ import {
   type HttpLogger,
   type MountedOnboardingKit,
   mountOnboardingKit,
+  redactSignedLinkTokens,
 } from '@onboarding-kit/express';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { PortalLogger } from './json-lines-logger.js';
@@ -41,7 +42,8 @@ export const createPortalApp = ({
   const app = express();
   app.disable('x-powered-by');
 
-  // Request ids: the caller's X-Request-Id, or a new one; echoed, and on every log line.
+  // Request ids: the caller's X-Request-Id, or a new one; echoed, and on every log line. The access
+  // line names the URL without a signed link's token (the link's credential) and no header at all.
   app.use((req, res, next) => {
     const requestId = req.get('x-request-id') ?? randomUUID();
     res.locals.requestId = requestId;
@@ -52,6 +54,7 @@ export const createPortalApp = ({
         method: req.method,
         status: res.statusCode,
         route: req.baseUrl + (req.route?.path ?? ''),
+        url: redactSignedLinkTokens(req.originalUrl),
       }),
     );
     next();

@@ -12,7 +12,7 @@ import {
   unsupportedMediaType,
 } from './http-error.js';
 import { consoleHttpLogger, defaultRequestIdOf, type HttpLogger, type RequestIdOf } from './http-logger.js';
-import { sendJsonAnswer } from './json-answer.js';
+import { JSON_CONTENT_TYPE, sendJsonAnswer } from './json-answer.js';
 
 /** A failure of the kit as the host may format it: status, the kit's code, reason and field paths. */
 export type KitError = {
@@ -38,6 +38,8 @@ export type ErrorReportingOptions = {
   readonly logger?: HttpLogger;
   /** The host's error body. */
   readonly formatError?: FormatErrorBody;
+  /** The media type of error answers, with `formatError` (default `application/json; charset=utf-8`). */
+  readonly errorContentType?: string;
   /** The request id written to every log line (default: `res.locals.requestId`, else `X-Request-Id`). */
   readonly requestIdOf?: RequestIdOf;
 };
@@ -46,12 +48,14 @@ export type ErrorReportingOptions = {
 export type ErrorReporting = {
   readonly logger: HttpLogger;
   readonly formatError: FormatErrorBody | undefined;
+  readonly errorContentType: string;
   readonly requestIdOf: RequestIdOf;
 };
 
 export const errorReporting = (options: ErrorReportingOptions = {}): ErrorReporting => ({
   logger: options.logger ?? consoleHttpLogger,
   formatError: options.formatError,
+  errorContentType: options.errorContentType ?? JSON_CONTENT_TYPE,
   requestIdOf: options.requestIdOf ?? defaultRequestIdOf,
 });
 
@@ -105,7 +109,7 @@ export const sendHttpFailure = (
           },
           { req, res },
         );
-  sendJsonAnswer(res, answer.status, body, answer.headers);
+  sendJsonAnswer(res, answer.status, body, answer.headers, reporting.errorContentType);
 };
 
 /** body-parser (v1 and v2) tags its errors with a string `type`. */

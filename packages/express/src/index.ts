@@ -48,6 +48,15 @@ export {
 } from './idempotency-middleware.js';
 export { createRouteNotFoundHandler, type RouterOptions } from './interface-router.js';
 export { MAX_JSON_BODY_BYTES } from './json-body.js';
+// --- Keeping credentials and signed links' tokens out of the host's access logs -------------------
+export {
+  pinoRedaction,
+  REDACTED,
+  redactLogSecrets,
+  redactSignedLinkTokens,
+  SECRET_HEADER_NAMES,
+  winstonRedaction,
+} from './log-redaction.js';
 // --- The routers a host mounts one by one -----------------------------------------------------------
 export { createManagerRouter } from './manager-router.js';
 // --- One mount for everything, from one prefix ----------------------------------------------------
@@ -66,5 +75,14 @@ export {
   type OpenApiDocument,
   type OpenApiDocumentOptions,
 } from './openapi-document.js';
+// --- RFC 9457 Problem Details in place of the kit's error body -------------------------------------
+export {
+  PROBLEM_JSON_CONTENT_TYPE,
+  type ProblemDetails,
+  type ProblemDetailsOptions,
+  problemDetailsErrors,
+  problemDetailsSchema,
+  toProblemDetails,
+} from './problem-details.js';
 export type { SignedLinkEndpoint } from './signed-link-endpoint.js';
 export { createSignedLinkRouter, type SignedLinkRouterOptions } from './signed-link-router.js';

@@ -118,6 +118,7 @@ export const mountOnboardingKit = (
   const reporting: ErrorReportingOptions = {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.formatError ? { formatError: options.formatError } : {}),
+    ...(options.errorContentType ? { errorContentType: options.errorContentType } : {}),
     ...(options.requestIdOf ? { requestIdOf: options.requestIdOf } : {}),
   };
   const routerOptions: RouterOptions = {
@@ -149,6 +150,7 @@ export const mountOnboardingKit = (
     options.openApi === false
       ? null
       : createOpenApiDocument({
+          ...(options.errorContentType ? { errorContentType: options.errorContentType } : {}),
           ...options.openApi,
           basePaths: { manager: paths.manager, client: paths.client, compliance: paths.compliance },
           interfaces: [...interfaces],

@@ -66,6 +66,8 @@ export type OpenApiDocumentOptions = {
    * `{ code, reason, parameterErrors }`, each status listing its codes.
    */
   readonly errorSchema?: JsonObject;
+  /** The media type of the host's error answers (default `application/json`), with `errorSchema`. */
+  readonly errorContentType?: string;
   /**
    * Prefixed to every component name (`Kit` → `KitClient`, `KitError`, `KitIdempotencyKey`) and to
    * the references to them, so the document's components merge into the host's without colliding.
@@ -313,7 +315,9 @@ const idempotencyKeyDescription = (options: DocumentedKitOptions): string =>
 export const createOpenApiDocument = (options: OpenApiDocumentOptions = {}): OpenApiDocument => {
   const document = kitDocument(options);
   const hostErrors =
-    options.errorSchema === undefined ? document : withHostErrorSchema(document, options.errorSchema);
+    options.errorSchema === undefined
+      ? document
+      : withHostErrorSchema(document, options.errorSchema, options.errorContentType ?? 'application/json');
   const secured =
     options.securitySchemes === undefined
       ? hostErrors
@@ -389,7 +393,11 @@ const kitDocument = (options: OpenApiDocumentOptions): OpenApiDocument => {
 };
 
 /** The host's error body in place of the kit's: every error answer refers to the `Error` component. */
-const withHostErrorSchema = (document: OpenApiDocument, errorSchema: JsonObject): OpenApiDocument => {
+const withHostErrorSchema = (
+  document: OpenApiDocument,
+  errorSchema: JsonObject,
+  contentType: string,
+): OpenApiDocument => {
   const paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, methods]) => [
       path,
@@ -406,7 +414,7 @@ const withHostErrorSchema = (document: OpenApiDocument, errorSchema: JsonObject)
                   Number(status) >= 400
                     ? {
                         ...response,
-                        content: { 'application/json': { schema: { $ref: `${COMPONENT_SCHEMAS}Error` } } },
+                        content: { [contentType]: { schema: { $ref: `${COMPONENT_SCHEMAS}Error` } } },
                       }
                     : response,
                 ]),
