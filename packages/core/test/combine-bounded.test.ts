@@ -1,6 +1,6 @@
 import { errAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { combineBounded } from '../src/services/combine-bounded.js';
+import { combineBounded } from '../src/results/combine-bounded.js';
 
 const later = <T>(value: T, ms: number) =>
   ResultAsync.fromSafePromise(new Promise<T>((resolve) => setTimeout(() => resolve(value), ms)));

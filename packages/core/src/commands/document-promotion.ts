@@ -11,9 +11,9 @@ import {
   type TemporaryFilesChanged,
   validationFailed,
 } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
 import type { PromotionItem } from '../ports/document-storage.js';
-import type { KitContext } from './kit-context.js';
-import { recoverErr } from './recover-err.js';
+import { recoverErr } from '../results/recover-err.js';
 
 /**
  * Decisions §4: every filename a payload names must be in the caller's temporary storage, not
