@@ -13,6 +13,15 @@ import { type ValidationFailed, validationFailed } from '../errors.js';
 
 export const INVALID_CURSOR_MESSAGE = 'Invalid cursor: pass the nextCursor of a previous page';
 
+/**
+ * The query parameter a cursor comes in (`cursor`, or `after` for events): longer than any cursor
+ * the kit hands out, or empty, it is the same invalid cursor as any other.
+ */
+export const cursorParameterSchema = z
+  .string()
+  .min(1, INVALID_CURSOR_MESSAGE)
+  .max(200, INVALID_CURSOR_MESSAGE);
+
 const ISO_INSTANT = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
