@@ -126,6 +126,8 @@ export {
   principalKey,
   type UploaderPrincipal,
 } from './principal.js';
+// --- Helpers for adapter authors ----------------------------------------------------------------
+export { type SettledItem, settleBounded } from './results/bounded-concurrency.js';
 export {
   CLIENT_EVENT_API_VERSION,
   type ClientEvent,

@@ -16,7 +16,7 @@ import type { LoggedEvent } from '../ports/event-log.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
 import type { WebhookDeliveryStore } from '../ports/webhook-delivery-store.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
-import { combineBounded } from '../results/combine-bounded.js';
+import { combineBounded } from '../results/bounded-concurrency.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { signWebhook } from '../webhooks/webhook-signature.js';
