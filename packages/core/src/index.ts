@@ -53,7 +53,6 @@ export {
   idempotencyRequestInProgress,
   invalidStatus,
   isRecordableRefusal,
-  lockLostAsStorageUnavailable,
   type ParameterErrors,
   type PresetFeeIdTaken,
   type PresetFeeNotFound,

@@ -1,11 +1,7 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { type DomainError, idempotencyRequestInProgress, isRecordableRefusal } from '../errors.js';
+import { type DomainError, isRecordableRefusal, lockLostAsInProgress } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
-import type {
-  IdempotencyClaimRef,
-  IdempotencyLockLost,
-  RecordedOutcome,
-} from '../ports/idempotency-store.js';
+import type { IdempotencyClaimRef, RecordedOutcome } from '../ports/idempotency-store.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
 
 /**
@@ -34,10 +30,6 @@ export type CommandStores = Pick<
 export type CommandTransaction<T> = (
   work: (stores: CommandStores) => ResultAsync<T, DomainError>,
 ) => ResultAsync<T, DomainError>;
-
-/** Losing the fenced lock means another request now holds the key: it is "in progress" for us. */
-const lockLostAsInProgress = (error: DomainError | IdempotencyLockLost): DomainError =>
-  error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error;
 
 /**
  * The one path of every mutating command (decisions §5), so none can forget a step:

@@ -2,7 +2,12 @@ import type { ResultAsync } from 'neverthrow';
 import { errAsync, okAsync } from 'neverthrow';
 import { match } from 'ts-pattern';
 import type { DomainError } from '../errors.js';
-import { idempotencyKeyReused, idempotencyQuotaExceeded, idempotencyRequestInProgress } from '../errors.js';
+import {
+  idempotencyKeyReused,
+  idempotencyQuotaExceeded,
+  idempotencyRequestInProgress,
+  lockLostAsInProgress,
+} from '../errors.js';
 import { fingerprintRequestBody } from '../idempotency/request-fingerprint.js';
 import type { KitContext } from '../kit-context.js';
 import type { IdempotencyClaimRef, RecordedOutcome } from '../ports/idempotency-store.js';
@@ -78,14 +83,9 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
       );
   },
   complete: (ref, outcome) =>
-    ports.idempotency
-      .complete(ref, outcome, ports.clock.now())
-      .mapErr((error) => (error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error)),
+    ports.idempotency.complete(ref, outcome, ports.clock.now()).mapErr(lockLostAsInProgress),
   release: (ref) => ports.idempotency.release(ref),
-  renew: (ref) =>
-    ports.idempotency
-      .renew(ref, ports.clock.now())
-      .mapErr((error) => (error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error)),
+  renew: (ref) => ports.idempotency.renew(ref, ports.clock.now()).mapErr(lockLostAsInProgress),
   lockRenewalIntervalMs: Math.max(1, Math.floor(options.idempotencyLockTtlMs / 3)),
   purgeExpired: (batchSize = DEFAULT_PURGE_BATCH_SIZE) =>
     ports.idempotency.purgeExpired(

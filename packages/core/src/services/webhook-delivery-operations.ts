@@ -9,7 +9,7 @@ import {
   type WebhookAttemptOutcome,
 } from '../domain/webhook-delivery.js';
 import { endpointTakes, type StoredWebhookEndpoint, signingSecretsAt } from '../domain/webhook-endpoint.js';
-import { type DomainError, lockLostAsStorageUnavailable, webhookDeliveryNotFound } from '../errors.js';
+import { type DomainError, lockLostAsInProgress, webhookDeliveryNotFound } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { createdAtAndIdCursor } from '../pagination/page-cursor.js';
 import type { LoggedEvent } from '../ports/event-log.js';
@@ -65,7 +65,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
   const { ports, options } = ctx;
   /** The unit of work of this service, whose transactions complete no idempotency claim. */
   const inTransaction = <T>(work: (tx: TransactionalStores) => ResultAsync<T, DomainError>) =>
-    ports.unitOfWork.transaction(work).mapErr(lockLostAsStorageUnavailable);
+    ports.unitOfWork.transaction(work).mapErr(lockLostAsInProgress);
   const now = () => ports.clock.now();
 
   const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
