@@ -29,7 +29,7 @@ const ISO_INSTANT = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  * date (`2026-02-30` is not), in years 0001..9999: inside PostgreSQL's timestamptz range, which has
  * no year 0, and never a JS date string (`Tue Nov 24 2026`), an offset or an expanded year.
  */
-export const cursorInstantSchema = z.string().refine((value) => {
+const cursorInstantSchema = z.string().refine((value) => {
   const year = ISO_INSTANT.exec(value)?.[1];
   if (year === undefined || year === '0000') return false;
   const instant = new Date(value);
@@ -37,14 +37,12 @@ export const cursorInstantSchema = z.string().refine((value) => {
 });
 
 /** A UUID as the kit writes it (lowercase), so every back end orders it the same way. */
-export const cursorUuidSchema = z
-  .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+const cursorUuidSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 const BIGINT_MAX = '9223372036854775807';
 
 /** A sequence number: decimal digits, no sign, exponent or leading zero, within PostgreSQL's bigint. */
-export const cursorSequenceSchema = z
+const cursorSequenceSchema = z
   .string()
   .regex(/^(0|[1-9][0-9]{0,18})$/)
   .refine((value) => value.length < BIGINT_MAX.length || value <= BIGINT_MAX);

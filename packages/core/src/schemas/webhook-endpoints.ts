@@ -24,7 +24,6 @@ export const webhookEndpointCreateBodySchema = z.strictObject({
     .refine((types) => new Set(types).size === types.length, 'Each event type at most once')
     .optional(),
 });
-export type WebhookEndpointCreateBody = z.infer<typeof webhookEndpointCreateBodySchema>;
 
 const webhookEndpointFields = {
   id: z.uuid(),
