@@ -90,7 +90,7 @@ const load = async (pool: Pool) => {
 type Filter = { readonly status?: ClientStatus; readonly clientType?: ClientType };
 
 /**
- * The cursor of core's `GET /clients` (client-list-cursor.ts, not exported): base64url of the
+ * The cursor of core's `GET /clients` (pagination/page-cursor.ts, not exported): base64url of the
  * JSON pair [createdAt, id] of the last client of the previous page.
  */
 const cursorOf = (createdAt: string, id: string): string =>

@@ -30,6 +30,7 @@ const RUNS = {
   hostileFilenames: 100,
   validFilenames: 40,
   signedLinks: 150,
+  craftedCursors: 150,
 } as const;
 
 const keys = {
@@ -65,6 +66,40 @@ const pathSegment = (realIds: readonly string[]) =>
     fc.constantFrom('%', '%zz', '..', '%2e%2e', '%2F', '%00', '%C0%AF', '%ED%A0%80', 'a'.repeat(5000)),
   );
 
+/** One element of a crafted cursor tuple: instants of every shape and range, ids, sequence numbers, any JSON. */
+const cursorElement = fc.oneof(
+  fc
+    .date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true })
+    .map((d) => d.toISOString()),
+  fc.date({ noInvalidDate: true }).map((d) => d.toString()),
+  fc.constantFrom(
+    '2026-02-30T08:00:00.000Z',
+    '0000-01-01T00:00:00.000Z',
+    '+275760-09-13T00:00:00.000Z',
+    'Tue Nov 24 2026',
+    '2026',
+    '9223372036854775807',
+    '9223372036854775808',
+    '1e3',
+    '-1',
+    '01',
+  ),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+  fc.uuid(),
+  fc.uuid().map((id) => id.toUpperCase()),
+  fc.jsonValue({ maxDepth: 1 }),
+);
+
+/** A list cursor an outsider could craft: a base64url JSON tuple of any elements, or the old `e` text form. */
+const craftedCursor = fc.oneof(
+  fc
+    .array(cursorElement, { maxLength: 3 })
+    .map((elements) => Buffer.from(JSON.stringify(elements)).toString('base64url')),
+  fc
+    .oneof(fc.bigInt({ min: 0n, max: 2n ** 70n }).map(String), anyText(25))
+    .map((position) => Buffer.from(`e${position}`).toString('base64url')),
+);
+
 const queryString = fc
   .array(
     fc.tuple(
@@ -73,6 +108,7 @@ const queryString = fc
         'clientType',
         'limit',
         'cursor',
+        'after',
         'status[a]',
         'limit[]',
         'other',
@@ -82,6 +118,7 @@ const queryString = fc
         fc.constantFrom('VERIFIED', 'ENTITY', '1', '100', '101', '0', '-1', '1e3', 'NaN', ''),
         anyText(30),
         fc.uint8Array({ maxLength: 20 }).map((bytes) => Buffer.from(bytes).toString('base64url')),
+        craftedCursor,
       ),
     ),
     { maxLength: 4 },
@@ -398,27 +435,99 @@ describe.each(stacks)('hostile and valid requests on the $name stack', (stackDef
     ASSERT_NO_LOGGED_OUTAGE(stack);
   });
 
-  test('a crafted list cursor (JS date, offset, non-UUID id) is the same 400 on every back end', async () => {
-    const id = realClientId;
-    const crafted = (createdAt: string, cursorId: string) =>
-      Buffer.from(JSON.stringify([createdAt, cursorId])).toString('base64url');
-    for (const cursor of [
-      crafted('Tue Mar 05 2024 10:00:00 GMT+0000', id),
-      crafted('2026-11-23T08:00:00.123+01:00', id),
-      crafted('2026-11-23T08:00:00.123Z', 'not-a-uuid'),
-    ]) {
-      const page = await stack.call.send({
-        method: 'GET',
-        path: `/manager/v1/clients?cursor=${cursor}`,
-        headers: { SERVICE_API_KEY: keys.managerA },
-      });
-      expect(page.status, page.text).toBe(400);
-      expect((page.body as { parameterErrors: unknown }).parameterErrors).toEqual({
-        cursor: ['Invalid cursor: pass the nextCursor of a previous page'],
-      });
+  test(`a crafted cursor of any list (${RUNS.craftedCursors} cases): a page, or the same 400 at its parameter, never an outage`, async () => {
+    const endpoint = await sendJson(stack, 'POST', '/manager/v1/webhook-endpoints', keys.managerA, {
+      url: 'https://hooks.example.com/cursors',
+    });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    const endpointId = (endpoint.body as { id: string }).id;
+    try {
+      await expectCraftedCursorsRefused(endpointId);
+    } finally {
+      // No later create of this suite may queue deliveries to it (the demo sends them for real).
+      const removed = await sendJson(
+        stack,
+        'DELETE',
+        `/manager/v1/webhook-endpoints/${endpointId}`,
+        keys.managerA,
+      );
+      expect(removed.status, removed.text).toBe(200);
     }
     ASSERT_NO_LOGGED_OUTAGE(stack);
   });
+
+  const expectCraftedCursorsRefused = async (endpointId: string) => {
+    const lists = [
+      { operationId: 'managerListClients', path: '/manager/v1/clients', parameter: 'cursor' },
+      { operationId: 'managerListEvents', path: '/manager/v1/events', parameter: 'after' },
+      {
+        operationId: 'managerListWebhookDeliveries',
+        path: `/manager/v1/webhook-endpoints/${endpointId}/deliveries`,
+        parameter: 'cursor',
+      },
+    ] as const;
+    const operationOf = (operationId: string) => {
+      const operation = stack.check.operations.find((o) => o.operation.operationId === operationId);
+      if (!operation) throw new Error(`${operationId} is not in the served document`);
+      return operation;
+    };
+    const id = realClientId;
+    const tuple = (...elements: unknown[]) => Buffer.from(JSON.stringify(elements)).toString('base64url');
+    const known = [
+      tuple('Tue Mar 05 2024 10:00:00 GMT+0000', id),
+      tuple('2026-11-23T08:00:00.123+01:00', id),
+      tuple('2026-11-23T08:00:00.123Z', 'not-a-uuid'),
+      tuple('2026-02-30T08:00:00.000Z', id),
+      tuple('+275760-09-13T00:00:00.000Z', id),
+      tuple('0000-01-01T00:00:00.000Z', id),
+      Buffer.from('e1.9999999999999999999').toString('base64url'),
+      tuple('1', '9999999999999999999'),
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...lists),
+        fc.oneof(fc.constantFrom(...known), craftedCursor),
+        async (list, cursor) => {
+          const path = `${list.path}?${list.parameter}=${cursor}`;
+          const answer = await stack.call.send({
+            method: 'GET',
+            path,
+            headers: { SERVICE_API_KEY: keys.managerA },
+          });
+          expect(problemsOf(stack, operationOf(list.operationId), answer), path).toEqual([]);
+          if (answer.status !== 200) {
+            expect(
+              [answer.status, (answer.body as { parameterErrors: unknown }).parameterErrors],
+              path,
+            ).toEqual([
+              400,
+              { [list.parameter]: ['Invalid cursor: pass the nextCursor of a previous page'] },
+            ]);
+          }
+        },
+      ),
+      { numRuns: RUNS.craftedCursors },
+    );
+    // The known crafted ones are refused, never read as a page.
+    for (const cursor of known.slice(0, 6)) {
+      for (const list of lists.filter(({ parameter }) => parameter === 'cursor')) {
+        const answer = await stack.call.send({
+          method: 'GET',
+          path: `${list.path}?cursor=${cursor}`,
+          headers: { SERVICE_API_KEY: keys.managerA },
+        });
+        expect(answer.status, `${list.path} ${cursor}`).toBe(400);
+      }
+    }
+    for (const after of known.slice(6)) {
+      const answer = await stack.call.send({
+        method: 'GET',
+        path: `/manager/v1/events?after=${after}`,
+        headers: { SERVICE_API_KEY: keys.managerA },
+      });
+      expect(answer.status, after).toBe(400);
+    }
+  };
 
   test('a NUL or an unpaired surrogate is a 400 at its field in every string the API takes', async () => {
     for (const unstorable of ['\u0000', '\ud800', '\udfff']) {

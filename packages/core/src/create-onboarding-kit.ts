@@ -1,21 +1,15 @@
-import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
-import { createApiKeyCache } from './auth/api-key-cache.js';
-import { hashApiKey } from './auth/api-key-hash.js';
-import { unauthorized, type ValidationFailed, validationFailed } from './errors.js';
-import type {
-  OnboardingKit,
-  OnboardingKitOptions,
-  OnboardingKitPorts,
-  ResolvedOnboardingKitOptions,
-} from './onboarding-kit.js';
+import type { KitContext } from './kit-context.js';
+import type { OnboardingKit } from './onboarding-kit.js';
+import type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
+import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
 import { portableTextHashing } from './ports/text-hashing.js';
 import { createOnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
+import { createApiKeyService } from './services/api-key-service.js';
 import { createClientEventService } from './services/client-event-service.js';
-import { createClientService } from './services/client-onboarding-service.js';
-import { createComplianceReviewService } from './services/compliance-review-service.js';
+import { createClientService } from './services/client-service.js';
+import { createComplianceService } from './services/compliance-service.js';
 import { createDocumentService } from './services/document-service.js';
 import { createIdempotencyService } from './services/idempotency-service.js';
-import type { KitContext } from './services/kit-context.js';
 import { createPresetFeeService } from './services/preset-fee-service.js';
 import { createWebhookService } from './services/webhook-service.js';
 import { defaultReferenceLists } from './validation/reference-lists.js';
@@ -65,54 +59,12 @@ export const createOnboardingKit = ({
     schemas: createOnboardingPayloadSchemas(resolved.referenceLists),
     hashing,
   };
-  const apiKeys = createApiKeyCache({
-    ttlMs: resolved.apiKeyCacheTtlMs,
-    maxEntries: resolved.apiKeyCacheMaxEntries,
-  });
-  /** A key as `authenticate` reads it (trimmed), refused when blank. */
-  const withApiKeyDigest = <T, E>(
-    apiKey: string,
-    use: (digest: string) => ResultAsync<T, E>,
-  ): ResultAsync<T, E | ValidationFailed> =>
-    apiKey.trim() === ''
-      ? errAsync(
-          validationFailed('An API key must not be blank', { apiKey: ['Required, must not be blank'] }),
-        )
-      : use(hashApiKey(apiKey.trim(), hashing));
   return {
     options: resolved,
     payloadSchemas: ctx.schemas,
-    authenticate: (apiKey) => {
-      const presented = apiKey?.trim() ?? '';
-      if (presented === '') return errAsync(unauthorized());
-      const digest = hashApiKey(presented, hashing);
-      const cached = apiKeys.get(digest, ports.clock.now().getTime());
-      if (cached !== undefined) return okAsync(cached);
-      const generation = apiKeys.generation();
-      return ports.apiKeys.findPrincipal(digest).andThen((principal) => {
-        if (principal === null) return errAsync(unauthorized('The API key is not valid'));
-        apiKeys.set(digest, principal, ports.clock.now().getTime(), generation);
-        return okAsync(principal);
-      });
-    },
-    registerApiKey: (apiKey, principal) =>
-      withApiKeyDigest(apiKey, (digest) =>
-        ports.apiKeys.register(digest, principal).andThen(() => {
-          apiKeys.drop(digest);
-          return ok(undefined);
-        }),
-      ),
-    revokeApiKey: (apiKey) =>
-      withApiKeyDigest(apiKey, (digest) => {
-        // Dropped before and after: no lookup running meanwhile may keep the key.
-        apiKeys.drop(digest);
-        return ports.apiKeys.revoke(digest).andThen(() => {
-          apiKeys.drop(digest);
-          return ok(undefined);
-        });
-      }),
+    ...createApiKeyService(ctx),
     clients: createClientService(ctx),
-    compliance: createComplianceReviewService(ctx),
+    compliance: createComplianceService(ctx),
     documents: createDocumentService(ctx),
     presetFees: createPresetFeeService(ctx),
     events: createClientEventService(ctx),

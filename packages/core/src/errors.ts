@@ -1,3 +1,4 @@
+import { match, P } from 'ts-pattern';
 import type { IdempotencyLockLost } from './ports/idempotency-store.js';
 import type { ClientStatus, ClientType } from './schemas/client-response.js';
 
@@ -147,14 +148,45 @@ export type RecordableRefusal =
   | ClientTypeMismatch
   | WebhookEndpointNotFound
   | WebhookDeliveryNotFound;
+/**
+ * Exhaustive on purpose: a new error type does not compile until it is classified here, so none can
+ * silently release (or keep) an idempotency claim.
+ */
 export const isRecordableRefusal = (error: DomainError): error is RecordableRefusal =>
-  error.type === 'ClientNotFound' ||
-  error.type === 'DocumentNotFound' ||
-  error.type === 'PresetFeeNotFound' ||
-  error.type === 'InvalidStatus' ||
-  error.type === 'ClientTypeMismatch' ||
-  error.type === 'WebhookEndpointNotFound' ||
-  error.type === 'WebhookDeliveryNotFound';
+  match(error)
+    .with(
+      {
+        type: P.union(
+          'ClientNotFound',
+          'DocumentNotFound',
+          'PresetFeeNotFound',
+          'InvalidStatus',
+          'ClientTypeMismatch',
+          'WebhookEndpointNotFound',
+          'WebhookDeliveryNotFound',
+        ),
+      },
+      // Typed: what this branch takes must be a RecordableRefusal.
+      (_refusal: RecordableRefusal) => true,
+    )
+    .with(
+      {
+        type: P.union(
+          'ValidationFailed',
+          'Unauthorized',
+          'Forbidden',
+          'IdempotencyRequestInProgress',
+          'IdempotencyKeyReused',
+          'IdempotencyQuotaExceeded',
+          'SignedLinkRejected',
+          'WebhookEndpointLimitReached',
+          'StorageUnavailable',
+          'CommitOutcomeUnknown',
+        ),
+      },
+      () => false,
+    )
+    .exhaustive();
 
 export const validationFailed = (
   reason: string,
@@ -209,11 +241,11 @@ export const storageUnavailable =
   (store: string) =>
   (cause: unknown): StorageUnavailable => ({ type: 'StorageUnavailable', store, cause });
 /**
- * The failure of a unit-of-work transaction that completes no idempotency claim. An adapter ends a
- * transaction `IdempotencyLockLost` only for a completion it sends with the commit (UnitOfWork), so
- * such a transaction cannot end so; were it to, that is an outage of the store.
+ * The one meaning of a lost idempotency lock (the store's `complete` or `renew`, or a unit of work
+ * whose commit carried a completion): another request took the key over, so to this caller the
+ * request is in progress (409, retry). A transaction that completes no claim never ends so.
  */
-export const lockLostAsStorageUnavailable = <E extends { readonly type: string }>(
+export const lockLostAsInProgress = <E extends { readonly type: string }>(
   error: E | IdempotencyLockLost,
-): E | StorageUnavailable =>
-  error.type === 'IdempotencyLockLost' ? storageUnavailable('unit-of-work')(error) : (error as E);
+): E | IdempotencyRequestInProgress =>
+  error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : (error as E);

@@ -5,6 +5,8 @@
  */
 
 export { hashApiKey } from './auth/api-key-hash.js';
+export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './commands/document-promotion.js';
+export type { IdempotentCommandContext } from './commands/idempotent-command.js';
 // --- Wiring the kit -------------------------------------------------------------------------------
 export { createOnboardingKit, defaultOnboardingKitOptions } from './create-onboarding-kit.js';
 export { attachmentContentDisposition } from './domain/attachment-content-disposition.js';
@@ -51,7 +53,6 @@ export {
   idempotencyRequestInProgress,
   invalidStatus,
   isRecordableRefusal,
-  lockLostAsStorageUnavailable,
   type ParameterErrors,
   type PresetFeeIdTaken,
   type PresetFeeNotFound,
@@ -78,23 +79,9 @@ export {
 // --- Idempotency (used by the Express binding and by hosts protecting their own routes) ------------
 export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency/idempotency-key.js';
 export { fingerprintRequestBody } from './idempotency/request-fingerprint.js';
-export type {
-  ClientEventService,
-  ClientService,
-  ComplianceService,
-  DocumentService,
-  IdempotencyClaimInput,
-  IdempotencyDecision,
-  IdempotencyService,
-  IdempotentCommandContext,
-  OnboardingKit,
-  OnboardingKitOptions,
-  OnboardingKitPorts,
-  PresetFeeService,
-  ResolvedOnboardingKitOptions,
-  WebhookJobReport,
-  WebhookService,
-} from './onboarding-kit.js';
+export type { OnboardingKit } from './onboarding-kit.js';
+export type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
+export type { OnboardingKitPorts } from './onboarding-kit-ports.js';
 // --- Ports, and what adapter authors build them with ------------------------------------------------
 export type { ApiKeyStore } from './ports/api-key-store.js';
 export type {
@@ -138,6 +125,8 @@ export {
   principalKey,
   type UploaderPrincipal,
 } from './principal.js';
+// --- Helpers for adapter authors ----------------------------------------------------------------
+export { type SettledItem, settleBounded } from './results/bounded-concurrency.js';
 export {
   CLIENT_EVENT_API_VERSION,
   type ClientEvent,
@@ -241,7 +230,16 @@ export {
   webhookSecretRotationBodySchema,
   webhookSecretRotationResponseSchema,
 } from './schemas/webhook-endpoints.js';
-export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './services/document-promotion.js';
+export type { ApiKeyService } from './services/api-key-service.js';
+export type { ClientEventService } from './services/client-event-service.js';
+export type { ClientService } from './services/client-service.js';
+export type { ComplianceService } from './services/compliance-service.js';
+export type { DocumentService } from './services/document-service.js';
+export type {
+  IdempotencyClaimInput,
+  IdempotencyDecision,
+  IdempotencyService,
+} from './services/idempotency-service.js';
 // --- The kit's background work (purge, sweep) on timers, started and stopped by the host ------------
 export {
   type KitMaintenance,
@@ -249,6 +247,8 @@ export {
   type MaintenanceLogger,
   startKitMaintenance,
 } from './services/kit-maintenance.js';
+export type { PresetFeeService } from './services/preset-fee-service.js';
+export type { WebhookJobReport, WebhookService } from './services/webhook-service.js';
 // --- Validation rules and reference lists (hosts may reuse them in their own forms) ----------------
 export { isValidAbaRoutingNumber } from './validation/aba-routing-number.js';
 export { isValidBsb } from './validation/australian-bsb.js';

@@ -1,18 +1,35 @@
 import fc from 'fast-check';
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
+import { lockLostAsInProgress } from '../src/errors.js';
 import { canonicalJson, MAX_BODY_NESTING } from '../src/idempotency/request-fingerprint.js';
 import {
   clientNotFound,
+  clientTypeMismatch,
+  commitOutcomeUnknown,
   createOnboardingKit,
+  type DomainError,
+  documentNotFound,
   exampleIndividualPayload,
   fingerprintRequestBody,
+  forbidden,
   type IdempotencyLockLost,
   type IdempotentCommandContext,
-  lockLostAsStorageUnavailable,
+  idempotencyKeyReused,
+  idempotencyRequestInProgress,
+  invalidStatus,
+  isRecordableRefusal,
   type OnboardingKit,
   parseIdempotencyKey,
+  presetFeeNotFound,
+  signedLinkRejected,
+  storageUnavailable,
   type UnitOfWork,
+  unauthorized,
+  validationFailed,
+  webhookDeliveryNotFound,
+  webhookEndpointLimitReached,
+  webhookEndpointNotFound,
 } from '../src/index.js';
 import { aManager, createMemoryKit } from './support/memory-kit.js';
 
@@ -184,15 +201,37 @@ describe('idempotent execution (decisions §5)', () => {
     expect((await kit.clients.list(manager, {}))._unsafeUnwrap().data).toEqual([]);
   });
 
-  it('lockLostAsStorageUnavailable: a transaction completing no claim reports a lost lock as an outage, and any other error as it is', () => {
+  it('lockLostAsInProgress: a lost lock is "in progress" for its holder, any other error stays as it is', () => {
     const lost: IdempotencyLockLost = { type: 'IdempotencyLockLost', scope: 's', key: 'k' };
-    expect(lockLostAsStorageUnavailable(lost)).toEqual({
-      type: 'StorageUnavailable',
-      store: 'unit-of-work',
-      cause: lost,
-    });
+    expect(lockLostAsInProgress(lost)).toEqual({ type: 'IdempotencyRequestInProgress' });
     const notFound = clientNotFound('c');
-    expect(lockLostAsStorageUnavailable(notFound)).toBe(notFound);
+    expect(lockLostAsInProgress(notFound)).toBe(notFound);
+  });
+
+  it('isRecordableRefusal: only refusals decided against stored state are recorded and replayed', () => {
+    const recorded: DomainError[] = [
+      clientNotFound('c'),
+      documentNotFound(['k']),
+      presetFeeNotFound('f'),
+      invalidStatus('c', 'VERIFIED', 'APPROVE'),
+      clientTypeMismatch('c', 'ENTITY', 'INDIVIDUAL'),
+      webhookEndpointNotFound('e'),
+      webhookDeliveryNotFound('d'),
+    ];
+    const released: DomainError[] = [
+      validationFailed('bad'),
+      unauthorized(),
+      forbidden('no'),
+      idempotencyRequestInProgress(),
+      idempotencyKeyReused(),
+      { type: 'IdempotencyQuotaExceeded', limit: 1, retryAfterSeconds: 1 },
+      signedLinkRejected('expired'),
+      webhookEndpointLimitReached(20),
+      storageUnavailable('postgres')(new Error('down')),
+      commitOutcomeUnknown('postgres')(new Error('lost')),
+    ];
+    expect(recorded.map(isRecordableRefusal)).toEqual(recorded.map(() => true));
+    expect(released.map(isRecordableRefusal)).toEqual(released.map(() => false));
   });
 
   it('runs 50 concurrent same-key creates exactly once', async () => {

@@ -23,7 +23,7 @@ import {
   errorReporting,
   sendHttpFailure,
 } from './error-response.js';
-import { routeNotFound } from './http-error.js';
+import { internal, routeNotFound } from './http-error.js';
 import { claimKeyOfRequest, renewWhileRunning } from './idempotency-claim.js';
 import { parseIdempotencyKeyHeader } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
@@ -70,18 +70,24 @@ const sendReplay = (
   outcome: RecordedOutcome,
   reporting: ErrorReporting,
 ) => {
-  res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
   match(outcome)
-    .with({ kind: 'command', ok: true }, ({ value }) =>
-      sendOutcome(req, res, operation, ok(value), reporting),
-    )
-    .with({ kind: 'command', ok: false }, ({ error }) =>
-      sendOutcome(req, res, operation, err(error), reporting),
-    )
-    // Recorded before outcomes were kept in domain terms: the answer as it was sent.
-    .with({ kind: 'response' }, ({ status, body }) => {
-      sendJsonAnswer(res, status, body);
+    .with({ kind: 'command', ok: true }, ({ value }) => {
+      res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      sendOutcome(req, res, operation, ok(value), reporting);
     })
+    .with({ kind: 'command', ok: false }, ({ error }) => {
+      res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      sendOutcome(req, res, operation, err(error), reporting);
+    })
+    // Kit commands record their outcome in domain terms; a host route's answer is never theirs.
+    .with({ kind: 'response' }, () =>
+      sendHttpFailure(
+        req,
+        res,
+        internal(new Error('a host route answer replayed on a kit route')),
+        reporting,
+      ),
+    )
     .exhaustive();
 };
 

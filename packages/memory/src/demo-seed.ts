@@ -1,6 +1,5 @@
 import {
   hashApiKey,
-  lockLostAsStorageUnavailable,
   type OnboardingKitPorts,
   type PresetFee,
   type Principal,
@@ -202,17 +201,13 @@ export const seedDemoData = (ports: DemoSeedPorts): ResultAsync<void, StorageUna
         .orElse((error) =>
           // A concurrent seeding may have inserted it first (or a commit whose reply was lost may
           // have kept it): that is the outcome we wanted.
-          ports.clients
-            .findById(clientA1Id)
-            .andThen((found) =>
-              found !== null
-                ? okAsync(undefined)
-                : errAsync(
-                    error.type === 'CommitOutcomeUnknown'
-                      ? storageUnavailable(error.store)(error.cause)
-                      : lockLostAsStorageUnavailable(error),
-                  ),
-            ),
+          ports.clients.findById(clientA1Id).andThen((found) =>
+            found !== null
+              ? okAsync(undefined)
+              : // Any other end of this transaction (its commit's outcome unknown; no claim is
+                // completed in it, so never a lost lock) is an outage of the seeding.
+                errAsync(error.type === 'StorageUnavailable' ? error : storageUnavailable('memory')(error)),
+          ),
         );
     });
   const insertFees = demoFees(now).map(

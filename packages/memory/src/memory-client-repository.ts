@@ -1,5 +1,4 @@
 import {
-  type ClientListCursor,
   type ClientListQuery,
   type ClientRepository,
   newestFirst,

@@ -89,8 +89,8 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
         values.push(query.clientType);
         conditions.push(`c.client_type = $${values.length}`);
       }
+      // `after` is decoded by core's cursor codec: an instant within timestamptz and a UUID.
       if (query.after !== undefined) {
-        if (!isUuid(query.after.id)) return okAsync([]);
         values.push(query.after.createdAt, query.after.id);
         conditions.push(
           `(c.created_at, c.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`,

@@ -62,7 +62,8 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
       );
     },
     listForManager: ({ managerId, afterPosition = '0.0', limit, type, clientId }) => {
-      // A position of this log is `<transaction>.<position>`; another shape starts from the beginning.
+      // A position of this log is `<transaction>.<position>`, two bigints (core's cursor codec checks
+      // both before a cursor reaches here); another shape starts from the beginning.
       const [afterXid = '0', afterSequence = '0'] = afterPosition.includes('.')
         ? afterPosition.split('.')
         : ['0', '0'];

@@ -13,6 +13,7 @@ import {
   type PresignedUpload,
   type PromotionItem,
   type StorageUnavailable,
+  settleBounded,
   storageUnavailable,
   type TemporaryFile,
   type TemporaryFilesChanged,
@@ -23,7 +24,6 @@ import { ResultAsync } from 'neverthrow';
 import { createObjectUrlPresigner } from './object-url-presigner.js';
 import { presignWindow } from './presign-window.js';
 import { copySourceOf, s3ObjectKeys } from './s3-object-keys.js';
-import { settleWithConcurrency } from './settle-with-concurrency.js';
 
 export type S3DocumentStorageOptions = {
   /**
@@ -219,12 +219,14 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
     copyToPermanent: (items) =>
       ResultAsync.fromPromise(
         (async () => {
-          const settled = await settleWithConcurrency(items, concurrency, copyOne);
-          const failures = settled.flatMap((outcome) => (outcome.ok ? [] : [outcome.error]));
+          const settled = await settleBounded(items, concurrency, (item) =>
+            ResultAsync.fromPromise(copyOne(item), (error) => error),
+          );
+          const failures = settled.flatMap(({ result }) => (result.isErr() ? [result.error] : []));
           if (failures.length === 0) return;
           // Leave no half-promotion behind: the caller sees a failure and owns no copy to clean.
-          const copied = settled.flatMap((outcome) =>
-            outcome.ok ? [{ key: keys.permanent(outcome.item.key) }] : [],
+          const copied = settled.flatMap(({ item, result }) =>
+            result.isOk() ? [{ key: keys.permanent(item.key) }] : [],
           );
           await deleteKeys(copied).catch(() => undefined);
           throw failures.find((error) => !(error instanceof SourceChanged)) ?? failures;

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { expectOk } from '@onboarding-kit/contract-tests';
+import { settleBounded } from '@onboarding-kit/core';
+import { ResultAsync } from 'neverthrow';
 import { describe, expect, inject, it } from 'vitest';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';
-import { settleWithConcurrency } from '../src/settle-with-concurrency.js';
 import { freshBucket, s3ClientFor } from './s3-compatible-client.js';
 
 /** Counts the commands a client sends, by name. */
@@ -36,13 +37,16 @@ describe('S3 document storage at scale', () => {
     const filenames = Array.from({ length: FILE_COUNT }, (_, index) => `scan ${index} #${index % 7}.pdf`);
     const expiresAt = new Date(Date.now() + 15 * 60_000);
 
-    const uploads = await settleWithConcurrency(filenames, 32, async (filename) => {
-      const presigned = await expectOk(storage.presignUpload(owner, filename, expiresAt));
-      const response = await fetch(presigned.url, { method: 'PUT', body: filename });
-      if (response.status !== 200) throw new Error(`PUT ${filename}: ${response.status}`);
-    });
+    const uploads = await settleBounded(filenames, 32, (filename) =>
+      storage
+        .presignUpload(owner, filename, expiresAt)
+        .andThen((presigned) =>
+          ResultAsync.fromPromise(fetch(presigned.url, { method: 'PUT', body: filename }), String),
+        )
+        .map((response) => response.status),
+    );
 
-    expect(uploads.every((outcome) => outcome.ok)).toBe(true);
+    expect(uploads.map(({ result }) => result._unsafeUnwrap())).toEqual(filenames.map(() => 200));
     const neighbourUpload = await expectOk(storage.presignUpload(neighbour, 'scan 1 #1.pdf', expiresAt));
     expect((await fetch(neighbourUpload.url, { method: 'PUT', body: 'x' })).status).toBe(200);
 

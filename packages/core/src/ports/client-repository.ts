@@ -3,7 +3,10 @@ import type { StoredClient } from '../domain/stored-client.js';
 import type { StorageUnavailable } from '../errors.js';
 import type { ClientStatus, ClientType, StatusHistoryEntry } from '../schemas/client-response.js';
 
-/** Position after which a page of clients starts: newest first, ties by id descending. */
+/**
+ * Position after which a page of clients starts: newest first, ties by id descending. Decoded by
+ * core's cursor codec (`Date#toISOString` instant in years 1..9999, lowercase UUID).
+ */
 export type ClientListCursor = { readonly createdAt: string; readonly id: string };
 
 export type ClientListQuery = {

@@ -17,7 +17,7 @@ export type PositionedEvent = { readonly position: string; readonly event: Clien
 
 export type EventLogQuery = {
   readonly managerId: string;
-  /** Only events after this position (one the log returned). */
+  /** Only events after this position (one the log returned; each part a bigint, checked by core). */
   readonly afterPosition?: string;
   readonly limit: number;
   readonly type?: ClientEventType;

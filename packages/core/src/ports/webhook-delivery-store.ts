@@ -8,7 +8,10 @@ export type WebhookDeliveryQuery = {
   readonly endpointId: string;
   readonly status?: WebhookDeliveryStatus;
   readonly limit: number;
-  /** Only deliveries older than this one (newest first: createdAt, then id, descending). */
+  /**
+   * Only deliveries older than this one (newest first: createdAt, then id, descending). Decoded by
+   * core's cursor codec, like the client list's.
+   */
   readonly before?: { readonly createdAt: string; readonly id: string };
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorParameterSchema } from '../pagination/page-cursor.js';
 import { clientSchema, dateTimeSchema } from './client-response.js';
 import { pageSizeSchema } from './page-size.js';
 
@@ -57,7 +58,7 @@ export type ClientEventListResponse = z.infer<typeof clientEventListResponseSche
 
 /** Query of `GET /events`: oldest first, after an opaque cursor, optionally of one type or one client. */
 export const clientEventListQuerySchema = z.strictObject({
-  after: z.string().min(1).max(100).optional(),
+  after: cursorParameterSchema.optional(),
   limit: pageSizeSchema,
   type: clientEventTypeSchema.optional(),
   clientId: z.uuid().optional(),

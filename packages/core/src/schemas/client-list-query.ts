@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
+import { cursorParameterSchema } from '../pagination/page-cursor.js';
 import { clientStatusSchema, clientTypeSchema } from './client-response.js';
 import { pageSizeSchema } from './page-size.js';
 
@@ -8,6 +8,6 @@ export const clientListQuerySchema = z.strictObject({
   status: clientStatusSchema.optional(),
   clientType: clientTypeSchema.optional(),
   limit: pageSizeSchema,
-  cursor: z.string().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).optional(),
+  cursor: cursorParameterSchema.optional(),
 });
 export type ClientListQueryInput = z.input<typeof clientListQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorParameterSchema } from '../pagination/page-cursor.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { clientEventTypeSchema, clientEventTypes } from './client-events.js';
 import { dateTimeSchema } from './client-response.js';
@@ -23,7 +24,6 @@ export const webhookEndpointCreateBodySchema = z.strictObject({
     .refine((types) => new Set(types).size === types.length, 'Each event type at most once')
     .optional(),
 });
-export type WebhookEndpointCreateBody = z.infer<typeof webhookEndpointCreateBodySchema>;
 
 const webhookEndpointFields = {
   id: z.uuid(),
@@ -96,7 +96,7 @@ export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 export const webhookDeliveryListQuerySchema = z.strictObject({
   status: webhookDeliveryStatusSchema.optional(),
   limit: pageSizeSchema,
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: cursorParameterSchema.optional(),
 });
 
 export const webhookDeliveryListResponseSchema = z

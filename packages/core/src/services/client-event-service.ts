@@ -1,26 +1,20 @@
-import { base64urlnopad } from '@scure/base';
+import type { ResultAsync } from 'neverthrow';
 import { errAsync } from 'neverthrow';
-import { validationFailed } from '../errors.js';
-import type { ClientEventService } from '../onboarding-kit.js';
+import type { DomainError } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
+import { eventPositionCursor } from '../pagination/page-cursor.js';
+import type { ManagerPrincipal } from '../principal.js';
+import type { ClientEventListResponse } from '../schemas/client-events.js';
 import { clientEventListQuerySchema } from '../schemas/client-events.js';
 import { parseRequest } from '../validation/parse-request.js';
-import type { KitContext } from './kit-context.js';
 
-const INVALID_CURSOR = 'Invalid cursor: pass the nextCursor of a previous page';
-
-/** The opaque `after` of `GET /events`: base64url of the last event's position in the log. */
-const encodeEventCursor = (position: string): string =>
-  base64urlnopad.encode(new TextEncoder().encode(`e${position}`));
-
-/** The position a cursor names, or null: only digits, or digits `.` digits, as the log writes them. */
-const decodeEventCursor = (cursor: string): string | null => {
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(base64urlnopad.decode(cursor));
-    return /^e(0|[1-9][0-9]{0,18})(\.(0|[1-9][0-9]{0,18}))?$/.test(text) ? text.slice(1) : null;
-  } catch {
-    return null;
-  }
-};
+export interface ClientEventService {
+  /**
+   * The manager's events, oldest first, after the opaque cursor `after`; `query` is the raw query
+   * (`after`, `limit` 1..100, `type`, `clientId`).
+   */
+  list(principal: ManagerPrincipal, query: unknown): ResultAsync<ClientEventListResponse, DomainError>;
+}
 
 /** A manager's events, oldest first (issue 9): what a portal polls instead of listing clients. */
 export const createClientEventService = ({ ports }: KitContext): ClientEventService => ({
@@ -28,10 +22,9 @@ export const createClientEventService = ({ ports }: KitContext): ClientEventServ
     const parsed = parseRequest(clientEventListQuerySchema, query, 'The query parameters are invalid');
     if (parsed.isErr()) return errAsync(parsed.error);
     const { after, limit, type, clientId } = parsed.value;
-    const afterPosition = after === undefined ? undefined : decodeEventCursor(after);
-    if (afterPosition === null) {
-      return errAsync(validationFailed('The query parameters are invalid', { after: [INVALID_CURSOR] }));
-    }
+    const decoded = eventPositionCursor.decode(after, 'after');
+    if (decoded.isErr()) return errAsync(decoded.error);
+    const afterPosition = decoded.value;
     return ports.events
       .listForManager({
         managerId: principal.managerId,
@@ -45,7 +38,7 @@ export const createClientEventService = ({ ports }: KitContext): ClientEventServ
         return {
           data: page.map(({ event }) => event),
           // At the end, the same cursor again: a poller keeps asking from where it is.
-          nextCursor: last !== undefined ? encodeEventCursor(last.position) : (after ?? null),
+          nextCursor: last !== undefined ? eventPositionCursor.encode(last.position) : (after ?? null),
         };
       });
   },

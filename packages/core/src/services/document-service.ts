@@ -1,11 +1,45 @@
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
+import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
+import { runCommand } from '../commands/idempotent-command.js';
 import { type DomainError, documentNotFound, validationFailed } from '../errors.js';
-import type { DocumentService } from '../onboarding-kit.js';
+import type { KitContext } from '../kit-context.js';
+import type { ManagerPrincipal, UploaderPrincipal } from '../principal.js';
 import { principalKey } from '../principal.js';
+import type {
+  BatchDownloadResponse,
+  BatchUploadResponse,
+  TemporaryFilesResponse,
+} from '../schemas/documents.js';
 import { batchDownloadRequestSchema, batchUploadRequestSchema } from '../schemas/documents.js';
 import { parseRequest } from '../validation/parse-request.js';
-import { runCommand } from './idempotent-command.js';
-import type { KitContext } from './kit-context.js';
+
+export interface DocumentService {
+  requestUploadBatch(
+    principal: UploaderPrincipal,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<BatchUploadResponse, DomainError>;
+  listUploads(principal: UploaderPrincipal): ResultAsync<TemporaryFilesResponse, DomainError>;
+  requestDownloadBatch(
+    principal: ManagerPrincipal,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<BatchDownloadResponse, DomainError>;
+  /**
+   * Removes permanent documents that no client references and that are older than `graceMs`
+   * (default 24 hours): the copies of a command that crashed between its copy and its commit, or
+   * whose commit was not kept. Safe to run on several instances at once (it deletes only what has no
+   * index row); schedule it (the demo runs it hourly). Resolves to how many were removed.
+   * `graceMs` below one hour (a copy still on its way to its commit could be taken) or a `pageSize`
+   * outside 1..10,000 is refused with `ValidationFailed`. The index must be as durable as the files:
+   * a memory index over S3 storage starts empty after a restart, and the sweep would then delete
+   * every document (docs/host-integration.md §7).
+   */
+  sweepOrphanDocuments(options?: {
+    readonly graceMs?: number;
+    readonly pageSize?: number;
+  }): ResultAsync<number, DomainError>;
+}
 
 const DEFAULT_SWEEP_GRACE_MS = 24 * 60 * 60_000;
 /** Far longer than any command's copy → commit (a memory transaction's deadline is 30 s). */

@@ -1,9 +1,52 @@
+import type { ResultAsync } from 'neverthrow';
 import { errAsync, okAsync } from 'neverthrow';
 import { match } from 'ts-pattern';
-import { idempotencyKeyReused, idempotencyQuotaExceeded, idempotencyRequestInProgress } from '../errors.js';
+import type { DomainError } from '../errors.js';
+import {
+  idempotencyKeyReused,
+  idempotencyQuotaExceeded,
+  idempotencyRequestInProgress,
+  lockLostAsInProgress,
+} from '../errors.js';
 import { fingerprintRequestBody } from '../idempotency/request-fingerprint.js';
-import type { IdempotencyDecision, IdempotencyService } from '../onboarding-kit.js';
-import type { KitContext } from './kit-context.js';
+import type { KitContext } from '../kit-context.js';
+import type { IdempotencyClaimRef, RecordedOutcome } from '../ports/idempotency-store.js';
+
+/** What an incoming idempotent request may do. */
+export type IdempotencyDecision =
+  | { readonly type: 'Claimed'; readonly ref: IdempotencyClaimRef }
+  | { readonly type: 'Replay'; readonly outcome: RecordedOutcome };
+
+export type IdempotencyClaimInput = {
+  /** Principal + method + route with its path parameters. */
+  readonly scope: string;
+  /** The `Idempotency-Key` value, already parsed. */
+  readonly key: string;
+  /** The caller's `principalKey`: whose quota of live records the claim counts against. */
+  readonly owner: string;
+  /** The parsed request body; its canonical JSON is fingerprinted. */
+  readonly body: unknown;
+};
+
+export interface IdempotencyService {
+  /** Claims the key, or answers with the replay, `IdempotencyRequestInProgress` or `IdempotencyKeyReused`. */
+  claim(input: IdempotencyClaimInput): ResultAsync<IdempotencyDecision, DomainError>;
+  /**
+   * Records a host route's answer (the binding's middleware does, for routes that are not kit
+   * commands: kit commands record their own outcome).
+   */
+  complete(ref: IdempotencyClaimRef, outcome: RecordedOutcome): ResultAsync<void, DomainError>;
+  release(ref: IdempotencyClaimRef): ResultAsync<void, DomainError>;
+  /**
+   * Keeps a running claim's lock: call it every `lockRenewalIntervalMs` while the command runs (the
+   * Express binding does). `IdempotencyRequestInProgress` when the lock was already lost.
+   */
+  renew(ref: IdempotencyClaimRef): ResultAsync<void, DomainError>;
+  /** A third of the lock TTL: two renewals may fail before another request could take the key over. */
+  readonly lockRenewalIntervalMs: number;
+  /** Deletes expired records in batches; resolves to how many were deleted. */
+  purgeExpired(batchSize?: number): ResultAsync<number, DomainError>;
+}
 
 const DEFAULT_PURGE_BATCH_SIZE = 500;
 
@@ -40,14 +83,9 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
       );
   },
   complete: (ref, outcome) =>
-    ports.idempotency
-      .complete(ref, outcome, ports.clock.now())
-      .mapErr((error) => (error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error)),
+    ports.idempotency.complete(ref, outcome, ports.clock.now()).mapErr(lockLostAsInProgress),
   release: (ref) => ports.idempotency.release(ref),
-  renew: (ref) =>
-    ports.idempotency
-      .renew(ref, ports.clock.now())
-      .mapErr((error) => (error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error)),
+  renew: (ref) => ports.idempotency.renew(ref, ports.clock.now()).mapErr(lockLostAsInProgress),
   lockRenewalIntervalMs: Math.max(1, Math.floor(options.idempotencyLockTtlMs / 3)),
   purgeExpired: (batchSize = DEFAULT_PURGE_BATCH_SIZE) =>
     ports.idempotency.purgeExpired(

@@ -1,10 +1,20 @@
+import type { ResultAsync } from 'neverthrow';
 import { errAsync, ok, okAsync } from 'neverthrow';
 import { validateFeeConfiguration } from '../domain/fee-models.js';
 import { isUuid } from '../domain/uuid.js';
+import type { DomainError, PresetFeeIdTaken } from '../errors.js';
 import { presetFeeNotFound } from '../errors.js';
-import type { PresetFeeService } from '../onboarding-kit.js';
+import type { KitContext } from '../kit-context.js';
+import type { ManagerPrincipal } from '../principal.js';
+import type { PresetFee, PresetFeeListItem, PresetFeeResponse } from '../schemas/preset-fee.js';
 import { toPresetFeeListItem, toPresetFeeResponse } from '../schemas/preset-fee.js';
-import type { KitContext } from './kit-context.js';
+
+export interface PresetFeeService {
+  list(principal: ManagerPrincipal): ResultAsync<PresetFeeListItem[], DomainError>;
+  get(principal: ManagerPrincipal, presetFeeId: string): ResultAsync<PresetFeeResponse, DomainError>;
+  /** The write side (seeding, admin): validates the configuration, then stores. */
+  add(managerId: string, fee: PresetFee): ResultAsync<PresetFee, DomainError | PresetFeeIdTaken>;
+}
 
 /** A manager's preset fees (decisions §6): the list names the direction `feeDirection`, one fee `transactionType`. */
 export const createPresetFeeService = ({ ports }: KitContext): PresetFeeService => ({

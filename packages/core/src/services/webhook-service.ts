@@ -1,7 +1,66 @@
-import type { WebhookService } from '../onboarding-kit.js';
-import type { KitContext } from './kit-context.js';
-import { createWebhookDeliveryOperations } from './webhook-delivery-service.js';
-import { createWebhookEndpointOperations } from './webhook-endpoint-service.js';
+import type { ResultAsync } from 'neverthrow';
+import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
+import type { DomainError } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
+import type { WebhookJob } from '../ports/webhook-job-queue.js';
+import type { ManagerPrincipal } from '../principal.js';
+import type {
+  CreatedWebhookEndpoint,
+  WebhookDelivery,
+  WebhookDeliveryListResponse,
+  WebhookEndpoint,
+  WebhookEndpointListResponse,
+  WebhookSecretRotationResponse,
+} from '../schemas/webhook-endpoints.js';
+import { createWebhookDeliveryOperations } from './webhook-delivery-operations.js';
+import { createWebhookEndpointOperations } from './webhook-endpoint-operations.js';
+
+/** What one webhook job did: how many attempts it made and how they ended. */
+export type WebhookJobReport = {
+  readonly attempted: number;
+  readonly succeeded: number;
+  readonly retrying: number;
+  readonly failed: number;
+};
+
+/**
+ * Webhook endpoints of a manager and the deliveries of its events (issue 9). Runners (the
+ * PostgreSQL job engine, the memory queue) hand each job to `runJob`.
+ */
+export interface WebhookService {
+  createEndpoint(
+    principal: ManagerPrincipal,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<CreatedWebhookEndpoint, DomainError>;
+  listEndpoints(principal: ManagerPrincipal): ResultAsync<WebhookEndpointListResponse, DomainError>;
+  getEndpoint(principal: ManagerPrincipal, endpointId: string): ResultAsync<WebhookEndpoint, DomainError>;
+  /** Removes the endpoint and its deliveries; answers the endpoint as it was. */
+  deleteEndpoint(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<WebhookEndpoint, DomainError>;
+  rotateSecret(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<WebhookSecretRotationResponse, DomainError>;
+  listDeliveries(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    query: unknown,
+  ): ResultAsync<WebhookDeliveryListResponse, DomainError>;
+  /** Attempts a delivery again now, whatever its status, with a fresh retry window. */
+  redeliver(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    deliveryId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<WebhookDelivery, DomainError>;
+  runJob(job: WebhookJob): ResultAsync<WebhookJobReport, DomainError>;
+}
 
 /** `kit.webhooks`: a manager's endpoints and the deliveries of its events. */
 export const createWebhookService = (ctx: KitContext): WebhookService => ({

@@ -384,31 +384,33 @@ export const describeIdempotency = () =>
       }
     });
 
-    test('a kit route replays an answer recorded before outcomes were kept in domain terms, as it was sent', async () => {
-      const body = { filenames: ['legacy.pdf'] };
+    test('a kit route never replays a host route answer recorded under its scope: 500, the body not sent', async () => {
+      const body = { filenames: ['host-answer.pdf'] };
       const owner = `manager:${h.principals.managerA.managerId}`;
       const scope = `${owner} POST /manager/v1/uploads/request-batch-upload []`;
       const claimed = (
-        await h.kit.idempotency.claim({ scope, owner, key: 'legacy-key', body })
+        await h.kit.idempotency.claim({ scope, owner, key: 'host-answer-key', body })
       )._unsafeUnwrap();
       if (claimed.type !== 'Claimed') throw new Error('expected a claim');
       (
         await h.kit.idempotency.complete(claimed.ref, {
           kind: 'response',
           status: 200,
-          body: { legacy: true },
+          body: { hostAnswer: true },
         })
       )._unsafeUnwrap();
+      const logged = h.logged.length;
       const replayed = await h.api
         .post('/manager/v1/uploads/request-batch-upload')
         .set('SERVICE_API_KEY', h.keys.managerA)
-        .set('Idempotency-Key', 'legacy-key')
+        .set('Idempotency-Key', 'host-answer-key')
         .send(body);
-      expect([replayed.status, replayed.headers['idempotent-replayed'], replayed.body]).toEqual([
-        200,
-        'true',
-        { legacy: true },
+      expect([replayed.status, replayed.headers['idempotent-replayed'], replayed.body.code]).toEqual([
+        500,
+        undefined,
+        'INTERNAL',
       ]);
+      expect(h.logged.length).toBe(logged + 1);
     });
 
     test('a route without its own transaction (request-batch-upload) is recorded after it answers', async () => {

@@ -165,6 +165,50 @@ export const describeInterfaceRoutes = () =>
       }
     });
 
+    test('a crafted cursor of any list (clients, events, webhook deliveries) → 400 VALIDATION_FAILED at its parameter', async () => {
+      const tuple = (...elements: unknown[]) => Buffer.from(JSON.stringify(elements)).toString('base64url');
+      const id = randomUUID();
+      const endpoint = await h.api
+        .post('/manager/v1/webhook-endpoints')
+        .set('SERVICE_API_KEY', manager())
+        .send({ url: 'https://hooks.example.com/cursors' });
+      expect(endpoint.status, endpoint.text).toBe(201);
+      const rowCursors = [
+        tuple('Tue Nov 24 2026', id),
+        tuple('2026', id),
+        tuple('2026-02-30T08:00:00.000Z', id),
+        tuple('+275760-09-13T00:00:00.000Z', id),
+        tuple('2026-11-23T08:00:00.123Z', 'not-a-uuid'),
+      ];
+      const eventCursors = [
+        Buffer.from('e1.9999999999999999999').toString('base64url'),
+        tuple('1', '9999999999999999999'),
+        tuple('1e3'),
+        tuple('-1'),
+      ];
+      const lists: Array<readonly [path: string, parameter: string, cursor: string]> = [
+        ...rowCursors.map((cursor) => ['/manager/v1/clients', 'cursor', cursor] as const),
+        ...rowCursors.map(
+          (cursor) =>
+            [`/manager/v1/webhook-endpoints/${endpoint.body.id}/deliveries`, 'cursor', cursor] as const,
+        ),
+        ...eventCursors.map((cursor) => ['/manager/v1/events', 'after', cursor] as const),
+      ];
+      for (const [path, parameter, cursor] of lists) {
+        const answer = await h.api
+          .get(path)
+          .query({ [parameter]: cursor })
+          .set('SERVICE_API_KEY', manager());
+        expect([answer.status, answer.body], `${path} ${cursor}`).toEqual([
+          400,
+          errorBody('VALIDATION_FAILED', 'The query parameters are invalid', {
+            [parameter]: ['Invalid cursor: pass the nextCursor of a previous page'],
+          }),
+        ]);
+      }
+      expect(h.logged).toEqual([]);
+    });
+
     test('POST /clients/individuals naming a file never uploaded → 400 at its path, nothing created', async () => {
       const before = await h.api.get('/manager/v1/clients').set('SERVICE_API_KEY', manager());
       const response = await h.api

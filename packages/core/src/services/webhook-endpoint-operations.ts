@@ -1,4 +1,5 @@
 import { err, errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
+import { runCommand } from '../commands/idempotent-command.js';
 import { isUuid } from '../domain/uuid.js';
 import {
   newWebhookSecret,
@@ -12,7 +13,7 @@ import {
   webhookEndpointLimitReached,
   webhookEndpointNotFound,
 } from '../errors.js';
-import type { WebhookService } from '../onboarding-kit.js';
+import type { KitContext } from '../kit-context.js';
 import type { WebhookEndpointStore } from '../ports/webhook-endpoint-store.js';
 import type { ManagerPrincipal } from '../principal.js';
 import {
@@ -21,8 +22,7 @@ import {
 } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { checkWebhookEndpointUrl } from '../validation/webhook-endpoint-url.js';
-import { runCommand } from './idempotent-command.js';
-import type { KitContext } from './kit-context.js';
+import type { WebhookService } from './webhook-service.js';
 
 /** Rotations retried when another one changed the secrets in between. */
 const ROTATION_ATTEMPTS = 3;

@@ -1,13 +1,16 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { type DomainError, idempotencyRequestInProgress, isRecordableRefusal } from '../errors.js';
-import type { IdempotentCommandContext } from '../onboarding-kit.js';
-import type {
-  IdempotencyClaimRef,
-  IdempotencyLockLost,
-  RecordedOutcome,
-} from '../ports/idempotency-store.js';
+import { type DomainError, isRecordableRefusal, lockLostAsInProgress } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
+import type { IdempotencyClaimRef, RecordedOutcome } from '../ports/idempotency-store.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
-import type { KitContext } from './kit-context.js';
+
+/**
+ * Makes one call of a mutating command idempotent: the claim its caller holds on an Idempotency-Key
+ * (`kit.idempotency.claim`). The command then owns the claim: it records its outcome in its own
+ * transaction (a success with its writes, a recordable refusal on its own) or releases the claim
+ * (any other failure). The caller only maps the outcome; it never completes or releases the claim.
+ */
+export type IdempotentCommandContext = { readonly claim?: IdempotencyClaimRef };
 
 /**
  * The stores a command writes through: its idempotency record is not among them (runCommand writes
@@ -27,10 +30,6 @@ export type CommandStores = Pick<
 export type CommandTransaction<T> = (
   work: (stores: CommandStores) => ResultAsync<T, DomainError>,
 ) => ResultAsync<T, DomainError>;
-
-/** Losing the fenced lock means another request now holds the key: it is "in progress" for us. */
-const lockLostAsInProgress = (error: DomainError | IdempotencyLockLost): DomainError =>
-  error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error;
 
 /**
  * The one path of every mutating command (decisions §5), so none can forget a step:

@@ -1,5 +1,9 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import type { z } from 'zod';
+import { checkTransition, runClientTransition } from '../commands/client-transition.js';
+import { promoteDocumentsAround } from '../commands/document-promotion.js';
+import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
+import { runCommand } from '../commands/idempotent-command.js';
 import { eventsOfCommand } from '../domain/client-events.js';
 import {
   entityOnboardingInformation,
@@ -9,17 +13,55 @@ import {
 } from '../domain/onboarding-information.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { isUuid } from '../domain/uuid.js';
-import { clientNotFound, type DomainError, validationFailed } from '../errors.js';
-import type { ClientService, IdempotentCommandContext } from '../onboarding-kit.js';
+import { clientNotFound, type DomainError } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
+import { createdAtAndIdCursor } from '../pagination/page-cursor.js';
 import { type ManagerPrincipal, principalKey } from '../principal.js';
 import { clientListQuerySchema } from '../schemas/client-list-query.js';
-import type { Client, ClientType } from '../schemas/client-response.js';
+import type {
+  Client,
+  ClientListResponse,
+  ClientType,
+  StatusHistoryEntry,
+} from '../schemas/client-response.js';
 import { parseRequest } from '../validation/parse-request.js';
-import { decodeClientListCursor, encodeClientListCursor } from './client-list-cursor.js';
-import { checkTransition, runClientTransition } from './client-transition.js';
-import { promoteDocumentsAround } from './document-promotion.js';
-import { runCommand } from './idempotent-command.js';
-import type { KitContext } from './kit-context.js';
+
+export interface ClientService {
+  createIndividual(
+    principal: ManagerPrincipal,
+    payload: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  createEntity(
+    principal: ManagerPrincipal,
+    payload: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  resubmitIndividual(
+    principal: ManagerPrincipal,
+    clientId: string,
+    payload: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  resubmitEntity(
+    principal: ManagerPrincipal,
+    clientId: string,
+    payload: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  get(principal: ManagerPrincipal, clientId: string): ResultAsync<Client, DomainError>;
+  /** `query` is the raw query string object: status, clientType, limit, cursor. */
+  list(principal: ManagerPrincipal, query: unknown): ResultAsync<ClientListResponse, DomainError>;
+  delete(
+    principal: ManagerPrincipal,
+    clientId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  statusHistory(
+    principal: ManagerPrincipal,
+    clientId: string,
+  ): ResultAsync<StatusHistoryEntry[], DomainError>;
+}
 
 type ToOnboardingInformation<P> = (
   payload: P,
@@ -191,11 +233,8 @@ export const createClientService = (ctx: KitContext): ClientService => {
       const parsed = parseRequest(clientListQuerySchema, query, 'The query parameters are invalid');
       if (parsed.isErr()) return errAsync(parsed.error);
       const { status, clientType, limit, cursor } = parsed.value;
-      const after = cursor === undefined ? undefined : decodeClientListCursor(cursor);
-      if (after?.isErr()) {
-        return errAsync(validationFailed('The query parameters are invalid', { cursor: [after.error] }));
-      }
-      const afterCursor = after?.isOk() ? after.value : undefined;
+      const after = createdAtAndIdCursor.decode(cursor, 'cursor');
+      if (after.isErr()) return errAsync(after.error);
       return (
         ports.clients
           .list({
@@ -203,7 +242,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
             limit: limit + 1,
             ...(status === undefined ? {} : { status }),
             ...(clientType === undefined ? {} : { clientType }),
-            ...(afterCursor === undefined ? {} : { after: afterCursor }),
+            ...(after.value === undefined ? {} : { after: after.value }),
           })
           // andThen with a synchronous Result, not map: neverthrow's map awaits through a generator,
           // which made young-generation GC promote large lists (see the preset fee list, issue 10).
@@ -212,10 +251,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
             const last = page.at(-1);
             return ok({
               data: page.map(toClientResponse),
-              nextCursor:
-                clients.length > limit && last
-                  ? encodeClientListCursor({ createdAt: last.createdAt, id: last.id })
-                  : null,
+              nextCursor: clients.length > limit && last ? createdAtAndIdCursor.encode(last) : null,
             });
           })
       );

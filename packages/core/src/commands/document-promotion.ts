@@ -1,4 +1,4 @@
-import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
+import { err, errAsync, ok, type ResultAsync } from 'neverthrow';
 import {
   collectDocumentReferences,
   type DocumentReference,
@@ -11,9 +11,10 @@ import {
   type TemporaryFilesChanged,
   validationFailed,
 } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
 import type { PromotionItem } from '../ports/document-storage.js';
-import type { KitContext } from './kit-context.js';
-import { recoverErr } from './recover-err.js';
+import { combineBounded } from '../results/bounded-concurrency.js';
+import { recoverErr } from '../results/recover-err.js';
 
 /**
  * Decisions §4: every filename a payload names must be in the caller's temporary storage, not
@@ -34,25 +35,6 @@ export const MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD = 200;
 
 /** Files checked at once: a payload's checks never open more storage requests than this. */
 const STAT_CONCURRENCY = 16;
-
-/** Runs `task` over `items`, `size` at a time; the first Err stops what has not started. */
-const inBatches = <T, R, E>(
-  items: readonly T[],
-  size: number,
-  task: (item: T) => ResultAsync<R, E>,
-): ResultAsync<R[], E> => {
-  const batches: T[][] = [];
-  for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
-  return batches.reduce<ResultAsync<R[], E>>(
-    (done, batch) =>
-      done.andThen((results) =>
-        ResultAsync.combine(batch.map(task)).andThen((more) =>
-          ok(results.length === 0 ? more : [...results, ...more]),
-        ),
-      ),
-    okAsync([]),
-  );
-};
 
 /** The problem with one named file, or null when it can be used. */
 const problemWith = (ctx: KitContext, filename: string, file: TemporaryFile | null): string | null => {
@@ -100,7 +82,7 @@ const checkReferencedFiles = (
       ),
     );
   }
-  return inBatches(filenames, STAT_CONCURRENCY, (filename) =>
+  return combineBounded(filenames, STAT_CONCURRENCY, (filename) =>
     ctx.ports.documentStorage.statTemporary(owner, filename).andThen((file) => ok({ filename, file })),
   ).andThen((checks) => {
     const problems = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { errAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { combineBounded } from '../src/services/combine-bounded.js';
+import { combineBounded, settleBounded } from '../src/results/bounded-concurrency.js';
 
 const later = <T>(value: T, ms: number) =>
   ResultAsync.fromSafePromise(new Promise<T>((resolve) => setTimeout(() => resolve(value), ms)));
@@ -33,5 +33,26 @@ describe('combineBounded', () => {
 
   it('answers an empty list for no items', async () => {
     expect((await combineBounded([], 4, (item: number) => later(item, 1)))._unsafeUnwrap()).toEqual([]);
+  });
+});
+
+describe('settleBounded', () => {
+  it('settles every started item, starts none after the first Err, and keeps the order of the items', async () => {
+    const started: number[] = [];
+    const settled = await settleBounded([30, 1, 20, 5, 7, 8], 2, (ms) => {
+      started.push(ms);
+      return ms === 1 ? errAsync(`failed ${ms}`) : later(ms, ms);
+    });
+    // 30 and 1 start; 1 fails at once, so only what was running (30) finishes, and nothing more starts.
+    expect(started).toEqual([30, 1]);
+    expect(settled.map(({ item, result }) => [item, result.isOk() ? result.value : result.error])).toEqual([
+      [30, 30],
+      [1, 'failed 1'],
+    ]);
+  });
+
+  it('settles every item when none fails', async () => {
+    const settled = await settleBounded([3, 1, 2], 8, (ms) => later(ms * 2, ms));
+    expect(settled.map(({ result }) => result._unsafeUnwrap())).toEqual([6, 2, 4]);
   });
 });

@@ -1,6 +1,7 @@
-import type { OnboardingKitPorts, ResolvedOnboardingKitOptions } from '../onboarding-kit.js';
-import type { TextHashing } from '../ports/text-hashing.js';
-import type { OnboardingPayloadSchemas } from '../schemas/onboarding-payloads.js';
+import type { ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
+import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
+import type { TextHashing } from './ports/text-hashing.js';
+import type { OnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
 
 /** What every service of one kit shares: its ports, its resolved options and its payload schemas. */
 export type KitContext = {

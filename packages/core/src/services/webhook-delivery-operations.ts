@@ -1,5 +1,5 @@
-import { base64urlnopad } from '@scure/base';
 import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
+import { type CommandStores, runCommand } from '../commands/idempotent-command.js';
 import { isUuid } from '../domain/uuid.js';
 import {
   deliveryAfterAttempt,
@@ -9,24 +9,19 @@ import {
   type WebhookAttemptOutcome,
 } from '../domain/webhook-delivery.js';
 import { endpointTakes, type StoredWebhookEndpoint, signingSecretsAt } from '../domain/webhook-endpoint.js';
-import {
-  type DomainError,
-  lockLostAsStorageUnavailable,
-  validationFailed,
-  webhookDeliveryNotFound,
-} from '../errors.js';
-import type { WebhookJobReport, WebhookService } from '../onboarding-kit.js';
+import { type DomainError, lockLostAsInProgress, webhookDeliveryNotFound } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
+import { createdAtAndIdCursor } from '../pagination/page-cursor.js';
 import type { LoggedEvent } from '../ports/event-log.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
 import type { WebhookDeliveryStore } from '../ports/webhook-delivery-store.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
+import { combineBounded } from '../results/bounded-concurrency.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { signWebhook } from '../webhooks/webhook-signature.js';
-import { combineBounded } from './combine-bounded.js';
-import { type CommandStores, runCommand } from './idempotent-command.js';
-import type { KitContext } from './kit-context.js';
-import { findOwnEndpoint } from './webhook-endpoint-service.js';
+import { findOwnEndpoint } from './webhook-endpoint-operations.js';
+import type { WebhookJobReport, WebhookService } from './webhook-service.js';
 
 export type WebhookDeliveryOperations = Pick<WebhookService, 'listDeliveries' | 'redeliver' | 'runJob'>;
 
@@ -53,30 +48,6 @@ const addReports = (reports: readonly WebhookJobReport[]): WebhookJobReport =>
 
 /** Redeliveries retried when an attempt was recorded in between. */
 const REDELIVERY_ATTEMPTS = 3;
-const INVALID_CURSOR = 'Invalid cursor: pass the nextCursor of a previous page';
-
-/** The opaque `cursor` of a deliveries page: base64url of the JSON [createdAt, id] of its last row. */
-const encodeDeliveryCursor = ({ createdAt, id }: StoredWebhookDelivery): string =>
-  base64urlnopad.encode(new TextEncoder().encode(JSON.stringify([createdAt, id])));
-
-const decodeDeliveryCursor = (cursor: string): { createdAt: string; id: string } | null => {
-  try {
-    const parsed: unknown = JSON.parse(
-      new TextDecoder('utf-8', { fatal: true }).decode(base64urlnopad.decode(cursor)),
-    );
-    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
-    const [createdAt, id] = parsed as unknown[];
-    return typeof createdAt === 'string' &&
-      !Number.isNaN(Date.parse(createdAt)) &&
-      typeof id === 'string' &&
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)
-      ? { createdAt, id }
-      : null;
-  } catch {
-    return null;
-  }
-};
-
 const attemptOutcomeOf = (answer: WebhookAnswer, now: Date): WebhookAttemptOutcome =>
   answer.type === 'answered'
     ? {
@@ -94,7 +65,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
   const { ports, options } = ctx;
   /** The unit of work of this service, whose transactions complete no idempotency claim. */
   const inTransaction = <T>(work: (tx: TransactionalStores) => ResultAsync<T, DomainError>) =>
-    ports.unitOfWork.transaction(work).mapErr(lockLostAsStorageUnavailable);
+    ports.unitOfWork.transaction(work).mapErr(lockLostAsInProgress);
   const now = () => ports.clock.now();
 
   const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
@@ -293,10 +264,9 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       const parsed = parseRequest(webhookDeliveryListQuerySchema, query, 'The query parameters are invalid');
       if (parsed.isErr()) return errAsync(parsed.error);
       const { status, limit, cursor } = parsed.value;
-      const before = cursor === undefined ? undefined : decodeDeliveryCursor(cursor);
-      if (before === null) {
-        return errAsync(validationFailed('The query parameters are invalid', { cursor: [INVALID_CURSOR] }));
-      }
+      const decoded = createdAtAndIdCursor.decode(cursor, 'cursor');
+      if (decoded.isErr()) return errAsync(decoded.error);
+      const before = decoded.value;
       return findOwnEndpoint(ports.webhookEndpoints, principal, endpointId).andThen(() =>
         ports.webhookDeliveries
           .listForEndpoint({
@@ -311,7 +281,8 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
             const last = page.at(-1);
             return {
               data: page.map(toWebhookDeliveryResponse),
-              nextCursor: rows.length > limit && last !== undefined ? encodeDeliveryCursor(last) : null,
+              nextCursor:
+                rows.length > limit && last !== undefined ? createdAtAndIdCursor.encode(last) : null,
             };
           }),
       );

@@ -1,19 +1,38 @@
 import { errAsync, type ResultAsync } from 'neverthrow';
+import { runClientTransition } from '../commands/client-transition.js';
+import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
+import { runCommand } from '../commands/idempotent-command.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError } from '../errors.js';
-import type { ComplianceService, IdempotentCommandContext } from '../onboarding-kit.js';
+import type { KitContext } from '../kit-context.js';
 import { type CompliancePrincipal, principalKey } from '../principal.js';
 import type { Client } from '../schemas/client-response.js';
 import { requestResubmissionBodySchema } from '../schemas/compliance.js';
 import { parseRequest } from '../validation/parse-request.js';
-import { runClientTransition } from './client-transition.js';
-import { runCommand } from './idempotent-command.js';
-import type { KitContext } from './kit-context.js';
+
+export interface ComplianceService {
+  approve(
+    principal: CompliancePrincipal,
+    clientId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  requestResubmission(
+    principal: CompliancePrincipal,
+    clientId: string,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+  markTermsSigned(
+    principal: CompliancePrincipal,
+    clientId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+}
 
 type ReviewTrigger = 'APPROVE' | 'REQUEST_RESUBMISSION' | 'SIGN_TERMS';
 
 /** The compliance team's review moves (decisions §3). Compliance sees every manager's clients. */
-export const createComplianceReviewService = (ctx: KitContext): ComplianceService => {
+export const createComplianceService = (ctx: KitContext): ComplianceService => {
   const review = (
     principal: CompliancePrincipal,
     clientId: string,

@@ -5,9 +5,9 @@ import { historyEntry } from '../domain/onboarding-information.js';
 import { type ClientStatusTrigger, transitionClientStatus } from '../domain/status-machine.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { clientNotFound, clientTypeMismatch, type DomainError, invalidStatus } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
 import type { Client, ClientStatus, ClientType } from '../schemas/client-response.js';
 import type { CommandTransaction } from './idempotent-command.js';
-import type { KitContext } from './kit-context.js';
 
 /** One move of the status machine on an existing client, as a command. */
 export type ClientTransition = {

@@ -1,0 +1,38 @@
+import type { ApiKeyStore } from './ports/api-key-store.js';
+import type { ClientRepository } from './ports/client-repository.js';
+import type { Clock } from './ports/clock.js';
+import type { DocumentIndex } from './ports/document-index.js';
+import type { DocumentStorage } from './ports/document-storage.js';
+import type { EventLog } from './ports/event-log.js';
+import type { IdGenerator } from './ports/id-generator.js';
+import type { IdempotencyStore } from './ports/idempotency-store.js';
+import type { PresetFeeRepository } from './ports/preset-fee-repository.js';
+import type { TextHashing } from './ports/text-hashing.js';
+import type { UnitOfWork } from './ports/unit-of-work.js';
+import type { WebhookDeliveryStore } from './ports/webhook-delivery-store.js';
+import type { WebhookEndpointStore } from './ports/webhook-endpoint-store.js';
+import type { WebhookTransport } from './ports/webhook-transport.js';
+
+/** Every port the kit runs on. A host wires adapters here once (`createOnboardingKit`). */
+export type OnboardingKitPorts = {
+  readonly clients: ClientRepository;
+  readonly documentIndex: DocumentIndex;
+  readonly documentStorage: DocumentStorage;
+  readonly presetFees: PresetFeeRepository;
+  readonly idempotency: IdempotencyStore;
+  /** The transactional outbox of client events. */
+  readonly events: EventLog;
+  readonly webhookEndpoints: WebhookEndpointStore;
+  readonly webhookDeliveries: WebhookDeliveryStore;
+  /**
+   * Sends webhook deliveries (`createNodeWebhookTransport` of @onboarding-kit/webhook-transport,
+   * or a recording one in tests). Without one, every attempt fails with that reason.
+   */
+  readonly webhookTransport?: WebhookTransport;
+  readonly apiKeys: ApiKeyStore;
+  readonly unitOfWork: UnitOfWork;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** SHA-256 for API key digests and request fingerprints; core's portable one when absent. */
+  readonly hashing?: TextHashing;
+};
