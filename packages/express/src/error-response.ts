@@ -21,6 +21,8 @@ export type KitError = {
   readonly reason: string;
   /** Problems by field path (`profile.email`, `filenames[2]`), or null. */
   readonly parameterErrors: ParameterErrors | null;
+  /** Present when `parameterErrors` lists only the first paths: how many there were in all. */
+  readonly totalParameterErrors?: number;
 };
 
 /**
@@ -102,6 +104,9 @@ export const sendHttpFailure = (
             code: answer.body.code,
             reason: answer.body.reason,
             parameterErrors: answer.body.parameterErrors,
+            ...(answer.body.totalParameterErrors === undefined
+              ? {}
+              : { totalParameterErrors: answer.body.totalParameterErrors }),
           },
           { req, res },
         );

@@ -1,4 +1,4 @@
-import type { DomainError, ErrorBody, ErrorCode } from '@onboarding-kit/core';
+import type { DomainError, ErrorBody, ErrorCode, ParameterErrors } from '@onboarding-kit/core';
 import { match } from 'ts-pattern';
 
 /** Failures only the HTTP binding can see: the request never reached core, or something threw. */
@@ -89,6 +89,36 @@ const httpError = (
   headers: Readonly<Record<string, string>> = {},
 ): HttpError => ({ status: errorStatusByCode[code], body: { code, reason, parameterErrors }, headers });
 
+/** The most field paths one error answer lists (decisions §2 keeps the shape; this keeps it small). */
+export const MAX_PARAMETER_ERROR_PATHS = 100;
+/** A path longer than this (an unknown property's key is the caller's) is cut, marked with `…`. */
+const MAX_PARAMETER_ERROR_PATH_CHARS = 200;
+/** Messages listed per path at most. */
+const MAX_MESSAGES_PER_PATH = 10;
+
+/**
+ * `parameterErrors` as answered: the first paths only, each short, so a body of 90,000 unknown
+ * keys answers a few KB instead of echoing them all; `totalParameterErrors` counts every path.
+ */
+const boundedParameterErrors = (
+  parameterErrors: ParameterErrors | null,
+): Pick<ErrorBody, 'parameterErrors' | 'totalParameterErrors'> => {
+  if (parameterErrors === null) return { parameterErrors: null };
+  const paths = Object.keys(parameterErrors);
+  const bounded = new Map<string, string[]>();
+  for (const path of paths.slice(0, MAX_PARAMETER_ERROR_PATHS)) {
+    const shown =
+      path.length > MAX_PARAMETER_ERROR_PATH_CHARS ? `${path.slice(0, MAX_PARAMETER_ERROR_PATH_CHARS)}…` : path;
+    const messages = (parameterErrors[path] ?? []).slice(0, MAX_MESSAGES_PER_PATH);
+    bounded.set(shown, [...(bounded.get(shown) ?? []), ...messages]);
+  }
+  // Own properties from a Map: a path named `__proto__` stays a plain key.
+  const answered = Object.fromEntries(bounded);
+  return paths.length > MAX_PARAMETER_ERROR_PATHS
+    ? { parameterErrors: answered, totalParameterErrors: paths.length }
+    : { parameterErrors: answered };
+};
+
 const bytesLabel = (bytes: number): string =>
   bytes % 1_048_576 === 0 ? `${bytes / 1_048_576} MiB` : `${bytes} bytes`;
 
@@ -100,7 +130,10 @@ const bytesLabel = (bytes: number): string =>
 export const toHttpError = (error: HttpFailure): HttpError =>
   match(error)
     .returnType<HttpError>()
-    .with({ type: 'ValidationFailed' }, (e) => httpError('VALIDATION_FAILED', e.reason, e.parameterErrors))
+    .with({ type: 'ValidationFailed' }, (e) => {
+      const answer = httpError('VALIDATION_FAILED', e.reason);
+      return { ...answer, body: { ...answer.body, ...boundedParameterErrors(e.parameterErrors) } };
+    })
     .with({ type: 'MalformedJson' }, (e) =>
       httpError('MALFORMED_JSON', `The request body is not valid JSON: ${e.detail}`),
     )

@@ -1,4 +1,5 @@
 import { describeApiDocs } from './api-docs.js';
+import { describeBoundedAnswers } from './bounded-answers.js';
 import { describeHostileRequests } from './hostile-requests.js';
 import { describeHttpErrors } from './http-errors.js';
 import { describeIdempotency } from './idempotency.js';
@@ -20,4 +21,5 @@ export const describeAllHttpSuites = () => {
   describeApiDocs();
   describeHostileRequests();
   describeOperationDispatch();
+  describeBoundedAnswers();
 };
