@@ -66,8 +66,11 @@ const routePathOf = (req: Request): string => {
   return `${req.baseUrl}${typeof pattern === 'string' ? pattern : req.path}`;
 };
 
-/** Statuses of refusals worth a warning: someone failing to authenticate, or pushing a limit. */
-const WATCHED_REFUSALS = new Set([401, 403, 413, 429]);
+/**
+ * Statuses of refusals worth a warning: someone failing to authenticate, or pushing a limit (503:
+ * the process's in-flight bytes; an outage is logged as an error above).
+ */
+const WATCHED_REFUSALS = new Set([401, 403, 413, 429, 503]);
 
 /** Sends the mapped answer of a failure; what the body hides (causes) goes to the logger. */
 export const sendHttpFailure = (

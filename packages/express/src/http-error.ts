@@ -7,6 +7,15 @@ export type MalformedJson = { readonly type: 'MalformedJson'; readonly detail: s
 export type MalformedPath = { readonly type: 'MalformedPath' };
 /** An upload whose body did not arrive within the allowed time. */
 export type RequestTimeout = { readonly type: 'RequestTimeout'; readonly timeoutMs: number };
+/**
+ * A body that would fit alone, refused before it is read because others already in flight hold
+ * the bytes of its link or owner (the caller's own: 429) or of the process (everyone's: 503).
+ */
+export type InFlightBytesExceeded = {
+  readonly type: 'InFlightBytesExceeded';
+  readonly scope: 'link' | 'owner' | 'process';
+  readonly retryAfterSeconds: number;
+};
 export type PayloadTooLarge = { readonly type: 'PayloadTooLarge'; readonly limitBytes: number };
 export type UnsupportedMediaType = { readonly type: 'UnsupportedMediaType'; readonly reason: string };
 export type RouteNotFound = {
@@ -21,6 +30,7 @@ export type BindingError =
   | MalformedJson
   | MalformedPath
   | RequestTimeout
+  | InFlightBytesExceeded
   | PayloadTooLarge
   | UnsupportedMediaType
   | RouteNotFound
@@ -30,6 +40,10 @@ export type HttpFailure = DomainError | BindingError;
 export const malformedJson = (detail: string): MalformedJson => ({ type: 'MalformedJson', detail });
 export const malformedPath = (): MalformedPath => ({ type: 'MalformedPath' });
 export const requestTimeout = (timeoutMs: number): RequestTimeout => ({ type: 'RequestTimeout', timeoutMs });
+export const inFlightBytesExceeded = (
+  scope: InFlightBytesExceeded['scope'],
+  retryAfterSeconds: number,
+): InFlightBytesExceeded => ({ type: 'InFlightBytesExceeded', scope, retryAfterSeconds });
 export const payloadTooLarge = (limitBytes: number): PayloadTooLarge => ({
   type: 'PayloadTooLarge',
   limitBytes,
@@ -72,6 +86,7 @@ export const errorStatusByCode = {
   IDEMPOTENCY_KEY_REUSED: 422,
   TOO_MANY_REQUESTS: 429,
   STORAGE_UNAVAILABLE: 503,
+  SERVER_BUSY: 503,
   INTERNAL: 500,
 } as const satisfies Record<ErrorCode, number>;
 
@@ -108,7 +123,9 @@ const boundedParameterErrors = (
   const bounded = new Map<string, string[]>();
   for (const path of paths.slice(0, MAX_PARAMETER_ERROR_PATHS)) {
     const shown =
-      path.length > MAX_PARAMETER_ERROR_PATH_CHARS ? `${path.slice(0, MAX_PARAMETER_ERROR_PATH_CHARS)}…` : path;
+      path.length > MAX_PARAMETER_ERROR_PATH_CHARS
+        ? `${path.slice(0, MAX_PARAMETER_ERROR_PATH_CHARS)}…`
+        : path;
     const messages = (parameterErrors[path] ?? []).slice(0, MAX_MESSAGES_PER_PATH);
     bounded.set(shown, [...(bounded.get(shown) ?? []), ...messages]);
   }
@@ -142,6 +159,30 @@ export const toHttpError = (error: HttpFailure): HttpError =>
     )
     .with({ type: 'RequestTimeout' }, (e) =>
       httpError('REQUEST_TIMEOUT', `The request body did not arrive within ${e.timeoutMs / 1000} s`),
+    )
+    .with({ type: 'InFlightBytesExceeded', scope: 'link' }, (e) =>
+      httpError(
+        'TOO_MANY_REQUESTS',
+        `Another upload to this link is still arriving: retry in ${e.retryAfterSeconds} s`,
+        null,
+        { 'Retry-After': String(e.retryAfterSeconds) },
+      ),
+    )
+    .with({ type: 'InFlightBytesExceeded', scope: 'owner' }, (e) =>
+      httpError(
+        'TOO_MANY_REQUESTS',
+        `Too many of your uploads are arriving at once: retry in ${e.retryAfterSeconds} s`,
+        null,
+        { 'Retry-After': String(e.retryAfterSeconds) },
+      ),
+    )
+    .with({ type: 'InFlightBytesExceeded', scope: 'process' }, (e) =>
+      httpError(
+        'SERVER_BUSY',
+        `The server is receiving too many uploads at once: retry in ${e.retryAfterSeconds} s`,
+        null,
+        { 'Retry-After': String(e.retryAfterSeconds) },
+      ),
     )
     .with({ type: 'Unauthorized' }, (e) => httpError('UNAUTHORIZED', e.reason))
     .with({ type: 'Forbidden' }, (e) => httpError('FORBIDDEN', e.reason))

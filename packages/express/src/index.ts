@@ -46,6 +46,14 @@ export {
   type IdempotencyMiddlewareOptions,
   isStorableResponse,
 } from './idempotency-middleware.js';
+export {
+  createInFlightByteBudget,
+  defaultInFlightByteLimits,
+  type InFlightByteBudget,
+  type InFlightByteLimits,
+  type InFlightReservation,
+  type InFlightScope,
+} from './in-flight-byte-budget.js';
 export { createRouteNotFoundHandler, type RouterOptions } from './interface-router.js';
 export { MAX_JSON_BODY_BYTES } from './json-body.js';
 // --- The kit's background work (purge, sweep), started and stopped by the host --------------------
@@ -68,5 +76,5 @@ export {
   type OpenApiDocument,
   type OpenApiDocumentOptions,
 } from './openapi-document.js';
-export type { SignedLinkEndpoint } from './signed-link-endpoint.js';
+export type { SignedLinkEndpoint, UploadLinkTarget } from './signed-link-endpoint.js';
 export { createSignedLinkRouter, type SignedLinkRouterOptions } from './signed-link-router.js';

@@ -5,6 +5,7 @@ import type { AuthenticateRequest, PrincipalKind } from './authentication.js';
 import { createClientRouter } from './client-router.js';
 import { createComplianceRouter } from './compliance-router.js';
 import type { ErrorReportingOptions } from './error-response.js';
+import type { InFlightByteBudget } from './in-flight-byte-budget.js';
 import type { RouterOptions } from './interface-router.js';
 import { createManagerRouter } from './manager-router.js';
 import {
@@ -53,6 +54,10 @@ export type MountOnboardingKitOptions = ErrorReportingOptions & {
    */
   readonly signedLinks?: SignedLinkEndpoint;
   readonly uploadTimeoutMs?: number;
+  /** The signed-link router's bound on upload bytes in flight (see `SignedLinkRouterOptions`). */
+  readonly inFlightBudget?: InFlightByteBudget;
+  /** How long a JSON body may take to arrive (default 30 s, see `RouterOptions`). */
+  readonly jsonBodyTimeoutMs?: number;
   /**
    * `paths.openApi` serves the document of what is mounted (default on). Options other than the
    * paths and interfaces (security schemes, the host's error schema, a component prefix) go here.
@@ -88,6 +93,7 @@ export const mountOnboardingKit = (
   const routerOptions: RouterOptions = {
     ...reporting,
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+    ...(options.jsonBodyTimeoutMs === undefined ? {} : { jsonBodyTimeoutMs: options.jsonBodyTimeoutMs }),
   };
   if (interfaces.has('manager')) app.use(paths.manager, createManagerRouter(kit, routerOptions));
   if (interfaces.has('client')) app.use(paths.client, createClientRouter(kit, routerOptions));
@@ -98,6 +104,7 @@ export const mountOnboardingKit = (
       createSignedLinkRouter(options.signedLinks, {
         ...reporting,
         ...(options.uploadTimeoutMs === undefined ? {} : { uploadTimeoutMs: options.uploadTimeoutMs }),
+        ...(options.inFlightBudget === undefined ? {} : { inFlightBudget: options.inFlightBudget }),
       }),
     );
   }

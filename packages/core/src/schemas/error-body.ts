@@ -21,6 +21,7 @@ export const errorCodes = [
   'IDEMPOTENCY_KEY_REUSED',
   'TOO_MANY_REQUESTS',
   'STORAGE_UNAVAILABLE',
+  'SERVER_BUSY',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

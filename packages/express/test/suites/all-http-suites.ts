@@ -3,6 +3,7 @@ import { describeBoundedAnswers } from './bounded-answers.js';
 import { describeHostileRequests } from './hostile-requests.js';
 import { describeHttpErrors } from './http-errors.js';
 import { describeIdempotency } from './idempotency.js';
+import { describeInFlightBodies } from './in-flight-bodies.js';
 import { describeInterfaceRoutes } from './interface-routes.js';
 import { describeManagerIsolation } from './manager-isolation.js';
 import { describeOperationDispatch } from './operation-dispatch.js';
@@ -22,4 +23,5 @@ export const describeAllHttpSuites = () => {
   describeHostileRequests();
   describeOperationDispatch();
   describeBoundedAnswers();
+  describeInFlightBodies();
 };
