@@ -2,6 +2,7 @@ import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { createApiKeyCache } from './auth/api-key-cache.js';
 import { hashApiKey } from './auth/api-key-hash.js';
 import { unauthorized, type ValidationFailed, validationFailed } from './errors.js';
+import { checkOnboardingKitOptions } from './kit-options.js';
 import type {
   OnboardingKit,
   OnboardingKitOptions,
@@ -31,6 +32,7 @@ export const defaultOnboardingKitOptions: ResolvedOnboardingKitOptions = {
   temporaryFileTtlMs: 24 * HOUR,
   idempotencyRecordTtlMs: 24 * HOUR,
   idempotencyLockTtlMs: MINUTE,
+  idempotencyLockMaxRenewalMs: 5 * MINUTE,
   idempotencyMaxRecordsPerOwner: 10_000,
   webhookRetryWindowMs: 3 * 24 * HOUR,
   webhookAttemptTimeoutMs: 10_000,
@@ -52,12 +54,23 @@ export const resolveOnboardingKitOptions = (
   };
 };
 
-/** Wires every service of the kit onto the host's adapters, in one call. */
-export const createOnboardingKit = ({
-  options,
-  ...ports
-}: OnboardingKitPorts & { readonly options?: OnboardingKitOptions }): OnboardingKit => {
-  const resolved = resolveOnboardingKitOptions(options);
+/**
+ * Wires every service of the kit onto the host's adapters, in one call:
+ * `createOnboardingKit({ ...adapters, options })`. Invalid options (an unknown name, a wrong type, a
+ * value out of range) and a second argument are programmer errors: it throws a TypeError naming them.
+ */
+export const createOnboardingKit = (
+  { options, ...ports }: OnboardingKitPorts & { readonly options?: OnboardingKitOptions },
+  ...unexpected: readonly never[]
+): OnboardingKit => {
+  if (unexpected.length > 0) {
+    throw new TypeError(
+      'createOnboardingKit takes one argument: pass the options inside it, createOnboardingKit({ ...adapters, options })',
+    );
+  }
+  const checked = checkOnboardingKitOptions(resolveOnboardingKitOptions(options));
+  if (checked.isErr()) throw new TypeError(checked.error);
+  const resolved = checked.value;
   const hashing = ports.hashing ?? portableTextHashing;
   const ctx: KitContext = {
     ports,

@@ -49,6 +49,7 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
       .renew(ref, ports.clock.now())
       .mapErr((error) => (error.type === 'IdempotencyLockLost' ? idempotencyRequestInProgress() : error)),
   lockRenewalIntervalMs: Math.max(1, Math.floor(options.idempotencyLockTtlMs / 3)),
+  maxLockRenewalMs: options.idempotencyLockMaxRenewalMs,
   purgeExpired: (batchSize = DEFAULT_PURGE_BATCH_SIZE) =>
     ports.idempotency.purgeExpired(
       new Date(ports.clock.now().getTime() - options.idempotencyRecordTtlMs),
