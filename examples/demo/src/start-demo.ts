@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createOnboardingKit,
@@ -12,6 +12,7 @@ import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { type DemoAdapters, openDemoAdapters } from './demo-adapters.js';
 import { createDemoApp, demoPaths } from './demo-app.js';
 import type { DemoConfig } from './demo-config.js';
+import { createLimitedServer, type DemoServerLimits } from './demo-server-limits.js';
 import { type DemoStartFailure, demoStartFailure, describeDemoStartFailure } from './demo-start-failure.js';
 import { type DemoWebhookEndpoint, registerDemoWebhook, startDemoJobs } from './demo-webhooks.js';
 
@@ -26,6 +27,8 @@ export type StartDemoOptions = {
   readonly kitOptions?: OnboardingKitOptions;
   /** How often orphan documents are swept (default: startKitMaintenance's, hourly). */
   readonly orphanSweepIntervalMs?: number;
+  /** The HTTP server's timeouts and connection cap (default: `defaultDemoServerLimits`). */
+  readonly serverLimits?: Partial<DemoServerLimits>;
 };
 
 export type RunningDemo = {
@@ -79,7 +82,7 @@ export const startDemo = (
 ): ResultAsync<RunningDemo, DemoStartFailure> => {
   const logger = options.logger ?? consoleHttpLogger;
   const warn = options.warn ?? ((message: string) => console.warn(message));
-  const server = createServer();
+  const server = createLimitedServer(options.serverLimits);
   return listen(server, config.port, config.host).andThen((port) => {
     const origin = config.publicBaseUrl ?? `http://localhost:${port}`;
     return openDemoAdapters(config, { storageBaseUrl: `${origin}${demoPaths.storage}`, warn })

@@ -1,4 +1,5 @@
 import type { KitContext } from './kit-context.js';
+import { checkOnboardingKitOptions } from './kit-options.js';
 import type { OnboardingKit } from './onboarding-kit.js';
 import type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
@@ -25,6 +26,7 @@ export const defaultOnboardingKitOptions: ResolvedOnboardingKitOptions = {
   temporaryFileTtlMs: 24 * HOUR,
   idempotencyRecordTtlMs: 24 * HOUR,
   idempotencyLockTtlMs: MINUTE,
+  idempotencyLockMaxRenewalMs: 5 * MINUTE,
   idempotencyMaxRecordsPerOwner: 10_000,
   webhookRetryWindowMs: 3 * 24 * HOUR,
   webhookAttemptTimeoutMs: 10_000,
@@ -46,12 +48,23 @@ export const resolveOnboardingKitOptions = (
   };
 };
 
-/** Wires every service of the kit onto the host's adapters, in one call. */
-export const createOnboardingKit = ({
-  options,
-  ...ports
-}: OnboardingKitPorts & { readonly options?: OnboardingKitOptions }): OnboardingKit => {
-  const resolved = resolveOnboardingKitOptions(options);
+/**
+ * Wires every service of the kit onto the host's adapters, in one call:
+ * `createOnboardingKit({ ...adapters, options })`. Invalid options (an unknown name, a wrong type, a
+ * value out of range) and a second argument are programmer errors: it throws a TypeError naming them.
+ */
+export const createOnboardingKit = (
+  { options, ...ports }: OnboardingKitPorts & { readonly options?: OnboardingKitOptions },
+  ...unexpected: readonly never[]
+): OnboardingKit => {
+  if (unexpected.length > 0) {
+    throw new TypeError(
+      'createOnboardingKit takes one argument: pass the options inside it, createOnboardingKit({ ...adapters, options })',
+    );
+  }
+  const checked = checkOnboardingKitOptions(resolveOnboardingKitOptions(options));
+  if (checked.isErr()) throw new TypeError(checked.error);
+  const resolved = checked.value;
   const hashing = ports.hashing ?? portableTextHashing;
   const ctx: KitContext = {
     ports,

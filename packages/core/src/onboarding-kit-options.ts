@@ -17,6 +17,12 @@ export type OnboardingKitOptions = {
   /** After this an in-progress idempotency lock of a crashed process is taken over (default 60 s). */
   readonly idempotencyLockTtlMs?: number;
   /**
+   * How long a running request's lock is renewed at most (default 5 minutes, at least the lock TTL).
+   * A handler still running then stops renewing: its lock expires one TTL later and a retry takes it
+   * over (its own completion is then refused), so a handler that never answers never holds a key.
+   */
+  readonly idempotencyLockMaxRenewalMs?: number;
+  /**
    * Live idempotency records one caller may hold (default 10,000, `null` for no bound): a request
    * with a new key beyond it is 429 `TOO_MANY_REQUESTS` with `Retry-After` (when the caller's oldest
    * record expires). Bounds what one key holder can make the kit store; replays are never refused.

@@ -21,6 +21,8 @@ export type KitError = {
   readonly reason: string;
   /** Problems by field path (`profile.email`, `filenames[2]`), or null. */
   readonly parameterErrors: ParameterErrors | null;
+  /** Present when `parameterErrors` lists only the first paths: how many there were in all. */
+  readonly totalParameterErrors?: number;
 };
 
 /**
@@ -68,8 +70,11 @@ const routePathOf = (req: Request): string => {
   return `${req.baseUrl}${typeof pattern === 'string' ? pattern : req.path}`;
 };
 
-/** Statuses of refusals worth a warning: someone failing to authenticate, or pushing a limit. */
-const WATCHED_REFUSALS = new Set([401, 403, 413, 429]);
+/**
+ * Statuses of refusals worth a warning: someone failing to authenticate, or pushing a limit (503:
+ * the process's in-flight bytes; an outage is logged as an error above).
+ */
+const WATCHED_REFUSALS = new Set([401, 403, 413, 429, 503]);
 
 /** Sends the mapped answer of a failure; what the body hides (causes) goes to the logger. */
 export const sendHttpFailure = (
@@ -106,6 +111,9 @@ export const sendHttpFailure = (
             code: answer.body.code,
             reason: answer.body.reason,
             parameterErrors: answer.body.parameterErrors,
+            ...(answer.body.totalParameterErrors === undefined
+              ? {}
+              : { totalParameterErrors: answer.body.totalParameterErrors }),
           },
           { req, res },
         );

@@ -1,4 +1,4 @@
-import type { DomainError, ErrorBody, ErrorCode } from '@onboarding-kit/core';
+import type { DomainError, ErrorBody, ErrorCode, ParameterErrors } from '@onboarding-kit/core';
 import { match } from 'ts-pattern';
 import { bytesLabel } from './quantity-labels.js';
 
@@ -8,6 +8,15 @@ export type MalformedJson = { readonly type: 'MalformedJson'; readonly detail: s
 export type MalformedPath = { readonly type: 'MalformedPath' };
 /** An upload whose body did not arrive within the allowed time. */
 export type RequestTimeout = { readonly type: 'RequestTimeout'; readonly timeoutMs: number };
+/**
+ * A body that would fit alone, refused before it is read because others already in flight hold
+ * the bytes of its link or owner (the caller's own: 429) or of the process (everyone's: 503).
+ */
+export type InFlightBytesExceeded = {
+  readonly type: 'InFlightBytesExceeded';
+  readonly scope: 'link' | 'owner' | 'process';
+  readonly retryAfterSeconds: number;
+};
 export type PayloadTooLarge = { readonly type: 'PayloadTooLarge'; readonly limitBytes: number };
 export type UnsupportedMediaType = { readonly type: 'UnsupportedMediaType'; readonly reason: string };
 export type RouteNotFound = {
@@ -22,6 +31,7 @@ export type BindingError =
   | MalformedJson
   | MalformedPath
   | RequestTimeout
+  | InFlightBytesExceeded
   | PayloadTooLarge
   | UnsupportedMediaType
   | RouteNotFound
@@ -31,6 +41,10 @@ export type HttpFailure = DomainError | BindingError;
 export const malformedJson = (detail: string): MalformedJson => ({ type: 'MalformedJson', detail });
 export const malformedPath = (): MalformedPath => ({ type: 'MalformedPath' });
 export const requestTimeout = (timeoutMs: number): RequestTimeout => ({ type: 'RequestTimeout', timeoutMs });
+export const inFlightBytesExceeded = (
+  scope: InFlightBytesExceeded['scope'],
+  retryAfterSeconds: number,
+): InFlightBytesExceeded => ({ type: 'InFlightBytesExceeded', scope, retryAfterSeconds });
 export const payloadTooLarge = (limitBytes: number): PayloadTooLarge => ({
   type: 'PayloadTooLarge',
   limitBytes,
@@ -73,6 +87,7 @@ export const errorStatusByCode = {
   IDEMPOTENCY_KEY_REUSED: 422,
   TOO_MANY_REQUESTS: 429,
   STORAGE_UNAVAILABLE: 503,
+  SERVER_BUSY: 503,
   INTERNAL: 500,
 } as const satisfies Record<ErrorCode, number>;
 
@@ -90,6 +105,38 @@ const httpError = (
   headers: Readonly<Record<string, string>> = {},
 ): HttpError => ({ status: errorStatusByCode[code], body: { code, reason, parameterErrors }, headers });
 
+/** The most field paths one error answer lists (decisions §2 keeps the shape; this keeps it small). */
+export const MAX_PARAMETER_ERROR_PATHS = 100;
+/** A path longer than this (an unknown property's key is the caller's) is cut, marked with `…`. */
+const MAX_PARAMETER_ERROR_PATH_CHARS = 200;
+/** Messages listed per path at most. */
+const MAX_MESSAGES_PER_PATH = 10;
+
+/**
+ * `parameterErrors` as answered: the first paths only, each short, so a body of 90,000 unknown
+ * keys answers a few KB instead of echoing them all; `totalParameterErrors` counts every path.
+ */
+const boundedParameterErrors = (
+  parameterErrors: ParameterErrors | null,
+): Pick<ErrorBody, 'parameterErrors' | 'totalParameterErrors'> => {
+  if (parameterErrors === null) return { parameterErrors: null };
+  const paths = Object.keys(parameterErrors);
+  const bounded = new Map<string, string[]>();
+  for (const path of paths.slice(0, MAX_PARAMETER_ERROR_PATHS)) {
+    const shown =
+      path.length > MAX_PARAMETER_ERROR_PATH_CHARS
+        ? `${path.slice(0, MAX_PARAMETER_ERROR_PATH_CHARS)}…`
+        : path;
+    const messages = (parameterErrors[path] ?? []).slice(0, MAX_MESSAGES_PER_PATH);
+    bounded.set(shown, [...(bounded.get(shown) ?? []), ...messages]);
+  }
+  // Own properties from a Map: a path named `__proto__` stays a plain key.
+  const answered = Object.fromEntries(bounded);
+  return paths.length > MAX_PARAMETER_ERROR_PATHS
+    ? { parameterErrors: answered, totalParameterErrors: paths.length }
+    : { parameterErrors: answered };
+};
+
 /**
  * The one mapping from a failure to its HTTP answer. Exhaustive: a new error type in core that is
  * not mapped here fails to compile. A resource of another manager reaches this as the same
@@ -98,7 +145,10 @@ const httpError = (
 export const toHttpError = (error: HttpFailure): HttpError =>
   match(error)
     .returnType<HttpError>()
-    .with({ type: 'ValidationFailed' }, (e) => httpError('VALIDATION_FAILED', e.reason, e.parameterErrors))
+    .with({ type: 'ValidationFailed' }, (e) => {
+      const answer = httpError('VALIDATION_FAILED', e.reason);
+      return { ...answer, body: { ...answer.body, ...boundedParameterErrors(e.parameterErrors) } };
+    })
     .with({ type: 'MalformedJson' }, (e) =>
       httpError('MALFORMED_JSON', `The request body is not valid JSON: ${e.detail}`),
     )
@@ -107,6 +157,30 @@ export const toHttpError = (error: HttpFailure): HttpError =>
     )
     .with({ type: 'RequestTimeout' }, (e) =>
       httpError('REQUEST_TIMEOUT', `The request body did not arrive within ${e.timeoutMs / 1000} s`),
+    )
+    .with({ type: 'InFlightBytesExceeded', scope: 'link' }, (e) =>
+      httpError(
+        'TOO_MANY_REQUESTS',
+        `Another upload to this link is still arriving: retry in ${e.retryAfterSeconds} s`,
+        null,
+        { 'Retry-After': String(e.retryAfterSeconds) },
+      ),
+    )
+    .with({ type: 'InFlightBytesExceeded', scope: 'owner' }, (e) =>
+      httpError(
+        'TOO_MANY_REQUESTS',
+        `Too many of your uploads are arriving at once: retry in ${e.retryAfterSeconds} s`,
+        null,
+        { 'Retry-After': String(e.retryAfterSeconds) },
+      ),
+    )
+    .with({ type: 'InFlightBytesExceeded', scope: 'process' }, (e) =>
+      httpError(
+        'SERVER_BUSY',
+        `The server is receiving too many uploads at once: retry in ${e.retryAfterSeconds} s`,
+        null,
+        { 'Retry-After': String(e.retryAfterSeconds) },
+      ),
     )
     .with({ type: 'Unauthorized' }, (e) => httpError('UNAUTHORIZED', e.reason))
     .with({ type: 'Forbidden' }, (e) => httpError('FORBIDDEN', e.reason))

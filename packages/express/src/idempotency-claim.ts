@@ -95,7 +95,9 @@ export const claimKeyOfRequest = (
 /**
  * Renews a held claim's lock every `lockRenewalIntervalMs` until the returned stop is called, so a
  * request running longer than the lock TTL is not taken over by a retry (which would run it twice).
- * It goes on after the caller hangs up: the work still runs, and a retry must wait for it.
+ * It goes on after the caller hangs up (the work still runs, and a retry must wait for it), but for
+ * `maxLockRenewalMs` at most: a handler that never answers then lets its lock expire, and a retry
+ * takes the key over (the stuck handler's own completion is refused).
  */
 export const renewWhileRunning = (
   idempotency: OnboardingKit['idempotency'],
@@ -103,7 +105,18 @@ export const renewWhileRunning = (
   req: Request,
   logger: HttpLogger,
 ): (() => void) => {
+  const renewUntil = Date.now() + idempotency.maxLockRenewalMs;
   const timer = setInterval(() => {
+    if (Date.now() >= renewUntil) {
+      clearInterval(timer);
+      logger.warn?.('onboarding-kit: stopped renewing the idempotency lock of a request still running', {
+        method: req.method,
+        path: req.originalUrl,
+        key: ref.key,
+        maxLockRenewalMs: idempotency.maxLockRenewalMs,
+      });
+      return;
+    }
     void idempotency.renew(ref).match(
       () => undefined,
       (failure) => {

@@ -46,6 +46,14 @@ export {
   type IdempotencyMiddlewareOptions,
   isStorableResponse,
 } from './idempotency-middleware.js';
+export {
+  createInFlightByteBudget,
+  defaultInFlightByteLimits,
+  type InFlightByteBudget,
+  type InFlightByteLimits,
+  type InFlightReservation,
+  type InFlightScope,
+} from './in-flight-byte-budget.js';
 export { createRouteNotFoundHandler, type RouterOptions } from './interface-router.js';
 export { MAX_JSON_BODY_BYTES } from './json-body.js';
 // --- Keeping credentials and signed links' tokens out of the host's access logs -------------------
@@ -84,5 +92,5 @@ export {
   problemDetailsSchema,
   toProblemDetails,
 } from './problem-details.js';
-export type { SignedLinkEndpoint } from './signed-link-endpoint.js';
+export type { SignedLinkEndpoint, UploadLinkTarget } from './signed-link-endpoint.js';
 export { createSignedLinkRouter, type SignedLinkRouterOptions } from './signed-link-router.js';

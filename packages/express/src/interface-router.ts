@@ -38,6 +38,8 @@ import type { OperationHandler, OperationHandlers, OperationInput, OperationSpec
 export type RouterOptions = ErrorReportingOptions & {
   /** The host's own authentication, in place of `SERVICE_API_KEY` through the kit's ApiKeyStore. */
   readonly authenticate?: AuthenticateRequest;
+  /** How long a JSON body may take to arrive (default 30 s): then 408, its connection closed. */
+  readonly jsonBodyTimeoutMs?: number;
 };
 
 /** A JSON 404 for anything under the router's mount path that no route matched. */
@@ -180,7 +182,7 @@ export const createInterfaceRouter = <
   const reporting = errorReporting(options);
   const router = express.Router();
   router.use(createAuthenticationMiddleware(kit, { ...options, accept: kind }));
-  const jsonBody = createJsonBodyParser(reporting);
+  const jsonBody = createJsonBodyParser(reporting, options);
   for (const id of Object.keys(operations) as (keyof Operations & string)[]) {
     const operation = operations[id] as Operations[typeof id];
     router[operation.method](

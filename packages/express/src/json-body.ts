@@ -2,6 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { type ErrorReporting, sendHttpFailure } from './error-response.js';
 import {
   type HttpFailure,
+  requestTimeout,
   unsupportedCharset,
   unsupportedContentEncoding,
   unsupportedMediaType,
@@ -9,6 +10,17 @@ import {
 
 /** Request bodies over this are 413 (decisions §7). */
 export const MAX_JSON_BODY_BYTES = 1_048_576;
+
+/** Default of `jsonBodyTimeoutMs`: 1 MiB at 300 kbit/s. */
+export const DEFAULT_JSON_BODY_TIMEOUT_MS = 30_000;
+
+export type JsonBodyOptions = {
+  /**
+   * How long a JSON body may take to arrive once the request is routed (default 30 s). A body not
+   * received by then is answered 408 and its connection closed, so what it sent is freed.
+   */
+  readonly jsonBodyTimeoutMs?: number;
+};
 
 /**
  * Content-Encodings of a JSON body, the same on Express 4 and 5 (Express 5's body-parser also
@@ -45,14 +57,34 @@ const unreadableJsonBody = (req: Parameters<RequestHandler>[0]): HttpFailure | u
  * deflate; then parses it (1 MiB at most). `strict: false` lets any JSON value through, so only a
  * syntax error is MALFORMED_JSON and a wrong shape is a validation error.
  */
-export const createJsonBodyParser = (reporting: ErrorReporting): RequestHandler[] => [
-  (req, res, next) => {
-    const failure = unreadableJsonBody(req);
-    if (failure === undefined) {
-      next();
-      return;
-    }
-    sendHttpFailure(req, res, failure, reporting);
-  },
-  express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true, strict: false }),
-];
+export const createJsonBodyParser = (
+  reporting: ErrorReporting,
+  { jsonBodyTimeoutMs = DEFAULT_JSON_BODY_TIMEOUT_MS }: JsonBodyOptions = {},
+): RequestHandler[] => {
+  const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true, strict: false });
+  return [
+    (req, res, next) => {
+      const failure = unreadableJsonBody(req);
+      if (failure === undefined) {
+        next();
+        return;
+      }
+      sendHttpFailure(req, res, failure, reporting);
+    },
+    (req, res, next) => {
+      let timedOut = false;
+      const deadline = setTimeout(() => {
+        timedOut = true;
+        // The answer closes the connection: the parser then fails on the cut body and drops it.
+        res.set('Connection', 'close');
+        sendHttpFailure(req, res, requestTimeout(jsonBodyTimeoutMs), reporting);
+      }, jsonBodyTimeoutMs);
+      deadline.unref();
+      parseJson(req, res, (error?: unknown) => {
+        clearTimeout(deadline);
+        // Once answered 408, the parser's own failure (the body cut short) is nobody's to hear.
+        if (!timedOut) next(error);
+      });
+    },
+  ];
+};

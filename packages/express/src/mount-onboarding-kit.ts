@@ -6,6 +6,7 @@ import { createClientRouter } from './client-router.js';
 import { createComplianceRouter } from './compliance-router.js';
 import type { ErrorReportingOptions } from './error-response.js';
 import { createInterfaceBodyParserErrorHandler, createSignedLinkBodyGuard } from './host-body-parser.js';
+import type { InFlightByteBudget } from './in-flight-byte-budget.js';
 import type { RouterOptions } from './interface-router.js';
 import { createManagerRouter } from './manager-router.js';
 import {
@@ -54,6 +55,10 @@ export type MountOnboardingKitOptions = ErrorReportingOptions & {
    */
   readonly signedLinks?: SignedLinkEndpoint;
   readonly uploadTimeoutMs?: number;
+  /** The signed-link router's bound on upload bytes in flight (see `SignedLinkRouterOptions`). */
+  readonly inFlightBudget?: InFlightByteBudget;
+  /** How long a JSON body may take to arrive (default 30 s, see `RouterOptions`). */
+  readonly jsonBodyTimeoutMs?: number;
   /**
    * `paths.openApi` serves the document of what is mounted (default on), its figures taken from
    * `kit.options`. Options other than the paths and interfaces (security schemes, the host's error
@@ -124,6 +129,7 @@ export const mountOnboardingKit = (
   const routerOptions: RouterOptions = {
     ...reporting,
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+    ...(options.jsonBodyTimeoutMs === undefined ? {} : { jsonBodyTimeoutMs: options.jsonBodyTimeoutMs }),
   };
   for (const kind of ['manager', 'client', 'compliance'] as const) {
     if (!interfaces.has(kind)) continue;
@@ -143,6 +149,7 @@ export const mountOnboardingKit = (
       createSignedLinkRouter(options.signedLinks, {
         ...reporting,
         ...(options.uploadTimeoutMs === undefined ? {} : { uploadTimeoutMs: options.uploadTimeoutMs }),
+        ...(options.inFlightBudget === undefined ? {} : { inFlightBudget: options.inFlightBudget }),
       }),
     );
   }

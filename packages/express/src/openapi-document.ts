@@ -156,7 +156,13 @@ const sharedRefusals = (operation: OperationSpec): ErrorCode[] => [
   'INTERNAL',
   'STORAGE_UNAVAILABLE',
   ...(operation.requestBody
-    ? (['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const)
+    ? ([
+        'VALIDATION_FAILED',
+        'MALFORMED_JSON',
+        'REQUEST_TIMEOUT',
+        'PAYLOAD_TOO_LARGE',
+        'UNSUPPORTED_MEDIA_TYPE',
+      ] as const)
     : []),
   ...(operation.query ? (['VALIDATION_FAILED'] as const) : []),
   // A path parameter whose percent-encoding is not UTF-8 is refused before the route runs.

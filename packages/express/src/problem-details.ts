@@ -36,6 +36,7 @@ const titles = {
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency-Key reused with another request',
   TOO_MANY_REQUESTS: 'Too many requests',
+  SERVER_BUSY: 'Server busy',
   STORAGE_UNAVAILABLE: 'Storage unavailable',
   INTERNAL: 'Internal error',
 } as const satisfies Record<ErrorCode, string>;

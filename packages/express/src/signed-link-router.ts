@@ -11,11 +11,17 @@ import {
 } from './error-response.js';
 import {
   type HttpFailure,
+  inFlightBytesExceeded,
   malformedJson,
   payloadTooLarge,
   requestTimeout,
   unsupportedMediaType,
 } from './http-error.js';
+import {
+  createInFlightByteBudget,
+  defaultInFlightByteLimits,
+  type InFlightByteBudget,
+} from './in-flight-byte-budget.js';
 import { createRouteNotFoundHandler } from './interface-router.js';
 import type { SignedLinkEndpoint } from './signed-link-endpoint.js';
 
@@ -25,9 +31,17 @@ export type SignedLinkRouterOptions = ErrorReportingOptions & {
    * at 2 Mbit/s). A slower sender is answered 408 and cut off, so it cannot hold memory or a socket.
    */
   readonly uploadTimeoutMs?: number;
+  /**
+   * Bounds the upload bytes in flight per link, per owner and in all (default
+   * `defaultInFlightByteLimits(maxUploadBytes)`: one maximal upload per link, four per owner, eight
+   * in all). Share one budget between routers of one process with `createInFlightByteBudget`.
+   */
+  readonly inFlightBudget?: InFlightByteBudget;
 };
 
 const DEFAULT_UPLOAD_TIMEOUT_MS = 120_000;
+/** What a refusal for bytes in flight suggests waiting: a few seconds, as uploads finish. */
+const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
 
 /** A failure answered before the body was read: the connection closes rather than drain it. */
 const refuseUnread = (req: Request, res: Response, failure: HttpFailure, reporting: ErrorReporting): void => {
@@ -58,6 +72,7 @@ const readBoundedBody = (req: Request, limit: number, timeoutMs: number): Promis
       req.off('end', onEnd);
       req.off('error', onAbort);
       req.off('aborted', onAbort);
+      req.off('close', onAbort);
       if (outcome.type !== 'Read') req.pause();
       resolve(outcome);
     };
@@ -78,6 +93,8 @@ const readBoundedBody = (req: Request, limit: number, timeoutMs: number): Promis
     req.on('end', onEnd);
     req.on('error', onAbort);
     req.on('aborted', onAbort);
+    // A connection closed before the body ended (after 'end', the outcome is already settled).
+    req.on('close', onAbort);
   });
 
 /** The announced body length, null without one; NaN when the header is not a plain number. */
@@ -101,6 +118,8 @@ export const createSignedLinkRouter = (
 ): Router => {
   const reporting = errorReporting(options);
   const uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;
+  const budget =
+    options.inFlightBudget ?? createInFlightByteBudget(defaultInFlightByteLimits(endpoint.maxUploadBytes));
   const router = express.Router();
 
   router.put('/uploads/:token', (req, res, next) => {
@@ -109,6 +128,7 @@ export const createSignedLinkRouter = (
       refuseUnread(req, res, permitted.error, reporting);
       return;
     }
+    const { owner, filename } = permitted.value;
     const length = announcedLength(req);
     if (Number.isNaN(length)) {
       refuseUnread(req, res, malformedJson('the Content-Length header is not a byte count'), reporting);
@@ -127,6 +147,20 @@ export const createSignedLinkRouter = (
         unsupportedMediaType('Upload the file as is: Content-Encoding is not supported on upload links'),
         reporting,
       );
+      return;
+    }
+    // A body without a length may grow to the limit: that much is reserved for it.
+    const reservation = budget.reserve(length ?? endpoint.maxUploadBytes, {
+      link: JSON.stringify([owner, filename]),
+      owner,
+    });
+    if (reservation.type === 'Refused') {
+      // Over a bound on its own it can never fit (413); else it waits for others to finish.
+      const refusal =
+        (length ?? endpoint.maxUploadBytes) > reservation.limitBytes
+          ? payloadTooLarge(reservation.limitBytes)
+          : inFlightBytesExceeded(reservation.scope, IN_FLIGHT_RETRY_AFTER_SECONDS);
+      refuseUnread(req, res, refusal, reporting);
       return;
     }
     readBoundedBody(req, endpoint.maxUploadBytes, uploadTimeoutMs)
@@ -150,6 +184,8 @@ export const createSignedLinkRouter = (
           )
           .exhaustive(),
       )
+      // Every path ends here: stored, refused, timed out, aborted, or thrown.
+      .finally(reservation.release)
       .catch(next);
   });
 

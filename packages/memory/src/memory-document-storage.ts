@@ -24,7 +24,8 @@ export type StoredTemporaryFile = {
  * binding takes (`SignedLinkEndpoint`): checked before the body is read, then stored or served.
  */
 export type MemorySignedLinks = {
-  verifyUpload(token: string): Result<void, SignedLinkRejected>;
+  /** The link's owner and filename, when it may be uploaded to now. */
+  verifyUpload(token: string): Result<{ owner: string; filename: string }, SignedLinkRejected>;
   acceptUpload(token: string, body: Uint8Array): ResultAsync<void, SignedLinkRejected | StorageUnavailable>;
   openDownload(
     token: string,
@@ -221,7 +222,7 @@ export const createMemoryDocumentStorage = ({
 
   const signedLinks: MemorySignedLinks = {
     maxUploadBytes,
-    verifyUpload: (token) => uploadAllowed(token, 0).map(() => undefined),
+    verifyUpload: (token) => uploadAllowed(token, 0).map(({ owner, filename }) => ({ owner, filename })),
     acceptUpload: (token, body) => {
       const link = uploadAllowed(token, body.byteLength);
       if (link.isErr()) return errAsync(link.error);

@@ -21,6 +21,7 @@ export const errorCodes = [
   'IDEMPOTENCY_KEY_REUSED',
   'TOO_MANY_REQUESTS',
   'STORAGE_UNAVAILABLE',
+  'SERVER_BUSY',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
@@ -30,6 +31,14 @@ export const errorBodySchema = z
     code: z.enum(errorCodes),
     reason: z.string(),
     parameterErrors: z.record(z.string(), z.array(z.string())).nullable(),
+    /**
+     * Present only when `parameterErrors` was cut to its first paths: how many paths had errors in
+     * all. An answer stays small however many errors a body holds.
+     */
+    totalParameterErrors: z.number().int().positive().optional().meta({
+      description:
+        'Present only when parameterErrors lists the first 100 paths: how many paths had errors in all',
+    }),
   })
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -44,6 +44,8 @@ export interface IdempotencyService {
   renew(ref: IdempotencyClaimRef): ResultAsync<void, DomainError>;
   /** A third of the lock TTL: two renewals may fail before another request could take the key over. */
   readonly lockRenewalIntervalMs: number;
+  /** How long a running request's lock is renewed at most (option `idempotencyLockMaxRenewalMs`). */
+  readonly maxLockRenewalMs: number;
   /** Deletes expired records in batches; resolves to how many were deleted. */
   purgeExpired(batchSize?: number): ResultAsync<number, DomainError>;
 }
@@ -87,6 +89,7 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
   release: (ref) => ports.idempotency.release(ref),
   renew: (ref) => ports.idempotency.renew(ref, ports.clock.now()).mapErr(lockLostAsInProgress),
   lockRenewalIntervalMs: Math.max(1, Math.floor(options.idempotencyLockTtlMs / 3)),
+  maxLockRenewalMs: options.idempotencyLockMaxRenewalMs,
   purgeExpired: (batchSize = DEFAULT_PURGE_BATCH_SIZE) =>
     ports.idempotency.purgeExpired(
       new Date(ports.clock.now().getTime() - options.idempotencyRecordTtlMs),

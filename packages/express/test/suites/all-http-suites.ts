@@ -1,7 +1,9 @@
 import { describeApiDocs } from './api-docs.js';
+import { describeBoundedAnswers } from './bounded-answers.js';
 import { describeHostileRequests } from './hostile-requests.js';
 import { describeHttpErrors } from './http-errors.js';
 import { describeIdempotency } from './idempotency.js';
+import { describeInFlightBodies } from './in-flight-bodies.js';
 import { describeInterfaceRoutes } from './interface-routes.js';
 import { describeManagerIsolation } from './manager-isolation.js';
 import { describeMountOnboardingKit } from './mount-onboarding-kit.js';
@@ -20,4 +22,6 @@ export const describeAllHttpSuites = () => {
   describeApiDocs();
   describeHostileRequests();
   describeMountOnboardingKit();
+  describeBoundedAnswers();
+  describeInFlightBodies();
 };

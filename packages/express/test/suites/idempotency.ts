@@ -266,6 +266,56 @@ export const describeIdempotency = () =>
       }
     });
 
+    test('a handler that never answers stops renewing its lock after idempotencyLockMaxRenewalMs: a retry then takes the key over', async () => {
+      const lockTtlMs = 300;
+      let runs = 0;
+      const warned: string[] = [];
+      const stuck = await startHarness({
+        kitOptions: { idempotencyLockTtlMs: lockTtlMs, idempotencyLockMaxRenewalMs: 600 },
+        hostRoutes: (app, kit) => {
+          app.post(
+            '/client/v1/stuck-transfers',
+            createAuthenticationMiddleware(kit, { accept: 'client' }),
+            express.json(),
+            createIdempotencyMiddleware(kit.idempotency, {
+              logger: { error: () => undefined, warn: (message) => warned.push(message) },
+            }),
+            (_req, res) => {
+              runs += 1;
+              // The first run never answers; the retry that takes the key over does.
+              if (runs > 1) res.status(201).json({ run: runs });
+            },
+          );
+        },
+      });
+      try {
+        const send = (timeoutMs: number) =>
+          stuck.api
+            .post('/client/v1/stuck-transfers')
+            .set('SERVICE_API_KEY', stuck.keys.clientOfA)
+            .set('Idempotency-Key', 'stuck-1')
+            .send({ amount: 10 })
+            .timeout(timeoutMs);
+        // Its caller gives up after a second: the handler goes on (and would keep renewing).
+        void send(1_000).catch(() => undefined);
+        while (runs === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        // Past the renewal limit in real time; meanwhile the kit's clock passes 2 × the TTL with
+        // pauses in which a renewal, had it gone on, would have run.
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        for (let step = 0; step < 4; step += 1) {
+          stuck.clock.advance(lockTtlMs / 2);
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        const retry = await send(5_000);
+        expect([retry.status, retry.body]).toEqual([201, { run: 2 }]);
+        expect(warned).toEqual([
+          'onboarding-kit: stopped renewing the idempotency lock of a request still running',
+        ]);
+      } finally {
+        await stuck.close();
+      }
+    });
+
     describe('mounted before routing (app.use), the scope is read from the path', () => {
       let mounted: Harness;
       let runs: string[] = [];

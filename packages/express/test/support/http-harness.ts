@@ -22,6 +22,7 @@ import {
   createManagerRouter,
   createSignedLinkRouter,
   type HttpLogger,
+  type InFlightByteBudget,
 } from '../../src/index.js';
 
 export type LoggedError = { readonly message: string; readonly details: Readonly<Record<string, unknown>> };
@@ -35,6 +36,10 @@ export type HarnessOptions = {
   readonly maxUploadBytes?: number;
   /** The signed-link router's upload deadline (default: the router's). */
   readonly uploadTimeoutMs?: number;
+  /** The signed-link router's budget of upload bytes in flight (default: the router's). */
+  readonly inFlightBudget?: InFlightByteBudget;
+  /** The interface routers' JSON body deadline (default: the routers'). */
+  readonly jsonBodyTimeoutMs?: number;
   /** Lets a suite add its own host routes before the kit's routers are mounted. */
   readonly hostRoutes?: (app: express.Express, kit: ReturnType<typeof createOnboardingKit>) => void;
 };
@@ -60,7 +65,11 @@ export const startHarness = async (options: HarnessOptions = {}) => {
   });
   const logged: LoggedError[] = [];
   const logger: HttpLogger = { error: (message, details) => logged.push({ message, details }) };
-  const routerOptions = { logger, ...(options.authenticate ? { authenticate: options.authenticate } : {}) };
+  const routerOptions = {
+    logger,
+    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+    ...(options.jsonBodyTimeoutMs ? { jsonBodyTimeoutMs: options.jsonBodyTimeoutMs } : {}),
+  };
 
   const app = express();
   options.hostRoutes?.(app, kit);
@@ -72,6 +81,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     createSignedLinkRouter(adapters.signedLinks, {
       logger,
       ...(options.uploadTimeoutMs ? { uploadTimeoutMs: options.uploadTimeoutMs } : {}),
+      ...(options.inFlightBudget ? { inFlightBudget: options.inFlightBudget } : {}),
     }),
   );
   app.use(createApiDocsRouter());
