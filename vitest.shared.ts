@@ -2,13 +2,22 @@ import { fileURLToPath } from 'node:url';
 import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
 // Tests run against the TypeScript sources of every workspace package, never a stale build.
-const packages = ['core', 'contract-tests', 'memory', 'postgres', 's3', 'express', 'webhook-transport'];
-export const sourceAliases = Object.fromEntries(
-  packages.map((name) => [
-    `@onboarding-kit/${name}`,
-    fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
-  ]),
-);
+// Each entry point by its exact name (a bare package name would also match its subpaths).
+const entries: Record<string, string> = {
+  core: 'core/src/index.ts',
+  'core/adapter': 'core/src/adapter.ts',
+  'core/schemas': 'core/src/schemas/index.ts',
+  'contract-tests': 'contract-tests/src/index.ts',
+  memory: 'memory/src/index.ts',
+  postgres: 'postgres/src/index.ts',
+  s3: 's3/src/index.ts',
+  express: 'express/src/index.ts',
+  'webhook-transport': 'webhook-transport/src/index.ts',
+};
+export const sourceAliases = Object.entries(entries).map(([name, file]) => ({
+  find: new RegExp(`^@onboarding-kit/${name}$`),
+  replacement: fileURLToPath(new URL(`./packages/${file}`, import.meta.url)),
+}));
 
 /** The project config every package's vitest.config.ts starts from. */
 export const packageProject = (name: string, test: UserWorkspaceConfig['test'] = {}) =>

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  fingerprintRequestBody,
-  type IndividualOnboardingPayload,
-  type TextHashing,
-} from '@onboarding-kit/core';
+import type { IndividualOnboardingPayload } from '@onboarding-kit/core';
+import { fingerprintRequestBody, type TextHashing } from '@onboarding-kit/core/adapter';
 import type { Pool } from '../packages/postgres/test-support/postgres-pool.js';
 
 export type HandwrittenCreate = {

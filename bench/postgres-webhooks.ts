@@ -28,8 +28,8 @@ import {
   exampleIndividualPayload,
   type ManagerPrincipal,
   systemClock,
-  type WebhookTransport,
 } from '@onboarding-kit/core';
+import type { WebhookTransport } from '@onboarding-kit/core/adapter';
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import {
   createPostgresAdapters,

@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
-import type { PromotionItem } from '@onboarding-kit/core';
+import type { PromotionItem } from '@onboarding-kit/core/adapter';
 import { createS3DocumentStorage } from '@onboarding-kit/s3';
 import { freshBucket, s3ClientFor } from '../packages/s3/test/s3-compatible-client.js';
 import { startMotoServer, startS3rver } from '../packages/s3/test/start-s3-servers.js';

@@ -4,16 +4,28 @@ import ts from 'typescript';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The published packages whose public API is pinned in `docs/api/<name>.exports.txt`. */
-export const publishedPackages = ['core', 'express', 'memory', 'postgres', 's3'] as const;
+/**
+ * The entry points whose public API is pinned in `docs/api/<name>.exports.txt`: each published
+ * package's root, and core's two subpaths (`@onboarding-kit/core/adapter`, `/schemas`).
+ */
+export const publishedEntries = {
+  core: 'core/src/index.ts',
+  'core-adapter': 'core/src/adapter.ts',
+  'core-schemas': 'core/src/schemas/index.ts',
+  express: 'express/src/index.ts',
+  memory: 'memory/src/index.ts',
+  postgres: 'postgres/src/index.ts',
+  s3: 's3/src/index.ts',
+} as const;
+export type PublishedEntry = keyof typeof publishedEntries;
 
 /**
- * Every name a package's index exports, one per line as `value <name>` or `type <name>`, sorted: the
+ * Every name an entry point exports, one per line as `value <name>` or `type <name>`, sorted: the
  * report a reviewer reads to see the public surface change (a name added, removed or turned from a
  * type into a value).
  */
-export const publicApiReport = (packageName: (typeof publishedPackages)[number]): string => {
-  const entry = resolve(repositoryRoot, 'packages', packageName, 'src/index.ts');
+export const publicApiReport = (entryName: PublishedEntry): string => {
+  const entry = resolve(repositoryRoot, 'packages', publishedEntries[entryName]);
   const program = ts.createProgram([entry], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defaultOnboardingPayloadSchemas } from '@onboarding-kit/core';
+import { defaultOnboardingPayloadSchemas } from '@onboarding-kit/core/schemas';
 import express, { type Express } from 'express';
 
 /**

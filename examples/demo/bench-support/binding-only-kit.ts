@@ -1,4 +1,5 @@
-import { defaultOnboardingPayloadSchemas, type OnboardingKit } from '@onboarding-kit/core';
+import type { OnboardingKit } from '@onboarding-kit/core';
+import { defaultOnboardingPayloadSchemas } from '@onboarding-kit/core/schemas';
 import { okAsync } from 'neverthrow';
 
 /**

@@ -1,4 +1,5 @@
-import { defaultOnboardingPayloadSchemas, type IndividualOnboardingPayload } from '@onboarding-kit/core';
+import type { IndividualOnboardingPayload } from '@onboarding-kit/core';
+import { defaultOnboardingPayloadSchemas } from '@onboarding-kit/core/schemas';
 import express, { type Express } from 'express';
 
 export type HandwrittenCreateRoute = {

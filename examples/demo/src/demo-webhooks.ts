@@ -1,4 +1,5 @@
-import type { OnboardingKit, OnboardingKitPorts, StoredWebhookEndpoint } from '@onboarding-kit/core';
+import type { OnboardingKit, OnboardingKitPorts } from '@onboarding-kit/core';
+import type { StoredWebhookEndpoint } from '@onboarding-kit/core/adapter';
 import { demoIdentities, startMemoryWebhookRunner } from '@onboarding-kit/memory';
 import { startPostgresJobRunner } from '@onboarding-kit/postgres';
 import { okAsync, ResultAsync } from 'neverthrow';

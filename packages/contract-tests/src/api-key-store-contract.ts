@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type ApiKeyStore, hashApiKey, type Principal } from '@onboarding-kit/core';
+import type { Principal } from '@onboarding-kit/core';
+import { type ApiKeyStore, hashApiKey } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';

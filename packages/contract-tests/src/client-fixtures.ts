@@ -5,16 +5,17 @@ import {
   type ClientStatus,
   type ClientType,
   type CompanyRepresentative,
-  type DocumentRecord,
-  documentKeyFor,
-  entityOnboardingInformation,
   exampleEntityPayload,
   exampleIndividualPayload,
-  individualOnboardingInformation,
-  replaceDocumentReferences,
   type StatusHistoryEntry,
-  type StoredClient,
 } from '@onboarding-kit/core';
+import {
+  type DocumentRecord,
+  documentKeyFor,
+  replaceDocumentReferences,
+  type StoredClient,
+} from '@onboarding-kit/core/adapter';
+import { entityOnboardingInformation, individualOnboardingInformation } from '@onboarding-kit/core/schemas';
 
 /** Fixtures shaped like what core stores: valid UUIDs, ISO instants in UTC with milliseconds. */
 

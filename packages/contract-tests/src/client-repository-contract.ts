@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { ClientStatus, StatusHistoryEntry } from '@onboarding-kit/core';
 import {
   type ClientRepository,
-  type ClientStatus,
   type DocumentIndex,
   type DocumentRecord,
   type IdempotencyStore,
   newestFirst,
   type StaleClientState,
-  type StatusHistoryEntry,
   type StoredClient,
   type UnitOfWork,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DocumentIndex, DocumentRecord } from '@onboarding-kit/core';
+import type { DocumentIndex, DocumentRecord } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';

@@ -4,7 +4,7 @@ import {
   documentKeyFor,
   type PermanentDocumentPage,
   type TemporaryFile,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';

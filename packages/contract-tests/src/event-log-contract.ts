@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  CLIENT_EVENT_API_VERSION,
-  type ClientEvent,
-  type EventLog,
-  type LoggedEvent,
-  type UnitOfWork,
-} from '@onboarding-kit/core';
+import { CLIENT_EVENT_API_VERSION, type ClientEvent } from '@onboarding-kit/core';
+import type { EventLog, LoggedEvent, UnitOfWork } from '@onboarding-kit/core/adapter';
 import { errAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';

@@ -5,7 +5,7 @@ import type {
   IdempotencyLockLost,
   IdempotencyStore,
   RecordedOutcome,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';

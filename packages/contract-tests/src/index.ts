@@ -1,13 +1,79 @@
-export * from './api-key-store-contract.js';
-export * from './client-fixtures.js';
-export * from './client-repository-contract.js';
-export * from './document-index-contract.js';
-export * from './document-storage-contract.js';
-export * from './event-log-contract.js';
-export * from './idempotency-store-contract.js';
-export * from './preset-fee-repository-contract.js';
-export * from './result-assertions.js';
-export * from './test-fixture.js';
-export * from './webhook-delivery-store-contract.js';
-export * from './webhook-endpoint-store-contract.js';
-export * from './webhook-job-queue-contract.js';
+/**
+ * @onboarding-kit/contract-tests (private): one suite per port, which every adapter package runs on
+ * itself, and the fixtures the suites and the adapters' own tests share. Listed by name.
+ */
+export {
+  type ApiKeyStoreContractFixture,
+  type ApiKeyStoreContractOptions,
+  type ApiKeyStoreInspector,
+  runApiKeyStoreContract,
+} from './api-key-store-contract.js';
+export {
+  bankAccountFixture,
+  blockchainWalletFixture,
+  creationEntryFor,
+  documentRecordFixture,
+  instantAfter,
+  representativeFixture,
+  storedClientFixture,
+  type StoredClientOverrides,
+  thirdPartyBankAccountFixture,
+  transitionEntry,
+} from './client-fixtures.js';
+export {
+  type ClientRepositoryContractFixture,
+  type ClientRepositoryContractOptions,
+  type ClientStoreInspector,
+  runClientRepositoryContract,
+} from './client-repository-contract.js';
+export {
+  type DocumentIndexContractFixture,
+  type DocumentIndexContractOptions,
+  type DocumentIndexInspector,
+  runDocumentIndexContract,
+} from './document-index-contract.js';
+export {
+  awkwardFilenames,
+  type DocumentStorageContractFixture,
+  type DocumentStorageContractOptions,
+  type DocumentStorageInspector,
+  runDocumentStorageContract,
+} from './document-storage-contract.js';
+export {
+  type EventLogContractFixture,
+  type EventLogContractOptions,
+  runEventLogContract,
+} from './event-log-contract.js';
+export {
+  type IdempotencyRecordSnapshot,
+  type IdempotencyStoreContractFixture,
+  type IdempotencyStoreContractOptions,
+  type IdempotencyStoreInspector,
+  runIdempotencyStoreContract,
+} from './idempotency-store-contract.js';
+export {
+  type PresetFeeInspector,
+  type PresetFeeRepositoryContractFixture,
+  type PresetFeeRepositoryContractOptions,
+  runPresetFeeRepositoryContract,
+} from './preset-fee-repository-contract.js';
+export { expectErr, expectOk } from './result-assertions.js';
+export { openFixture, type Teardown } from './test-fixture.js';
+export {
+  runWebhookDeliveryStoreContract,
+  type WebhookDeliveryStoreContractOptions,
+} from './webhook-delivery-store-contract.js';
+export {
+  insertEndpoint,
+  runWebhookEndpointStoreContract,
+  webhookDeliveryFixture,
+  webhookEndpointFixture,
+  type WebhookStoresContractFixture,
+  type WebhookStoresContractOptions,
+} from './webhook-endpoint-store-contract.js';
+export {
+  type QueuedWebhookJob,
+  runWebhookJobQueueContract,
+  type WebhookJobQueueContractFixture,
+  type WebhookJobQueueContractOptions,
+} from './webhook-job-queue-contract.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { newestFirst, type PresetFee, type PresetFeeRepository } from '@onboarding-kit/core';
+import type { PresetFee } from '@onboarding-kit/core';
+import { newestFirst, type PresetFeeRepository } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';

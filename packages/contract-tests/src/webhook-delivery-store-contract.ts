@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StoredWebhookDelivery, UnitOfWork } from '@onboarding-kit/core';
+import type { StoredWebhookDelivery, UnitOfWork } from '@onboarding-kit/core/adapter';
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';

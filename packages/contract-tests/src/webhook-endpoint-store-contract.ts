@@ -4,7 +4,7 @@ import type {
   StoredWebhookEndpoint,
   WebhookDeliveryStore,
   WebhookEndpointStore,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';

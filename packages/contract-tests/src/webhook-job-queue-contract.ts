@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  CLIENT_EVENT_API_VERSION,
-  type LoggedEvent,
-  type UnitOfWork,
-  type WebhookEndpointStore,
-  type WebhookJob,
-} from '@onboarding-kit/core';
+import { CLIENT_EVENT_API_VERSION } from '@onboarding-kit/core';
+import type { LoggedEvent, UnitOfWork, WebhookEndpointStore, WebhookJob } from '@onboarding-kit/core/adapter';
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';

@@ -1,14 +1,8 @@
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import {
-  type ApiKeyStore,
-  createOnboardingKit,
-  hashApiKey,
-  type OnboardingKitOptions,
-  type Principal,
-  type StorageUnavailable,
-} from '../src/index.js';
+import { type ApiKeyStore, hashApiKey, type StorageUnavailable } from '../src/adapter.js';
+import { createOnboardingKit, type OnboardingKitOptions, type Principal } from '../src/index.js';
 import { aManager } from './support/memory-kit.js';
 
 /**

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   type ClientEvent,
   type CompliancePrincipal,
-  clientEventSchema,
   clientStatusTransitions,
   exampleEntityPayload,
   exampleIndividualPayload,
   type ManagerPrincipal,
 } from '../src/index.js';
+import { clientEventSchema } from '../src/schemas/index.js';
 import { aManager, createMemoryKit } from './support/memory-kit.js';
 
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };

@@ -1,13 +1,8 @@
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import {
-  createOnboardingKit,
-  type DocumentStorage,
-  exampleEntityPayload,
-  MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD,
-  principalKey,
-} from '../src/index.js';
+import { type DocumentStorage, MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from '../src/adapter.js';
+import { createOnboardingKit, exampleEntityPayload, principalKey } from '../src/index.js';
 import { aManager } from './support/memory-kit.js';
 
 /** Issue 11 §6: what one payload can make the kit do to its storage is bounded. */

@@ -1,11 +1,7 @@
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
 import { describe, expect, it } from 'vitest';
-import {
-  createOnboardingKit,
-  type DocumentStorage,
-  exampleIndividualPayload,
-  principalKey,
-} from '../src/index.js';
+import type { DocumentStorage } from '../src/adapter.js';
+import { createOnboardingKit, exampleIndividualPayload, principalKey } from '../src/index.js';
 import { aManager } from './support/memory-kit.js';
 
 /**

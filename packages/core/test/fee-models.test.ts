@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateFee, type FeeConfiguration, validateFeeConfiguration } from '../src/index.js';
+import { evaluateFee, type FeeConfiguration } from '../src/index.js';
+import { validateFeeConfiguration } from '../src/schemas/index.js';
 
 const tiered: FeeConfiguration = {
   type: 'MONTHLY_VOLUME',

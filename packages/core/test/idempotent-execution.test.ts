@@ -1,25 +1,18 @@
 import fc from 'fast-check';
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { lockLostAsInProgress } from '../src/errors.js';
-import { canonicalJson, MAX_BODY_NESTING } from '../src/idempotency/request-fingerprint.js';
 import {
   clientNotFound,
   clientTypeMismatch,
   commitOutcomeUnknown,
-  createOnboardingKit,
-  type DomainError,
   documentNotFound,
-  exampleIndividualPayload,
   fingerprintRequestBody,
   forbidden,
   type IdempotencyLockLost,
-  type IdempotentCommandContext,
   idempotencyKeyReused,
   idempotencyRequestInProgress,
   invalidStatus,
   isRecordableRefusal,
-  type OnboardingKit,
   parseIdempotencyKey,
   presetFeeNotFound,
   signedLinkRejected,
@@ -30,6 +23,15 @@ import {
   webhookDeliveryNotFound,
   webhookEndpointLimitReached,
   webhookEndpointNotFound,
+} from '../src/adapter.js';
+import { lockLostAsInProgress } from '../src/errors.js';
+import { canonicalJson, MAX_BODY_NESTING } from '../src/idempotency/request-fingerprint.js';
+import {
+  createOnboardingKit,
+  type DomainError,
+  exampleIndividualPayload,
+  type IdempotentCommandContext,
+  type OnboardingKit,
 } from '../src/index.js';
 import { aManager, createMemoryKit } from './support/memory-kit.js';
 

@@ -1,6 +1,7 @@
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
 import { describe, expect, test } from 'vitest';
-import { createOnboardingKit, documentKeyFor, startKitMaintenance } from '../src/index.js';
+import { documentKeyFor } from '../src/adapter.js';
+import { createOnboardingKit, startKitMaintenance } from '../src/index.js';
 
 const day = 24 * 60 * 60_000;
 

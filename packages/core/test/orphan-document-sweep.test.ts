@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { documentKeyFor, exampleIndividualPayload } from '../src/index.js';
+import { documentKeyFor } from '../src/adapter.js';
+import { exampleIndividualPayload } from '../src/index.js';
 import { aManager, createMemoryKit } from './support/memory-kit.js';
 
 const hour = 60 * 60_000;

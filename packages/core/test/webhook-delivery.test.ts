@@ -2,17 +2,16 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createControllableClock, createMemoryKit, type MemoryKit } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
+import { isPublicUnicastAddress, type WebhookRequest } from '../src/adapter.js';
 import {
   type CompliancePrincipal,
-  clientEventSchema,
   exampleIndividualPayload,
-  isPublicUnicastAddress,
   type ManagerPrincipal,
   type OnboardingKitOptions,
   principalKey,
   verifyWebhook,
-  type WebhookRequest,
 } from '../src/index.js';
+import { clientEventSchema } from '../src/schemas/index.js';
 import { aManager } from './support/memory-kit.js';
 
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };

@@ -1,15 +1,13 @@
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
+import { type IdempotencyStore, storageUnavailable, type UnitOfWork } from '../src/adapter.js';
 import {
   createOnboardingKit,
   exampleIndividualPayload,
-  type IdempotencyStore,
   type IdempotentCommandContext,
   type ManagerPrincipal,
   type OnboardingKit,
   principalKey,
-  storageUnavailable,
-  type UnitOfWork,
 } from '../src/index.js';
 import { aManager, createMemoryKit } from './support/memory-kit.js';
 

@@ -1,11 +1,10 @@
+import type { OnboardingKit, Principal } from '@onboarding-kit/core';
 import {
   forbidden,
-  type OnboardingKit,
-  type Principal,
   type StorageUnavailable,
   type Unauthorized,
   unauthorized,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import type { Request, RequestHandler, Response } from 'express';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { type ErrorReportingOptions, errorReporting, sendHttpFailure } from './error-response.js';

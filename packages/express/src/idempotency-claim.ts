@@ -1,10 +1,5 @@
-import type {
-  DomainError,
-  IdempotencyClaimRef,
-  IdempotencyDecision,
-  OnboardingKit,
-  RecordedOutcome,
-} from '@onboarding-kit/core';
+import type { DomainError, IdempotencyDecision, OnboardingKit } from '@onboarding-kit/core';
+import type { IdempotencyClaimRef, RecordedOutcome } from '@onboarding-kit/core/adapter';
 import type { Request } from 'express';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import type { HttpLogger } from './http-logger.js';

@@ -1,4 +1,4 @@
-import { parseIdempotencyKey, type ValidationFailed } from '@onboarding-kit/core';
+import { parseIdempotencyKey, type ValidationFailed } from '@onboarding-kit/core/adapter';
 import type { Result } from 'neverthrow';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

@@ -1,4 +1,5 @@
-import { type OnboardingKit, principalKey, type RecordedOutcome } from '@onboarding-kit/core';
+import { type OnboardingKit, principalKey } from '@onboarding-kit/core';
+import type { RecordedOutcome } from '@onboarding-kit/core/adapter';
 import type { Request, RequestHandler, Response } from 'express';
 import { match } from 'ts-pattern';
 import { authenticatedPrincipal } from './authentication.js';

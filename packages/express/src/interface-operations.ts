@@ -1,3 +1,4 @@
+import type { Principal } from '@onboarding-kit/core';
 import {
   batchDownloadRequestSchema,
   batchDownloadResponseSchema,
@@ -10,7 +11,6 @@ import {
   clientSchema,
   createdWebhookEndpointSchema,
   defaultOnboardingPayloadSchemas,
-  type Principal,
   presetFeeListResponseSchema,
   presetFeeSchema,
   requestResubmissionBodySchema,
@@ -24,7 +24,7 @@ import {
   webhookEndpointSchema,
   webhookSecretRotationBodySchema,
   webhookSecretRotationResponseSchema,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/schemas';
 import type { DocumentedKitOptions, OperationSpec } from './operation.js';
 import { bytesLabel, durationLabel } from './quantity-labels.js';
 

@@ -3,8 +3,8 @@ import {
   type IdempotentCommandContext,
   type OnboardingKit,
   principalKey,
-  type RecordedOutcome,
 } from '@onboarding-kit/core';
+import type { RecordedOutcome } from '@onboarding-kit/core/adapter';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { err, ok, type Result } from 'neverthrow';
 import { match } from 'ts-pattern';

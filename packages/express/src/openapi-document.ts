@@ -1,11 +1,11 @@
 import {
   defaultOnboardingKitOptions,
   type ErrorCode,
-  errorBodySchema,
   errorCodes,
-  IDEMPOTENCY_KEY_MAX_LENGTH,
   type OnboardingKitOptions,
 } from '@onboarding-kit/core';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@onboarding-kit/core/adapter';
+import { errorBodySchema } from '@onboarding-kit/core/schemas';
 import { z } from 'zod';
 import { API_KEY_HEADER, type PrincipalKind } from './authentication.js';
 import { errorStatusByCode } from './http-error.js';

@@ -1,4 +1,4 @@
-import type { SignedLinkRejected, StorageUnavailable } from '@onboarding-kit/core';
+import type { SignedLinkRejected, StorageUnavailable } from '@onboarding-kit/core/adapter';
 import type { Result, ResultAsync } from 'neverthrow';
 
 /** Whose temporary storage an upload link writes, and which file. */

@@ -1,4 +1,4 @@
-import { attachmentContentDisposition } from '@onboarding-kit/core';
+import { attachmentContentDisposition } from '@onboarding-kit/core/adapter';
 import express, { type Request, type Response, type Router } from 'express';
 import { match } from 'ts-pattern';
 

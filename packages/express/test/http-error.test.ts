@@ -1,7 +1,7 @@
+import type { DomainError } from '@onboarding-kit/core';
 import {
   clientNotFound,
   clientTypeMismatch,
-  type DomainError,
   documentNotFound,
   forbidden,
   idempotencyKeyReused,
@@ -12,7 +12,7 @@ import {
   storageUnavailable,
   unauthorized,
   validationFailed,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { describe, expect, test } from 'vitest';
 import {
   type HttpFailure,

@@ -1,14 +1,16 @@
 import {
-  hashApiKey,
   type OnboardingKitPorts,
   type PresetFee,
   type Principal,
   principalKey,
   type StatusHistoryEntry,
+} from '@onboarding-kit/core';
+import {
+  hashApiKey,
   type StorageUnavailable,
   type StoredClient,
   storageUnavailable,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 
 type DemoIdentity<P extends Principal> = { readonly apiKey: string; readonly principal: P };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IdGenerator } from '@onboarding-kit/core';
+import type { IdGenerator } from '@onboarding-kit/core/adapter';
 
 /** Random UUID v4: the default outside tests. */
 export const createRandomIds = (): IdGenerator => ({ uuid: () => randomUUID() });

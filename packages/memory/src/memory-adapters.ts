@@ -1,21 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import {
   type Clock,
-  type DocumentRecord,
-  type IdGenerator,
   type OnboardingKit,
   type OnboardingKitPorts,
   type PresetFee,
   type Principal,
-  type RecordedOutcome,
   type StatusHistoryEntry,
-  type StoredClient,
   systemClock,
-  type WebhookAnswer,
-  type WebhookJob,
-  type WebhookRequest,
-  type WebhookTransport,
 } from '@onboarding-kit/core';
+import type {
+  DocumentRecord,
+  IdGenerator,
+  RecordedOutcome,
+  StoredClient,
+  WebhookAnswer,
+  WebhookJob,
+  WebhookRequest,
+  WebhookTransport,
+} from '@onboarding-kit/core/adapter';
 import { createRandomIds } from './id-generators.js';
 import { createMemoryApiKeyStore } from './memory-api-key-store.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';

@@ -1,4 +1,5 @@
-import type { ApiKeyStore, Principal } from '@onboarding-kit/core';
+import type { Principal } from '@onboarding-kit/core';
+import type { ApiKeyStore } from '@onboarding-kit/core/adapter';
 import { okAsync } from 'neverthrow';
 import { frozenCopy } from './frozen-copy.js';
 

@@ -5,7 +5,7 @@ import {
   type StaleClientState,
   type StoredClient,
   storageUnavailable,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { err, ok } from 'neverthrow';
 import type { TableAccess } from './memory-database.js';
 

@@ -1,15 +1,15 @@
+import type { StatusHistoryEntry } from '@onboarding-kit/core';
 import {
   type DocumentRecord,
   type LoggedEvent,
   type RecordedOutcome,
-  type StatusHistoryEntry,
   type StorageUnavailable,
   type StoredClient,
   type StoredWebhookDelivery,
   type StoredWebhookEndpoint,
   storageUnavailable,
   type WebhookJob,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
 import { TransactionCopies } from './frozen-copy.js';
 import { KeyGroups } from './key-groups.js';

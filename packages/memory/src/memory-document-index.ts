@@ -1,4 +1,4 @@
-import type { DocumentIndex } from '@onboarding-kit/core';
+import type { DocumentIndex } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
 import type { TableAccess } from './memory-database.js';
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '@onboarding-kit/core';
 import {
-  type Clock,
   type DocumentStorage,
   type SignedLinkRejected,
   type StorageUnavailable,
   signedLinkRejected,
   type TemporaryFile,
   temporaryFilesChanged,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow';
 import { type SignedLinkPayload, signLink, verifyLink } from './signed-link-token.js';
 

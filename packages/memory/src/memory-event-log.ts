@@ -1,4 +1,4 @@
-import type { EventLog } from '@onboarding-kit/core';
+import type { EventLog } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
 import type { TableAccess } from './memory-database.js';
 

@@ -5,7 +5,7 @@ import type {
   IdempotencyLockLost,
   IdempotencyStore,
   RecordedOutcome,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { err, ok } from 'neverthrow';
 import {
   type IdempotencyRecord,

@@ -1,9 +1,5 @@
-import {
-  newestFirst,
-  type PresetFee,
-  type PresetFeeRepository,
-  presetFeeIdTaken,
-} from '@onboarding-kit/core';
+import type { PresetFee } from '@onboarding-kit/core';
+import { newestFirst, type PresetFeeRepository, presetFeeIdTaken } from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync } from 'neverthrow';
 import { frozenCopy } from './frozen-copy.js';
 

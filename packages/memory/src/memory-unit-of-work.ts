@@ -1,11 +1,11 @@
 import { clearTimeout, setTimeout } from 'node:timers';
+import type { Clock } from '@onboarding-kit/core';
 import {
-  type Clock,
   type StorageUnavailable,
   storageUnavailable,
   type TransactionalStores,
   type UnitOfWork,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { type Result, ResultAsync } from 'neverthrow';
 import { createMemoryClientRepository } from './memory-client-repository.js';
 import type { MemoryDatabase } from './memory-database.js';

@@ -1,4 +1,4 @@
-import type { StoredWebhookDelivery, WebhookDeliveryStore } from '@onboarding-kit/core';
+import type { StoredWebhookDelivery, WebhookDeliveryStore } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
 import type { TableAccess } from './memory-database.js';
 

@@ -1,4 +1,5 @@
-import type { Clock, StorageUnavailable, WebhookJob, WebhookJobQueue } from '@onboarding-kit/core';
+import type { Clock } from '@onboarding-kit/core';
+import type { StorageUnavailable, WebhookJob, WebhookJobQueue } from '@onboarding-kit/core/adapter';
 import { ok, type ResultAsync } from 'neverthrow';
 import type { TableAccess } from './memory-database.js';
 

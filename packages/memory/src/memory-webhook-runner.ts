@@ -1,4 +1,5 @@
-import type { OnboardingKit, StorageUnavailable, WebhookJob, WebhookJobReport } from '@onboarding-kit/core';
+import type { OnboardingKit, WebhookJobReport } from '@onboarding-kit/core';
+import type { StorageUnavailable, WebhookJob } from '@onboarding-kit/core/adapter';
 import type { ResultAsync } from 'neverthrow';
 
 /** What one round of delivery did: the jobs run and the attempts they made. */

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { TextHashing } from '@onboarding-kit/core';
+import type { TextHashing } from '@onboarding-kit/core/adapter';
 
 /**
  * Node's native SHA-256 (the one-shot `crypto.hash`, Node ≥ 20.12): the same digests as core's

@@ -1,4 +1,4 @@
-import type { WebhookAnswer, WebhookRequest, WebhookTransport } from '@onboarding-kit/core';
+import type { WebhookAnswer, WebhookRequest, WebhookTransport } from '@onboarding-kit/core/adapter';
 import { okAsync } from 'neverthrow';
 
 /** A webhook transport for host tests: keeps every request, answers what `answer` says (200 by default). */

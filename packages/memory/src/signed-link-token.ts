@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { type SignedLinkRejected, signedLinkRejected } from '@onboarding-kit/core';
+import { type SignedLinkRejected, signedLinkRejected } from '@onboarding-kit/core/adapter';
 import { err, ok, type Result } from 'neverthrow';
 
 /** What a link allows: a PUT of one owner's temporary file, or a GET of one permanent document. */

@@ -1,4 +1,5 @@
-import { createOnboardingKit, validateFeeConfiguration } from '@onboarding-kit/core';
+import { createOnboardingKit } from '@onboarding-kit/core';
+import { validateFeeConfiguration } from '@onboarding-kit/core/schemas';
 import { describe, expect, it } from 'vitest';
 import { createControllableClock, createMemoryAdapters, demoIdentities, seedDemoData } from '../src/index.js';
 

@@ -1,4 +1,4 @@
-import { hashApiKey } from '@onboarding-kit/core';
+import { hashApiKey } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LoggedEvent } from '@onboarding-kit/core';
+import type { LoggedEvent } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';
 

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as realSetTimeout } from 'node:timers';
 import { creationEntryFor, storedClientFixture } from '@onboarding-kit/contract-tests';
-import {
-  type Client,
-  createOnboardingKit,
-  exampleIndividualPayload,
-  type TransactionalStores,
-} from '@onboarding-kit/core';
+import { type Client, createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
+import type { TransactionalStores } from '@onboarding-kit/core/adapter';
 import { ok, type Result, ResultAsync } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';

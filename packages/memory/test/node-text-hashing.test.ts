@@ -1,4 +1,4 @@
-import { portableTextHashing } from '@onboarding-kit/core';
+import { portableTextHashing } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { nodeTextHashing } from '../src/index.js';
 

@@ -1,4 +1,4 @@
-import type { DocumentStorage } from '@onboarding-kit/core';
+import type { DocumentStorage } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { createControllableClock, createMemoryAdapters } from '../src/index.js';
 

@@ -1,10 +1,10 @@
+import type { StatusHistoryEntry } from '@onboarding-kit/core';
 import type {
   DocumentRecord,
   IdempotencyClaimRef,
   LoggedEvent,
-  StatusHistoryEntry,
   StoredClient,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { childRowsJson, clientValues } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
 import { defaultWebhookJobExpirySeconds, webhookQueue } from './postgres-job-engine.js';

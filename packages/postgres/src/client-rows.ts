@@ -9,8 +9,8 @@ import type {
   IndividualProfile,
   IndividualSourceOfFunds,
   StatusHistoryEntry,
-  StoredClient,
 } from '@onboarding-kit/core';
+import type { StoredClient } from '@onboarding-kit/core/adapter';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
 

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core';
+import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
 import type { Pool, PoolClient } from 'pg';
 import { defaultSchema, type KitTables, kitTables } from './kit-tables.js';

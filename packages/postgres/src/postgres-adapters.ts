@@ -8,7 +8,7 @@ import type {
   UnitOfWork,
   WebhookDeliveryStore,
   WebhookEndpointStore,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import type { Pool } from 'pg';
 import { defaultSchema, kitTables } from './kit-tables.js';
 import { createPostgresApiKeyStore } from './postgres-api-key-store.js';

@@ -1,4 +1,5 @@
-import { type ApiKeyStore, type Principal, storageUnavailable } from '@onboarding-kit/core';
+import type { Principal } from '@onboarding-kit/core';
+import { type ApiKeyStore, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { ok, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
 import type { SqlSession } from './sql-session.js';

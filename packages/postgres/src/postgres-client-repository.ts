@@ -1,14 +1,13 @@
+import type { ClientStatus, StatusHistoryEntry } from '@onboarding-kit/core';
 import {
   type ClientListQuery,
   type ClientRepository,
-  type ClientStatus,
   isUuid,
   type StaleClientState,
-  type StatusHistoryEntry,
   type StorageUnavailable,
   type StoredClient,
   storageUnavailable,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
 import { sendClientCreation } from './client-creation.js';
 import {

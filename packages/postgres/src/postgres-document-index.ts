@@ -1,4 +1,4 @@
-import { type DocumentIndex, type DocumentRecord, storageUnavailable } from '@onboarding-kit/core';
+import { type DocumentIndex, type DocumentRecord, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement } from './prepared-statement.js';

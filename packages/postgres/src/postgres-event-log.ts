@@ -1,4 +1,5 @@
-import { type ClientEvent, type EventLog, storageUnavailable } from '@onboarding-kit/core';
+import type { ClientEvent } from '@onboarding-kit/core';
+import { type EventLog, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement } from './prepared-statement.js';

@@ -7,7 +7,7 @@ import {
   type RecordedOutcome,
   type StorageUnavailable,
   storageUnavailable,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { err, ok, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement } from './prepared-statement.js';

@@ -1,4 +1,5 @@
-import type { OnboardingKit, WebhookJob } from '@onboarding-kit/core';
+import type { OnboardingKit } from '@onboarding-kit/core';
+import type { WebhookJob } from '@onboarding-kit/core/adapter';
 import type { Pool } from 'pg';
 import type PgBoss from 'pg-boss';
 import { defaultSchema, kitTables } from './kit-tables.js';

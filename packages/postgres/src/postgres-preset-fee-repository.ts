@@ -1,10 +1,10 @@
+import type { PresetFee } from '@onboarding-kit/core';
 import {
   isUuid,
-  type PresetFee,
   type PresetFeeRepository,
   presetFeeIdTaken,
   storageUnavailable,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';

@@ -6,7 +6,7 @@ import {
   storageUnavailable,
   type TransactionalStores,
   type UnitOfWork,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import type { Pool } from 'pg';
 import { type ClientCreation, sendClientCreation } from './client-creation.js';

@@ -1,9 +1,5 @@
-import type {
-  ClientEventType,
-  StoredWebhookDelivery,
-  WebhookDeliveryStatus,
-  WebhookDeliveryStore,
-} from '@onboarding-kit/core';
+import type { ClientEventType, WebhookDeliveryStatus } from '@onboarding-kit/core';
+import type { StoredWebhookDelivery, WebhookDeliveryStore } from '@onboarding-kit/core/adapter';
 import { okAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';

@@ -1,10 +1,10 @@
+import type { ClientEventType } from '@onboarding-kit/core';
 import {
-  type ClientEventType,
   type StoredWebhookEndpoint,
   storageUnavailable,
   type WebhookEndpointStore,
   type WebhookSigningSecret,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';

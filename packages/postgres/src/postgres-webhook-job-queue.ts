@@ -1,4 +1,4 @@
-import { storageUnavailable, type WebhookJob, type WebhookJobQueue } from '@onboarding-kit/core';
+import { storageUnavailable, type WebhookJob, type WebhookJobQueue } from '@onboarding-kit/core/adapter';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type PgBoss from 'pg-boss';
 import type { KitTables } from './kit-tables.js';

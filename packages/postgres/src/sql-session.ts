@@ -1,4 +1,4 @@
-import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core';
+import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { KitTables } from './kit-tables.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createOnboardingKit, hashApiKey, type ManagerPrincipal } from '@onboarding-kit/core';
+import { createOnboardingKit, type ManagerPrincipal } from '@onboarding-kit/core';
+import { hashApiKey } from '@onboarding-kit/core/adapter';
 import { createControllableClock, createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { creationEntryFor, documentRecordFixture, storedClientFixture } from '@onboarding-kit/contract-tests';
-import type { ClientEvent, IdempotencyClaimRef, LoggedEvent, StoredClient } from '@onboarding-kit/core';
+import type { ClientEvent } from '@onboarding-kit/core';
+import type { IdempotencyClaimRef, LoggedEvent, StoredClient } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { creationEntryFor, storedClientFixture, transitionEntry } from '@onboarding-kit/contract-tests';
-import { type InvalidStatus, invalidStatus, type StoredClient } from '@onboarding-kit/core';
+import { type InvalidStatus, invalidStatus, type StoredClient } from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { exited, nextLine, spawnTsx } from './child-process-runner.js';

@@ -9,7 +9,7 @@ import {
   runWebhookEndpointStoreContract,
   runWebhookJobQueueContract,
 } from '@onboarding-kit/contract-tests';
-import type { WebhookJob } from '@onboarding-kit/core';
+import type { WebhookJob } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll } from 'vitest';
 import { webhookQueue } from '../src/postgres-job-engine.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';

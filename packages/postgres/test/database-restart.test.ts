@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { creationEntryFor, documentRecordFixture, storedClientFixture } from '@onboarding-kit/contract-tests';
-import type { DomainError, IdempotencyLockLost, StoredClient } from '@onboarding-kit/core';
+import type { DomainError } from '@onboarding-kit/core';
+import type { IdempotencyLockLost, StoredClient } from '@onboarding-kit/core/adapter';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kitTables } from '../src/kit-tables.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IdempotencyClaimRequest } from '@onboarding-kit/core';
+import type { IdempotencyClaimRequest } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MigratedDatabase, openMigratedDatabase, type SentStatement } from './postgres-test-database.js';
 

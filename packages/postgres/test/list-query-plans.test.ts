@@ -1,4 +1,5 @@
-import type { Client, ClientListQuery } from '@onboarding-kit/core';
+import type { Client } from '@onboarding-kit/core';
+import type { ClientListQuery } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MigratedDatabase, openMigratedDatabase, type SentStatement } from './postgres-test-database.js';
 

@@ -1,4 +1,4 @@
-import type { WebhookRequest } from '@onboarding-kit/core';
+import type { WebhookRequest } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { idempotencyPurgeQueue, orphanSweepQueue } from '../src/postgres-job-engine.js';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';

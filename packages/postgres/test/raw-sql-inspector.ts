@@ -2,11 +2,10 @@ import type {
   BankAccount,
   BlockchainWallet,
   CompanyRepresentative,
-  DocumentRecord,
   PresetFee,
   StatusHistoryEntry,
-  StoredClient,
 } from '@onboarding-kit/core';
+import type { DocumentRecord, StoredClient } from '@onboarding-kit/core/adapter';
 import type pg from 'pg';
 import type { KitTables } from '../src/kit-tables.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { WebhookJob } from '@onboarding-kit/core';
+import type { WebhookJob } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobEngine, defaultWebhookJobExpirySeconds, webhookQueue } from '../src/postgres-job-engine.js';
 import { sendWebhookJob } from '../src/postgres-webhook-job-queue.js';

@@ -4,10 +4,8 @@ import {
   exampleIndividualPayload,
   type ManagerPrincipal,
   systemClock,
-  type WebhookAnswer,
-  type WebhookRequest,
-  type WebhookTransport,
 } from '@onboarding-kit/core';
+import type { WebhookAnswer, WebhookRequest, WebhookTransport } from '@onboarding-kit/core/adapter';
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { okAsync } from 'neverthrow';
 import type { MigratedDatabase } from './postgres-test-database.js';

@@ -18,7 +18,7 @@ import {
   type TemporaryFile,
   type TemporaryFilesChanged,
   temporaryFilesChanged,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
 
 import { createObjectUrlPresigner } from './object-url-presigner.js';

@@ -4,7 +4,7 @@ import {
   PutBucketLifecycleConfigurationCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core';
+import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
 import { DEFAULT_PERMANENT_PREFIX, DEFAULT_TEMPORARY_PREFIX } from './s3-document-storage.js';
 import { checkS3Prefixes } from './s3-object-keys.js';

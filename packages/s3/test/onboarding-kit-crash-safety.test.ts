@@ -1,14 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { expectErr, expectOk } from '@onboarding-kit/contract-tests';
-import {
-  createOnboardingKit,
-  type DocumentStorage,
-  exampleIndividualPayload,
-  type ManagerPrincipal,
-  storageUnavailable,
-  type UnitOfWork,
-} from '@onboarding-kit/core';
+import { createOnboardingKit, exampleIndividualPayload, type ManagerPrincipal } from '@onboarding-kit/core';
+import { type DocumentStorage, storageUnavailable, type UnitOfWork } from '@onboarding-kit/core/adapter';
 import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { errAsync } from 'neverthrow';
 import { describe, expect, inject, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { expectOk } from '@onboarding-kit/contract-tests';
-import { settleBounded } from '@onboarding-kit/core';
+import { settleBounded } from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, inject, it } from 'vitest';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';

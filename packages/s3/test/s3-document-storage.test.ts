@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { expectOk } from '@onboarding-kit/contract-tests';
-import type { DocumentStorage, PromotionItem, StorageUnavailable } from '@onboarding-kit/core';
+import type { DocumentStorage, PromotionItem, StorageUnavailable } from '@onboarding-kit/core/adapter';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';
 import { s3ObjectKeys } from '../src/s3-object-keys.js';

@@ -12,7 +12,7 @@ import {
   type WebhookAnswer,
   type WebhookRequest,
   type WebhookTransport,
-} from '@onboarding-kit/core';
+} from '@onboarding-kit/core/adapter';
 import ipaddr from 'ipaddr.js';
 import { ResultAsync } from 'neverthrow';
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebhookRequest } from '@onboarding-kit/core';
+import type { WebhookRequest } from '@onboarding-kit/core/adapter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeWebhookTransport } from '../src/index.js';
 

@@ -1,0 +1,105 @@
+/**
+ * @onboarding-kit/core/adapter — what an adapter author (and the Express binding) builds with: the
+ * ports and the stored types they hold, the error constructors a port answers with, and the small
+ * helpers adapters share. A host wiring adapters needs only `@onboarding-kit/core`. Pinned by
+ * `docs/api/core-adapter.exports.txt`.
+ */
+
+// --- Ports ----------------------------------------------------------------------------------------
+export type { ApiKeyStore } from './ports/api-key-store.js';
+export type {
+  ClientListCursor,
+  ClientListQuery,
+  ClientRepository,
+  StaleClientState,
+} from './ports/client-repository.js';
+export type { DocumentIndex } from './ports/document-index.js';
+export type {
+  DocumentStorage,
+  PermanentDocument,
+  PermanentDocumentPage,
+  PresignedUpload,
+  PromotionItem,
+  UsedTemporaryFile,
+} from './ports/document-storage.js';
+export type { EventLog, EventLogQuery, LoggedEvent, PositionedEvent } from './ports/event-log.js';
+export type { IdGenerator } from './ports/id-generator.js';
+export type {
+  IdempotencyClaim,
+  IdempotencyClaimRef,
+  IdempotencyClaimRequest,
+  IdempotencyLockLost,
+  IdempotencyStore,
+  RecordedOutcome,
+} from './ports/idempotency-store.js';
+export type { PresetFeeRepository } from './ports/preset-fee-repository.js';
+export { portableTextHashing, type TextHashing } from './ports/text-hashing.js';
+export type { TransactionalStores, UnitOfWork } from './ports/unit-of-work.js';
+export type { WebhookDeliveryQuery, WebhookDeliveryStore } from './ports/webhook-delivery-store.js';
+export type { WebhookEndpointStore } from './ports/webhook-endpoint-store.js';
+export type { WebhookJob, WebhookJobQueue } from './ports/webhook-job-queue.js';
+export type { WebhookAnswer, WebhookRequest, WebhookTransport } from './ports/webhook-transport.js';
+
+// --- What the ports store -------------------------------------------------------------------------
+export type { StoredClient } from './domain/stored-client.js';
+export { type DocumentRecord, documentKeyFor, type TemporaryFile } from './domain/documents.js';
+export type { StoredWebhookDelivery } from './domain/webhook-delivery.js';
+export type { StoredWebhookEndpoint, WebhookSigningSecret } from './domain/webhook-endpoint.js';
+
+// --- Errors: each type and its constructor --------------------------------------------------------
+export {
+  type ClientNotFound,
+  type ClientTypeMismatch,
+  type CommitOutcomeUnknown,
+  clientNotFound,
+  clientTypeMismatch,
+  commitOutcomeUnknown,
+  type DocumentNotFound,
+  documentNotFound,
+  type Forbidden,
+  forbidden,
+  type IdempotencyKeyReused,
+  type IdempotencyQuotaExceeded,
+  type IdempotencyRequestInProgress,
+  type InvalidStatus,
+  idempotencyKeyReused,
+  idempotencyRequestInProgress,
+  invalidStatus,
+  isRecordableRefusal,
+  type PresetFeeIdTaken,
+  type PresetFeeNotFound,
+  presetFeeIdTaken,
+  presetFeeNotFound,
+  type RecordableRefusal,
+  type SignedLinkRejected,
+  type StorageUnavailable,
+  signedLinkRejected,
+  storageUnavailable,
+  type TemporaryFilesChanged,
+  temporaryFilesChanged,
+  type Unauthorized,
+  unauthorized,
+  type ValidationFailed,
+  validationFailed,
+  type WebhookDeliveryNotFound,
+  type WebhookEndpointLimitReached,
+  type WebhookEndpointNotFound,
+  webhookDeliveryNotFound,
+  webhookEndpointLimitReached,
+  webhookEndpointNotFound,
+} from './errors.js';
+
+// --- Idempotency keys and request fingerprints (the binding's middleware) -------------------------
+export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency/idempotency-key.js';
+export { fingerprintRequestBody } from './idempotency/request-fingerprint.js';
+
+// --- Helpers adapters share -----------------------------------------------------------------------
+export { hashApiKey } from './auth/api-key-hash.js';
+export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './commands/document-promotion.js';
+export { attachmentContentDisposition } from './domain/attachment-content-disposition.js';
+export { replaceDocumentReferences } from './domain/document-references.js';
+export { newestFirst } from './domain/newest-first.js';
+export { isUuid } from './domain/uuid.js';
+export { type SettledItem, settleBounded } from './results/bounded-concurrency.js';
+export { hasUnstorableCharacter, UNSTORABLE_TEXT_MESSAGE } from './validation/storable-text.js';
+export { isPublicUnicastAddress } from './validation/webhook-endpoint-url.js';

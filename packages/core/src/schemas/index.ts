@@ -1,0 +1,85 @@
+/**
+ * @onboarding-kit/core/schemas — the zod schema of every wire shape (request bodies, queries,
+ * responses, the error body), the bounds they enforce, and the field validators behind them, for
+ * hosts that validate or document the same shapes themselves. The TypeScript types of these shapes
+ * are exported by `@onboarding-kit/core`. Pinned by `docs/api/core-schemas.exports.txt`.
+ */
+
+// --- Onboarding payloads (built from the reference lists) -----------------------------------------
+export {
+  createOnboardingPayloadSchemas,
+  defaultOnboardingPayloadSchemas,
+  MAX_ARRAY_ITEMS,
+  MAX_STRING_LENGTH,
+  type OnboardingPayloadSchemas,
+} from './onboarding-payloads.js';
+export {
+  entityOnboardingInformation,
+  individualOnboardingInformation,
+  type OnboardingInformation,
+} from '../domain/onboarding-information.js';
+
+// --- Clients, compliance, documents ---------------------------------------------------------------
+export {
+  clientListResponseSchema,
+  clientSchema,
+  clientStatusSchema,
+  clientTypeSchema,
+  dateTimeSchema,
+  representativeRoleSchema,
+  statusHistoryResponseSchema,
+} from './client-response.js';
+export { type ClientListQueryInput, clientListQuerySchema } from './client-list-query.js';
+export { requestResubmissionBodySchema } from './compliance.js';
+export {
+  batchDownloadRequestSchema,
+  batchDownloadResponseSchema,
+  batchUploadRequestSchema,
+  batchUploadResponseSchema,
+  MAX_FILENAMES_PER_BATCH,
+  temporaryFilesResponseSchema,
+} from './documents.js';
+export { checkFilename, documentFilenameSchema, MAX_FILENAME_BYTES } from '../validation/filename.js';
+
+// --- Preset fees ----------------------------------------------------------------------------------
+export { validateFeeConfiguration } from '../domain/fee-models.js';
+export {
+  feeConfigurationSchema,
+  feeDirectionSchema,
+  presetFeeListResponseSchema,
+  presetFeeSchema,
+} from './preset-fee.js';
+
+// --- Events, webhooks, errors ---------------------------------------------------------------------
+export {
+  clientEventListQuerySchema,
+  clientEventListResponseSchema,
+  clientEventSchema,
+} from './client-events.js';
+export {
+  createdWebhookEndpointSchema,
+  webhookDeliveryListQuerySchema,
+  webhookDeliveryListResponseSchema,
+  webhookDeliverySchema,
+  webhookEndpointCreateBodySchema,
+  webhookEndpointListResponseSchema,
+  webhookEndpointSchema,
+  webhookSecretRotationBodySchema,
+  webhookSecretRotationResponseSchema,
+} from './webhook-endpoints.js';
+export { errorBodySchema } from './error-body.js';
+
+// --- Field validators (bank identifiers, addresses, phone numbers) --------------------------------
+export { isValidAbaRoutingNumber } from '../validation/aba-routing-number.js';
+export { isValidBsb } from '../validation/australian-bsb.js';
+export {
+  isValidAddressOfFormat,
+  isValidEvmAddress,
+  isValidSolanaAddress,
+  isValidTronAddress,
+} from '../validation/blockchain-address.js';
+export { isValidClabe } from '../validation/clabe.js';
+export { isValidBic, isValidIban, toElectronicIban } from '../validation/iban.js';
+export { isValidIfsc } from '../validation/indian-ifsc.js';
+export { isPossibleInternationalPhoneNumber } from '../validation/phone-number.js';
+export { isValidSortCode } from '../validation/uk-sort-code.js';
