@@ -192,8 +192,13 @@ describe('memory transactions and the ordered lists', () => {
     const adapters = createMemoryAdapters();
     const managerId = randomUUID();
     const client = storedClientFixture({ managerId });
-    // A history entry that cannot be stored (a function does not clone): the client is written first.
-    const unstorable = { ...creationEntryFor(client), reason: (() => 'no') as unknown as string };
+    // A history entry that cannot be read, so not stored: the client is written before it.
+    const unstorable = Object.defineProperty({ ...creationEntryFor(client) }, 'reason', {
+      enumerable: true,
+      get: () => {
+        throw new Error('unreadable');
+      },
+    });
     const outcome = await adapters.unitOfWork.transaction((stores) =>
       stores.clients
         .insert(client, unstorable)
@@ -251,7 +256,10 @@ describe('memory transactions and the ordered lists', () => {
     (await adapters.idempotency.claim(request))._unsafeUnwrap();
     const body = JSON.parse('{"__proto__": {"polluted": true}, "nested": {"list": [1, {"deep": "x"}]}}') as {
       nested: { list: [number, { deep: string }] };
+      at?: Date;
     };
+    // Not JSON, but kept whole: a Date stays a Date of its own.
+    body.at = new Date('2031-02-03T04:05:06.789Z');
     (
       await adapters.idempotency.complete(ref, { kind: 'response', status: 200, body }, request.now)
     )._unsafeUnwrap();
@@ -259,7 +267,10 @@ describe('memory transactions and the ordered lists', () => {
     const replay = (await adapters.idempotency.claim(request))._unsafeUnwrap();
     if (replay.type !== 'Replay' || replay.outcome.kind !== 'response') expect.fail(JSON.stringify(replay));
     const stored = replay.outcome.body as typeof body;
-    expect(Object.keys(stored)).toEqual(['__proto__', 'nested']);
+    expect(Object.keys(stored)).toEqual(['__proto__', 'nested', 'at']);
+    expect(stored.at).toBeInstanceOf(Date);
+    expect(stored.at).not.toBe(body.at);
+    expect(stored.at?.toISOString()).toBe('2031-02-03T04:05:06.789Z');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(stored.nested.list[1].deep).toBe('x');
     for (const part of [stored, stored.nested, stored.nested.list, stored.nested.list[1]])
