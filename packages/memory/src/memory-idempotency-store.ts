@@ -45,7 +45,7 @@ const lockLost = ({ scope, key }: IdempotencyClaimRef): IdempotencyLockLost => (
 
 /**
  * Records a completion if `ref` still holds the key. Shared by the store and the transactional
- * stores, where it is staged with the rest of the transaction.
+ * stores, where it commits or rolls back with the rest of the transaction.
  */
 export const completeIdempotencyClaim = (
   access: TableAccess,
