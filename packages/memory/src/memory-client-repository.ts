@@ -38,11 +38,13 @@ const listPage = (tables: Readonly<MemoryTables>, query: ClientListQuery): Store
 /** Stores `client`, moving its place in the list index if its manager or creation time changed. */
 const putClient = (tables: MemoryTables, client: StoredClient, previous: StoredClient | undefined) => {
   const stored = frozenClone(client);
-  tables.clients = put(tables.clients, stored.id, stored);
-  if (previous !== undefined) {
+  if (previous === undefined) {
+    tables.clients = tables.clients.insert(stored.id, stored);
+  } else {
+    tables.clients = put(tables.clients, stored.id, stored);
     tables.clientsByManager = tables.clientsByManager.remove(listKey(previous, previous.managerId));
   }
-  tables.clientsByManager = put(tables.clientsByManager, listKey(stored, stored.managerId), stored.id);
+  tables.clientsByManager = tables.clientsByManager.insert(listKey(stored, stored.managerId), stored.id);
 };
 
 /** Clients and their history over the memory tables; `access` decides committed state or a transaction. */
@@ -58,7 +60,7 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
         return err(storageUnavailable('memory')(new Error(`A client with id ${client.id} already exists`)));
       }
       putClient(tables, client, undefined);
-      tables.statusHistory = put(tables.statusHistory, client.id, frozenClone([entry]));
+      tables.statusHistory = tables.statusHistory.insert(client.id, frozenClone([entry]));
       return ok(undefined);
     }),
   update: (client, expectedStatus, entry) =>

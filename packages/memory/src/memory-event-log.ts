@@ -2,7 +2,7 @@ import type { EventLog, PositionedEvent } from '@onboarding-kit/core';
 import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { ascending, put } from './memory-tables.js';
+import { ascending } from './memory-tables.js';
 
 /**
  * The outbox in memory: events are written with their transaction and numbered as they are
@@ -13,11 +13,11 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
     access.write((tables) => {
       for (const logged of events) {
         // Events are never removed: the next position is one past the count.
-        const position = tables.events.length + 1;
-        const row = frozenClone({ ...logged, position });
-        tables.events = tables.events.insert(position, row);
-        tables.eventsByManager = tables.eventsByManager.insert([row.managerId, position], position);
-        tables.eventPositions = put(tables.eventPositions, row.event.id, position);
+        const row = frozenClone({ ...logged, position: tables.events.length + 1 });
+        const key = [row.managerId, row.position];
+        tables.events = tables.events.insert(key, row);
+        // Event ids are fresh UUIDs: never one already in the log.
+        tables.eventKeys = tables.eventKeys.insert(row.event.id, key);
       }
       return ok(undefined);
     }),
@@ -26,18 +26,16 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
       const page: PositionedEvent[] = [];
       const size = Math.max(1, Math.floor(limit));
       const after = Number(afterPosition);
-      for (const [, position] of ascending(tables.eventsByManager, managerId, [managerId, after])) {
+      for (const [, row] of ascending(tables.events, managerId, [managerId, after])) {
         if (page.length >= size) break;
-        const row = tables.events.get(position);
         if (
-          row === undefined ||
           row.position <= after ||
           (type !== undefined && row.event.type !== type) ||
           (clientId !== undefined && row.clientId !== clientId)
         ) {
           continue;
         }
-        page.push({ position: String(position), event: row.event });
+        page.push({ position: String(row.position), event: row.event });
       }
       return page;
     }),
@@ -45,8 +43,8 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
     access.read((tables) =>
       [...new Set(eventIds)]
         .flatMap((eventId) => {
-          const position = tables.eventPositions.get(eventId);
-          const row = position === undefined ? undefined : tables.events.get(position);
+          const key = tables.eventKeys.get(eventId);
+          const row = key === undefined ? undefined : tables.events.get(key);
           return row === undefined ? [] : [row];
         })
         .sort((a, b) => a.position - b.position)

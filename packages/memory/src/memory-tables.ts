@@ -59,12 +59,10 @@ export type MemoryTables = {
   idempotency: Tree<string, IdempotencyRecord>;
   /** [owner, claimedAt, recordId]: an owner's records, oldest claim first (the quota reads it). */
   idempotencyByOwner: Tree<OrderKey, string>;
-  /** By position. */
-  events: Tree<number, EventRow>;
-  /** [managerId, position]: a manager's feed. */
-  eventsByManager: Tree<OrderKey, number>;
-  /** Event id → position. */
-  eventPositions: Tree<string, number>;
+  /** [managerId, position]: a manager's feed, in the order it was appended. */
+  events: Tree<OrderKey, EventRow>;
+  /** Event id → its key in `events`. */
+  eventKeys: Tree<string, OrderKey>;
   webhookEndpoints: Tree<string, StoredWebhookEndpoint>;
   /** [managerId, createdAt ms, endpointId]. */
   endpointsByManager: Tree<OrderKey, string>;
@@ -78,7 +76,6 @@ export type MemoryTables = {
 };
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const byNumber = (a: number, b: number): number => a - b;
 
 export const emptyTables = (): MemoryTables => ({
   clients: createTree(byString),
@@ -87,9 +84,8 @@ export const emptyTables = (): MemoryTables => ({
   documents: createTree(byString),
   idempotency: createTree(byString),
   idempotencyByOwner: createTree(compareOrderKeys),
-  events: createTree(byNumber),
-  eventsByManager: createTree(compareOrderKeys),
-  eventPositions: createTree(byString),
+  events: createTree(compareOrderKeys),
+  eventKeys: createTree(byString),
   webhookEndpoints: createTree(byString),
   endpointsByManager: createTree(compareOrderKeys),
   webhookDeliveries: createTree(byString),

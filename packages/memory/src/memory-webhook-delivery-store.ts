@@ -2,7 +2,7 @@ import type { StoredWebhookDelivery, WebhookDeliveryStore } from '@onboarding-ki
 import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { ascending, descending, type MemoryTables, type OrderKey, put } from './memory-tables.js';
+import { ascending, descending, type MemoryTables, type OrderKey } from './memory-tables.js';
 
 /** Where a delivery sits in its endpoint's list (newest first: createdAt, then id, descending). */
 const endpointKey = (
@@ -23,13 +23,12 @@ const putDelivery = (tables: MemoryTables, delivery: StoredWebhookDelivery): voi
   const previous = tables.webhookDeliveries.get(delivery.id);
   if (previous !== undefined) removeDelivery(tables, previous);
   const stored = frozenClone(delivery);
-  tables.webhookDeliveries = put(tables.webhookDeliveries, stored.id, stored);
-  tables.deliveriesByEndpoint = put(
-    tables.deliveriesByEndpoint,
+  tables.webhookDeliveries = tables.webhookDeliveries.insert(stored.id, stored);
+  tables.deliveriesByEndpoint = tables.deliveriesByEndpoint.insert(
     endpointKey(stored, stored.endpointId),
     stored.id,
   );
-  tables.deliveriesByEvent = put(tables.deliveriesByEvent, eventKey(stored), stored.id);
+  tables.deliveriesByEvent = tables.deliveriesByEvent.insert(eventKey(stored), stored.id);
 };
 
 /** Removes every delivery to an endpoint (the endpoint is being removed). */

@@ -11,6 +11,18 @@ const managerKey = (endpoint: StoredWebhookEndpoint): OrderKey => [
   endpoint.id,
 ];
 
+/** Stores `endpoint`, replacing one of the same id and its place in the manager index. */
+const putEndpoint = (tables: MemoryTables, endpoint: StoredWebhookEndpoint): void => {
+  const previous = tables.webhookEndpoints.get(endpoint.id);
+  if (previous !== undefined) {
+    tables.webhookEndpoints = tables.webhookEndpoints.remove(previous.id);
+    tables.endpointsByManager = tables.endpointsByManager.remove(managerKey(previous));
+  }
+  const stored = frozenClone(endpoint);
+  tables.webhookEndpoints = tables.webhookEndpoints.insert(stored.id, stored);
+  tables.endpointsByManager = tables.endpointsByManager.insert(managerKey(stored), stored.id);
+};
+
 /** A manager's endpoints, oldest first. */
 const endpointsOf = (tables: Readonly<MemoryTables>, managerId: string): StoredWebhookEndpoint[] =>
   [...ascending(tables.endpointsByManager, managerId)].flatMap(([, id]) => {
@@ -33,9 +45,7 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
         held += 1;
       }
       if (held >= maxPerManager) return ok(false);
-      const stored = frozenClone(endpoint);
-      tables.webhookEndpoints = put(tables.webhookEndpoints, stored.id, stored);
-      tables.endpointsByManager = put(tables.endpointsByManager, managerKey(stored), stored.id);
+      putEndpoint(tables, endpoint);
       return ok(true);
     }),
   listForManager: (managerId) => access.read((tables) => endpointsOf(tables, managerId)),
