@@ -8,7 +8,7 @@ import {
 import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { descending, type MemoryTables, type OrderKey, put } from './memory-tables.js';
+import { descending, type MemoryTables, type OrderKey, type ReadableTables } from './memory-tables.js';
 
 /** Where a client sits in its manager's list: by `createdAt` (as an instant), then id. */
 const listKey = (
@@ -17,7 +17,7 @@ const listKey = (
 ): OrderKey => [managerId, Date.parse(client.createdAt), client.id];
 
 /** Newest first from the cursor on, reading the manager's clients only until the page is full. */
-const listPage = (tables: Readonly<MemoryTables>, query: ClientListQuery): StoredClient[] => {
+const listPage = (tables: ReadableTables, query: ClientListQuery): StoredClient[] => {
   const page: StoredClient[] = [];
   const limit = Math.max(0, query.limit);
   const below = query.after === undefined ? undefined : listKey(query.after, query.managerId);
@@ -38,10 +38,8 @@ const listPage = (tables: Readonly<MemoryTables>, query: ClientListQuery): Store
 /** Stores `client`, moving its place in the list index if its manager or creation time changed. */
 const putClient = (tables: MemoryTables, client: StoredClient, previous: StoredClient | undefined) => {
   const stored = frozenClone(client);
-  if (previous === undefined) {
-    tables.clients = tables.clients.insert(stored.id, stored);
-  } else {
-    tables.clients = put(tables.clients, stored.id, stored);
+  tables.clients.set(stored.id, stored);
+  if (previous !== undefined) {
     tables.clientsByManager = tables.clientsByManager.remove(listKey(previous, previous.managerId));
   }
   tables.clientsByManager = tables.clientsByManager.insert(listKey(stored, stored.managerId), stored.id);
@@ -60,7 +58,7 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
         return err(storageUnavailable('memory')(new Error(`A client with id ${client.id} already exists`)));
       }
       putClient(tables, client, undefined);
-      tables.statusHistory = tables.statusHistory.insert(client.id, frozenClone([entry]));
+      tables.statusHistory.set(client.id, frozenClone([entry]));
       return ok(undefined);
     }),
   update: (client, expectedStatus, entry) =>
@@ -72,7 +70,7 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
       }
       putClient(tables, client, current);
       const history = [...(tables.statusHistory.get(client.id) ?? []), frozenClone(entry)];
-      tables.statusHistory = put(tables.statusHistory, client.id, Object.freeze(history));
+      tables.statusHistory.set(client.id, Object.freeze(history));
       return ok(undefined);
     }),
 });

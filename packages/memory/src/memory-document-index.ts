@@ -2,13 +2,12 @@ import type { DocumentIndex } from '@onboarding-kit/core';
 import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { put } from './memory-tables.js';
 
 export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex => ({
   insertMany: (documents) =>
     access.write((tables) => {
       for (const document of documents) {
-        tables.documents = put(tables.documents, document.key, frozenClone(document));
+        tables.documents.set(document.key, frozenClone(document));
       }
       return ok(undefined);
     }),

@@ -16,8 +16,7 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
         const row = frozenClone({ ...logged, position: tables.events.length + 1 });
         const key = [row.managerId, row.position];
         tables.events = tables.events.insert(key, row);
-        // Event ids are fresh UUIDs: never one already in the log.
-        tables.eventKeys = tables.eventKeys.insert(row.event.id, key);
+        tables.eventKeys.set(row.event.id, key);
       }
       return ok(undefined);
     }),

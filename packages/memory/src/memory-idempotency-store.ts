@@ -16,25 +16,28 @@ import {
   idempotencyRecordId,
   type MemoryTables,
   type OrderKey,
-  put,
 } from './memory-tables.js';
 
 const ownerKey = (record: IdempotencyRecord, id: string): OrderKey => [record.owner, record.claimedAt, id];
 
-/** Stores `record` under `id`, keeping the owner index in step. */
+/** Stores `record` under `id`, keeping the owner and age indexes in step. */
 const putRecord = (tables: MemoryTables, id: string, record: IdempotencyRecord): void => {
   const previous = tables.idempotency.get(id);
-  if (previous !== undefined)
+  if (previous !== undefined) {
     tables.idempotencyByOwner = tables.idempotencyByOwner.remove(ownerKey(previous, id));
-  tables.idempotency = put(tables.idempotency, id, frozenClone(record));
+    tables.idempotencyByAge = tables.idempotencyByAge.remove([previous.claimedAt, id]);
+  }
+  tables.idempotency.set(id, frozenClone(record));
   tables.idempotencyByOwner = tables.idempotencyByOwner.insert(ownerKey(record, id), id);
+  tables.idempotencyByAge = tables.idempotencyByAge.insert([record.claimedAt, id], id);
 };
 
 const removeRecord = (tables: MemoryTables, id: string): void => {
   const previous = tables.idempotency.get(id);
   if (previous === undefined) return;
   tables.idempotencyByOwner = tables.idempotencyByOwner.remove(ownerKey(previous, id));
-  tables.idempotency = tables.idempotency.remove(id);
+  tables.idempotencyByAge = tables.idempotencyByAge.remove([previous.claimedAt, id]);
+  tables.idempotency.delete(id);
 };
 
 const lockLost = ({ scope, key }: IdempotencyClaimRef): IdempotencyLockLost => ({
@@ -154,9 +157,9 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
     const size = Math.max(1, Math.floor(batchSize));
     const purgeBatch = (tables: MemoryTables) => {
       const ids: string[] = [];
-      for (const [id, record] of entries(tables.idempotency)) {
-        if (ids.length >= size) break;
-        if (record.claimedAt < cutoff) ids.push(id);
+      for (const [[claimedAt], id] of entries(tables.idempotencyByAge)) {
+        if (ids.length >= size || (claimedAt as number) >= cutoff) break;
+        ids.push(id);
       }
       for (const id of ids) removeRecord(tables, id);
       return ok(ids.length);

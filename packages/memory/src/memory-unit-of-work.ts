@@ -17,7 +17,7 @@ import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-stor
 import { createMemoryWebhookJobQueue, type JobSequence } from './memory-webhook-job-queue.js';
 
 /**
- * Transactions one at a time (a promise-chain lock), each on its own snapshot of the tables
+ * Transactions one at a time (a promise-chain lock), each on its own view of the tables
  * (memory-database.ts): its writes are visible to its own reads, committed when it resolves Ok and
  * dropped when it resolves Err, rejects or throws.
  *
@@ -43,12 +43,12 @@ export const createMemoryUnitOfWork = (
       database.serialized(
         () =>
           new Promise<Result<T, E>>((resolve, reject) => {
-            const snapshot = database.openTransaction();
+            const view = database.openTransaction();
             let ended = false;
             const end = () => {
               ended = true;
               clearTimeout(deadline);
-              snapshot.close();
+              view.close();
             };
             const deadline = setTimeout(() => {
               end();
@@ -58,21 +58,21 @@ export const createMemoryUnitOfWork = (
             Promise.resolve()
               .then(() =>
                 work({
-                  clients: createMemoryClientRepository(snapshot.access),
-                  documents: createMemoryDocumentIndex(snapshot.access),
+                  clients: createMemoryClientRepository(view.access),
+                  documents: createMemoryDocumentIndex(view.access),
                   idempotency: {
-                    complete: (ref, response) => completeIdempotencyClaim(snapshot.access, ref, response),
+                    complete: (ref, response) => completeIdempotencyClaim(view.access, ref, response),
                   },
-                  events: createMemoryEventLog(snapshot.access),
-                  webhookEndpoints: createMemoryWebhookEndpointStore(snapshot.access),
-                  webhookDeliveries: createMemoryWebhookDeliveryStore(snapshot.access),
-                  webhookJobs: createMemoryWebhookJobQueue(snapshot.access, clock, jobSequence),
+                  events: createMemoryEventLog(view.access),
+                  webhookEndpoints: createMemoryWebhookEndpointStore(view.access),
+                  webhookDeliveries: createMemoryWebhookDeliveryStore(view.access),
+                  webhookJobs: createMemoryWebhookJobQueue(view.access, clock, jobSequence),
                 }),
               )
               .then(
                 (outcome) => {
                   if (ended) return;
-                  if (outcome.isOk()) snapshot.commit();
+                  if (outcome.isOk()) view.commit();
                   end();
                   resolve(outcome);
                 },

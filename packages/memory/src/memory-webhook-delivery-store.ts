@@ -12,7 +12,7 @@ const endpointKey = (
 const eventKey = (delivery: StoredWebhookDelivery): OrderKey => [delivery.eventId, delivery.endpointId];
 
 const removeDelivery = (tables: MemoryTables, delivery: StoredWebhookDelivery): void => {
-  tables.webhookDeliveries = tables.webhookDeliveries.remove(delivery.id);
+  tables.webhookDeliveries.delete(delivery.id);
   tables.deliveriesByEndpoint = tables.deliveriesByEndpoint.remove(
     endpointKey(delivery, delivery.endpointId),
   );
@@ -23,7 +23,7 @@ const putDelivery = (tables: MemoryTables, delivery: StoredWebhookDelivery): voi
   const previous = tables.webhookDeliveries.get(delivery.id);
   if (previous !== undefined) removeDelivery(tables, previous);
   const stored = frozenClone(delivery);
-  tables.webhookDeliveries = tables.webhookDeliveries.insert(stored.id, stored);
+  tables.webhookDeliveries.set(stored.id, stored);
   tables.deliveriesByEndpoint = tables.deliveriesByEndpoint.insert(
     endpointKey(stored, stored.endpointId),
     stored.id,

@@ -2,7 +2,7 @@ import type { StoredWebhookEndpoint, WebhookEndpointStore } from '@onboarding-ki
 import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { ascending, type MemoryTables, type OrderKey, put } from './memory-tables.js';
+import { ascending, type MemoryTables, type OrderKey, type ReadableTables } from './memory-tables.js';
 import { removeDeliveriesOfEndpoint } from './memory-webhook-delivery-store.js';
 
 const managerKey = (endpoint: StoredWebhookEndpoint): OrderKey => [
@@ -15,23 +15,22 @@ const managerKey = (endpoint: StoredWebhookEndpoint): OrderKey => [
 const putEndpoint = (tables: MemoryTables, endpoint: StoredWebhookEndpoint): void => {
   const previous = tables.webhookEndpoints.get(endpoint.id);
   if (previous !== undefined) {
-    tables.webhookEndpoints = tables.webhookEndpoints.remove(previous.id);
     tables.endpointsByManager = tables.endpointsByManager.remove(managerKey(previous));
   }
   const stored = frozenClone(endpoint);
-  tables.webhookEndpoints = tables.webhookEndpoints.insert(stored.id, stored);
+  tables.webhookEndpoints.set(stored.id, stored);
   tables.endpointsByManager = tables.endpointsByManager.insert(managerKey(stored), stored.id);
 };
 
 /** A manager's endpoints, oldest first. */
-const endpointsOf = (tables: Readonly<MemoryTables>, managerId: string): StoredWebhookEndpoint[] =>
+const endpointsOf = (tables: ReadableTables, managerId: string): StoredWebhookEndpoint[] =>
   [...ascending(tables.endpointsByManager, managerId)].flatMap(([, id]) => {
     const endpoint = tables.webhookEndpoints.get(id);
     return endpoint === undefined ? [] : [endpoint];
   });
 
 /** Whether the manager has at least one endpoint (the job queue asks it on every event). */
-export const hasWebhookEndpoint = (tables: Readonly<MemoryTables>, managerId: string): boolean =>
+export const hasWebhookEndpoint = (tables: ReadableTables, managerId: string): boolean =>
   !ascending(tables.endpointsByManager, managerId).next().done;
 
 /** Webhook endpoints in the memory tables; removing one removes its deliveries. */
@@ -58,7 +57,7 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
     access.write((tables) => {
       const endpoint = tables.webhookEndpoints.get(endpointId);
       if (endpoint?.managerId !== managerId) return ok(false);
-      tables.webhookEndpoints = tables.webhookEndpoints.remove(endpointId);
+      tables.webhookEndpoints.delete(endpointId);
       tables.endpointsByManager = tables.endpointsByManager.remove(managerKey(endpoint));
       removeDeliveriesOfEndpoint(tables, endpointId);
       return ok(true);
@@ -68,11 +67,7 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
       const endpoint = tables.webhookEndpoints.get(endpointId);
       if (endpoint?.managerId !== managerId) return ok(false);
       if (JSON.stringify(endpoint.secrets) !== JSON.stringify(expected)) return ok(false);
-      tables.webhookEndpoints = put(
-        tables.webhookEndpoints,
-        endpointId,
-        frozenClone({ ...endpoint, secrets: next }),
-      );
+      tables.webhookEndpoints.set(endpointId, frozenClone({ ...endpoint, secrets: next }));
       return ok(true);
     }),
 });
