@@ -19,7 +19,7 @@ import {
 import { createRandomIds } from './id-generators.js';
 import { createMemoryApiKeyStore } from './memory-api-key-store.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';
-import { createMemoryDatabase, idempotencyRecordId } from './memory-database.js';
+import { createMemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
 import {
   createMemoryDocumentStorage,
@@ -31,6 +31,7 @@ import {
 import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
+import { entries, idempotencyRecordId } from './memory-tables.js';
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
@@ -156,7 +157,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     maxTemporaryFilesPerOwner: options.maxTemporaryFilesPerOwner ?? 100,
     maxTemporaryBytesPerOwner: options.maxTemporaryBytesPerOwner ?? 256 * 1024 * 1024,
   });
-  const { committed } = database;
+  const committed = database.committed;
   const jobSequence = createJobSequence();
   const recordingTransport = createRecordingWebhookTransport();
   const webhookTransport = options.webhookTransport ?? recordingTransport;
@@ -175,11 +176,11 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     listTemporaryOwners: () => [...files.temporary.keys()],
     purgeExpiredTemporaryFiles: () => purgeExpiredTemporaryFiles(files, clock.now(), temporaryFileTtlMs),
     listDocumentKeys: () => [...files.permanent.keys()],
-    readClient: (clientId) => structuredClone(committed.clients.get(clientId) ?? null),
-    readStatusHistory: (clientId) => structuredClone([...(committed.statusHistory.get(clientId) ?? [])]),
-    readDocumentRecord: (key) => structuredClone(committed.documents.get(key) ?? null),
+    readClient: (clientId) => structuredClone(committed().clients.get(clientId) ?? null),
+    readStatusHistory: (clientId) => structuredClone([...(committed().statusHistory.get(clientId) ?? [])]),
+    readDocumentRecord: (key) => structuredClone(committed().documents.get(key) ?? null),
     readIdempotencyRecord: (scope, key) => {
-      const record = committed.idempotency.get(idempotencyRecordId(scope, key));
+      const record = committed().idempotency.get(idempotencyRecordId(scope, key));
       return record === undefined
         ? null
         : {
@@ -205,9 +206,10 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
         },
       ),
     listWebhookJobs: () =>
-      [...committed.webhookJobs.values()]
-        .sort((a, b) => a.runAt - b.runAt || a.sequence - b.sequence)
-        .map(({ job, runAt }) => ({ job: structuredClone(job), runAt: new Date(runAt) })),
+      [...entries(committed().webhookJobs)].map(([key, job]) => ({
+        job: structuredClone(job),
+        runAt: new Date(key[0] as number),
+      })),
     sentWebhooks: () => [...recordingTransport.sent],
     answerWebhooksWith: (answer) => recordingTransport.answerWith(answer),
   };
