@@ -22,6 +22,7 @@ import type { WebhookDeliveryStore } from '../ports/webhook-delivery-store.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
+import { allowsPrivateNetwork } from '../validation/webhook-endpoint-url.js';
 import { signWebhook } from '../webhooks/webhook-signature.js';
 import { combineBounded } from './combine-bounded.js';
 import { type CommandStores, runCommand } from './idempotent-command.js';
@@ -114,7 +115,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
         },
         body,
         timeoutMs: options.webhookAttemptTimeoutMs,
-        allowPrivateNetworks: options.webhookAllowPrivateNetworks,
+        allowPrivateNetworks: allowsPrivateNetwork(options.webhookAllowPrivateNetworks, endpoint.url),
       })
       .orElse(() => okAsync<WebhookAnswer, never>({ type: 'unreachable', reason: 'The transport failed' }));
   };
