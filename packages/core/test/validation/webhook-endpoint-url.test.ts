@@ -17,7 +17,7 @@ const respelled = (host: string) =>
         const cased = upper[i] ? char.toUpperCase() : char;
         // U+FF01..FF5E are the full-width forms of U+0021..007E; IDNA maps them back.
         return fullWidth[i] && /[a-zA-Z0-9]/.test(cased)
-          ? String.fromCodePoint(cased.codePointAt(0)! + 0xfee0)
+          ? String.fromCodePoint((cased.codePointAt(0) ?? 0) + 0xfee0)
           : cased;
       });
       return `${letters.join('')}${trailingDot ? '.' : ''}`;
