@@ -333,6 +333,26 @@ describe('webhook delivery (memory queue, controllable clock)', () => {
     expect(independentlyVerified(after, rotation.secret)).toBe(true);
   });
 
+  it('keeps at most three secrets signing however many rotations overlap (the oldest ends first)', async () => {
+    const { kit, upload } = webhookKit();
+    const manager = aManager();
+    const { id, secret: first } = await registerEndpoint(kit, manager, { eventTypes: ['client.created'] });
+    const secrets = [first];
+    for (let i = 0; i < 200; i += 1) {
+      secrets.push(
+        (await kit.webhooks.rotateSecret(manager, id, { overlapSeconds: 86_400 }))._unsafeUnwrap().secret,
+      );
+    }
+    await createClient(kit, upload, manager);
+    await kit.testing.deliverDueWebhooks();
+    const [sent] = kit.testing.sentWebhooks();
+    expect(sent?.headers['webhook-signature']?.split(' ')).toHaveLength(3);
+    // The current secret and the two before it verify; the one rotated out before them does not.
+    for (const secret of secrets.slice(-3))
+      expect(independentlyVerified(sent as WebhookRequest, secret)).toBe(true);
+    expect(independentlyVerified(sent as WebhookRequest, secrets.at(-4) ?? '')).toBe(false);
+  });
+
   it('a removed endpoint gets nothing more, and its deliveries go with it', async () => {
     const { kit, upload } = webhookKit();
     const manager = aManager();

@@ -2,6 +2,12 @@ import type { WebhookEndpointStore } from '@onboarding-kit/core';
 import { ok } from 'neverthrow';
 import type { TableAccess } from './memory-database.js';
 
+const findOwn = (access: TableAccess, managerId: string, endpointId: string) =>
+  access.read((tables) => {
+    const endpoint = tables.webhookEndpoints.get(endpointId);
+    return endpoint?.managerId === managerId ? endpoint : null;
+  });
+
 /** Webhook endpoints in the memory tables; removing one removes its deliveries and their jobs. */
 export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEndpointStore => ({
   // One write: the count and the insert cannot interleave with another manager's write.
@@ -21,11 +27,9 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
         .select((endpoint) => endpoint.managerId === managerId)
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
     ),
-  find: (managerId, endpointId) =>
-    access.read((tables) => {
-      const endpoint = tables.webhookEndpoints.get(endpointId);
-      return endpoint?.managerId === managerId ? endpoint : null;
-    }),
+  find: (managerId, endpointId) => findOwn(access, managerId, endpointId),
+  // Memory transactions run one at a time: a read inside one is already held until it ends.
+  findForUpdate: (managerId, endpointId) => findOwn(access, managerId, endpointId),
   remove: (managerId, endpointId) =>
     access.write((tables) => {
       if (tables.webhookEndpoints.get(endpointId)?.managerId !== managerId) return ok(false);
