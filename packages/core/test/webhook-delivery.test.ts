@@ -254,7 +254,7 @@ describe('webhook delivery (memory queue, controllable clock)', () => {
 
     clock.advance(60_000);
     expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ jobs: 0 });
-    kit.testing.answerWebhooksWith({ type: 'unreachable', reason: 'connect ECONNREFUSED' });
+    kit.testing.answerWebhooksWith({ type: 'unreachable', reason: 'connection failed' });
     clock.advance(waitMs);
     expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ attempted: 1, retrying: 1 });
     kit.testing.answerWebhooksWith({ type: 'answered', statusCode: 204, retryAfter: null });

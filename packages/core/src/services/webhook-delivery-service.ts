@@ -100,7 +100,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
 
   const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
     if (ports.webhookTransport === undefined) {
-      return okAsync({ type: 'unreachable', reason: 'No webhook transport is configured in this kit' });
+      return okAsync({ type: 'unreachable', reason: 'connection failed' });
     }
     const at = now();
     const body = JSON.stringify(logged.event);
@@ -117,7 +117,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
         timeoutMs: options.webhookAttemptTimeoutMs,
         allowPrivateNetworks: allowsPrivateNetwork(options.webhookAllowPrivateNetworks, endpoint.url),
       })
-      .orElse(() => okAsync<WebhookAnswer, never>({ type: 'unreachable', reason: 'The transport failed' }));
+      .orElse(() => okAsync<WebhookAnswer, never>({ type: 'unreachable', reason: 'connection failed' }));
   };
 
   /**
