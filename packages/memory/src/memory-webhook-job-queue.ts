@@ -45,6 +45,8 @@ export const createMemoryWebhookJobQueue = (
               ),
         ),
     enqueueAttempt: (deliveryId, runAt) => enqueue({ type: 'attempt-delivery', deliveryId }, runAt),
+    enqueueAttempts: (deliveryIds, runAt) =>
+      enqueue({ type: 'attempt-deliveries', deliveryIds: [...deliveryIds] }, runAt),
   };
 };
 

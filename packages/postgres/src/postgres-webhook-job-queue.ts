@@ -111,4 +111,9 @@ export const createPostgresWebhookJobQueue = (
       sendWebhookJob(db, jobs, { type: 'attempt-delivery', deliveryId }, runAt),
       unavailable,
     ).map(() => undefined),
+  enqueueAttempts: (deliveryIds, runAt) =>
+    ResultAsync.fromPromise(
+      sendWebhookJob(db, jobs, { type: 'attempt-deliveries', deliveryIds: [...deliveryIds] }, runAt),
+      unavailable,
+    ).map(() => undefined),
 });

@@ -7,7 +7,9 @@ export type WebhookJob =
   /** Create the deliveries of these events to their manager's endpoints, and attempt each once. */
   | { readonly type: 'deliver-events'; readonly eventIds: readonly string[] }
   /** Attempt one delivery again (a retry, or a manager's redelivery). */
-  | { readonly type: 'attempt-delivery'; readonly deliveryId: string };
+  | { readonly type: 'attempt-delivery'; readonly deliveryId: string }
+  /** Attempt these deliveries, put off while their endpoints were slow and busy. */
+  | { readonly type: 'attempt-deliveries'; readonly deliveryIds: readonly string[] };
 
 /**
  * The job queue, bound to the command's transaction (jobs commit with the change that made them,
@@ -18,4 +20,6 @@ export interface WebhookJobQueue {
   enqueueEventDeliveries(events: readonly LoggedEvent[]): ResultAsync<void, StorageUnavailable>;
   /** Enqueues one attempt of a delivery, to run at `runAt` or later. */
   enqueueAttempt(deliveryId: string, runAt: Date): ResultAsync<void, StorageUnavailable>;
+  /** Enqueues one job attempting these deliveries, to run at `runAt` or later. */
+  enqueueAttempts(deliveryIds: readonly string[], runAt: Date): ResultAsync<void, StorageUnavailable>;
 }
