@@ -89,6 +89,20 @@ export const runWebhookJobQueueContract = ({ name, setup }: WebhookJobQueueContr
       expect(Math.abs((queued[0]?.runAt.getTime() ?? 0) - runAt.getTime())).toBeLessThan(1_000);
     });
 
+    it('enqueues one job attempting several put-off deliveries, due at the instant asked', async () => {
+      const { unitOfWork, inspect } = await openFixture(setup);
+      const deliveryIds = [randomUUID(), randomUUID(), randomUUID()];
+      const runAt = new Date(Date.now() + 60_000);
+      await expectOk(
+        unitOfWork.transaction((stores) => stores.webhookJobs.enqueueAttempts(deliveryIds, runAt)),
+      );
+      const queued = (await inspect.listJobs()).filter(
+        ({ job }) => job.type === 'attempt-deliveries' && job.deliveryIds.includes(deliveryIds[0] ?? ''),
+      );
+      expect(queued.map(({ job }) => job)).toEqual([{ type: 'attempt-deliveries', deliveryIds }]);
+      expect(Math.abs((queued[0]?.runAt.getTime() ?? 0) - runAt.getTime())).toBeLessThan(1_000);
+    });
+
     it('keeps no job of a rolled-back transaction', async () => {
       const { endpoints, unitOfWork, inspect } = await openFixture(setup);
       const manager = randomUUID();
