@@ -91,13 +91,30 @@ const workWebhookQueue = (
       sleepers.add(wake);
     });
 
+  // Jobs that ran are completed together, one statement for those that ended in the same turn of
+  // the event loop (as `work` completed a batch); a crash before it runs them again (at least once).
+  let ended: string[] = [];
+  let completing: Promise<void> = Promise.resolve();
+  const completeEnded = () => {
+    if (ended.length === 0) return;
+    const ids = ended;
+    ended = [];
+    completing = completing
+      .then(() => boss.complete(webhookQueue, ids))
+      .catch((error: unknown) => onError(error));
+  };
+  const complete = (id: string) => {
+    ended.push(id);
+    if (ended.length === 1) setImmediate(completeEnded);
+  };
+
   const run = async (job: PgBoss.Job<WebhookJob>) => {
     try {
       const outcome = await kit.webhooks.runJob(job.data);
-      // A failed job is retried by the engine; one that ran is completed on its own.
+      // A failed job is retried by the engine.
       if (outcome.isErr())
         await boss.fail(webhookQueue, job.id, { message: failureOf(outcome.error).message });
-      else await boss.complete(webhookQueue, job.id);
+      else complete(job.id);
     } catch (error) {
       onError(error);
     } finally {
@@ -137,6 +154,8 @@ const workWebhookQueue = (
       wakeAll();
       await Promise.all(loops);
       await Promise.all([...running]);
+      completeEnded();
+      await completing;
     },
   };
 };
