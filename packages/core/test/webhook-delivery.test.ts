@@ -11,6 +11,7 @@ import {
   type OnboardingKitOptions,
   principalKey,
   verifyWebhook,
+  type WebhookJob,
   type WebhookRequest,
 } from '../src/index.js';
 import { aManager } from './support/memory-kit.js';
@@ -432,6 +433,74 @@ describe('verifyWebhook (for receivers)', () => {
 });
 
 describe('a job fanning out to many endpoints', () => {
+  it('puts off, in one job and without waiting, the attempts to an endpoint that is slow and busy', async () => {
+    const clock = createControllableClock(new Date());
+    let hang = false;
+    const hanging: Array<() => void> = [];
+    const kit = createMemoryKit({
+      clock,
+      kitOptions: { webhookAttemptTimeoutMs: 10_000 },
+      webhookTransport: {
+        send: () =>
+          ResultAsync.fromSafePromise(
+            hang
+              ? new Promise((resolve) =>
+                  hanging.push(() => resolve({ type: 'unreachable' as const, reason: 'timeout' as const })),
+                )
+              : Promise.resolve({ type: 'unreachable' as const, reason: 'timeout' as const }),
+          ),
+      },
+    });
+    const manager = aManager();
+    await registerEndpoint(kit, manager);
+    const create = async (n: number) => {
+      kit.testing.putTemporaryFile(principalKey(manager), `id-${n}.pdf`, new Uint8Array(64).fill(1));
+      (
+        await kit.clients.createIndividual(
+          manager,
+          exampleIndividualPayload({ idDocuments: [`id-${n}.pdf`] }),
+        )
+      )._unsafeUnwrap();
+    };
+    const jobsNow = () => kit.testing.listWebhookJobs().filter(({ runAt }) => runAt <= clock.now());
+    // A first create finds the endpoint timing out: it is slow from then on.
+    await create(0);
+    await kit.testing.deliverDueWebhooks();
+    hang = true;
+    await create(1);
+    await create(2);
+    const [first, second] = jobsNow().map(({ job }) => job);
+    // The first job's two attempts hang: the endpoint is at its limit.
+    const firstRun = kit.webhooks.runJob(first as WebhookJob);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(hanging).toHaveLength(2);
+    // The second job does not wait for them: its two deliveries go back as one job, due later.
+    expect((await kit.webhooks.runJob(second as WebhookJob))._unsafeUnwrap()).toMatchObject({ attempted: 0 });
+    expect(hanging).toHaveLength(2);
+    const putOff = kit.testing.listWebhookJobs().filter(({ job }) => job.type === 'attempt-deliveries');
+    expect(putOff).toHaveLength(1);
+    expect(putOff[0]?.job).toMatchObject({ deliveries: [expect.anything(), expect.anything()] });
+    const dueInMs = (putOff[0]?.runAt.getTime() ?? 0) - clock.now().getTime();
+    expect(dueInMs).toBeGreaterThanOrEqual(10_000);
+    expect(dueInMs).toBeLessThanOrEqual(20_000);
+    // Still busy when it runs: put off again, unread.
+    expect((await kit.webhooks.runJob(putOff[0]?.job as WebhookJob))._unsafeUnwrap()).toMatchObject({
+      attempted: 0,
+    });
+    expect(hanging).toHaveLength(2);
+    // Once the hanging attempts end, the put-off deliveries are attempted.
+    for (const end of hanging.splice(0)) end();
+    expect((await firstRun)._unsafeUnwrap()).toMatchObject({ attempted: 2 });
+    hang = false;
+    clock.advance(20_000);
+    await kit.testing.deliverDueWebhooks();
+    const [endpoint] = (await kit.webhooks.listEndpoints(manager))._unsafeUnwrap().data;
+    const deliveries = (await kit.webhooks.listDeliveries(manager, endpoint?.id ?? '', {}))._unsafeUnwrap()
+      .data;
+    expect(deliveries).toHaveLength(6);
+    expect(deliveries.filter(({ attempts }) => attempts === 0)).toEqual([]);
+  });
+
   it("attempts a job's deliveries at once, two per endpoint, and every one of them", async () => {
     let running = 0;
     let most = 0;

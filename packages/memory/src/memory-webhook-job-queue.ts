@@ -45,8 +45,8 @@ export const createMemoryWebhookJobQueue = (
               ),
         ),
     enqueueAttempt: (deliveryId, runAt) => enqueue({ type: 'attempt-delivery', deliveryId }, runAt),
-    enqueueAttempts: (deliveryIds, runAt) =>
-      enqueue({ type: 'attempt-deliveries', deliveryIds: [...deliveryIds] }, runAt),
+    enqueueAttempts: (deliveries, runAt) =>
+      enqueue({ type: 'attempt-deliveries', deliveries: deliveries.map((put) => ({ ...put })) }, runAt),
   };
 };
 

@@ -111,9 +111,9 @@ export const createPostgresWebhookJobQueue = (
       sendWebhookJob(db, jobs, { type: 'attempt-delivery', deliveryId }, runAt),
       unavailable,
     ).map(() => undefined),
-  enqueueAttempts: (deliveryIds, runAt) =>
+  enqueueAttempts: (deliveries, runAt) =>
     ResultAsync.fromPromise(
-      sendWebhookJob(db, jobs, { type: 'attempt-deliveries', deliveryIds: [...deliveryIds] }, runAt),
+      sendWebhookJob(db, jobs, { type: 'attempt-deliveries', deliveries: [...deliveries] }, runAt),
       unavailable,
     ).map(() => undefined),
 });

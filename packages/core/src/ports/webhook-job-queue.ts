@@ -8,8 +8,14 @@ export type WebhookJob =
   | { readonly type: 'deliver-events'; readonly eventIds: readonly string[] }
   /** Attempt one delivery again (a retry, or a manager's redelivery). */
   | { readonly type: 'attempt-delivery'; readonly deliveryId: string }
-  /** Attempt these deliveries, put off while their endpoints were slow and busy. */
-  | { readonly type: 'attempt-deliveries'; readonly deliveryIds: readonly string[] };
+  /**
+   * Attempt these deliveries, put off while their endpoints were slow and busy (each names its
+   * endpoint, so one still busy is put off again without being read).
+   */
+  | { readonly type: 'attempt-deliveries'; readonly deliveries: readonly PutOffDelivery[] };
+
+/** A delivery put off, and the endpoint it goes to. */
+export type PutOffDelivery = { readonly deliveryId: string; readonly endpointId: string };
 
 /**
  * The job queue, bound to the command's transaction (jobs commit with the change that made them,
@@ -21,5 +27,5 @@ export interface WebhookJobQueue {
   /** Enqueues one attempt of a delivery, to run at `runAt` or later. */
   enqueueAttempt(deliveryId: string, runAt: Date): ResultAsync<void, StorageUnavailable>;
   /** Enqueues one job attempting these deliveries, to run at `runAt` or later. */
-  enqueueAttempts(deliveryIds: readonly string[], runAt: Date): ResultAsync<void, StorageUnavailable>;
+  enqueueAttempts(deliveries: readonly PutOffDelivery[], runAt: Date): ResultAsync<void, StorageUnavailable>;
 }

@@ -19,6 +19,7 @@ import type { WebhookJobReport, WebhookService } from '../onboarding-kit.js';
 import type { LoggedEvent } from '../ports/event-log.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
 import type { WebhookDeliveryStore } from '../ports/webhook-delivery-store.js';
+import type { PutOffDelivery } from '../ports/webhook-job-queue.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
@@ -182,11 +183,11 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
    * in flight have ended (between one and two attempt timeouts from now, jittered). Not attempts:
    * nothing of the deliveries changes.
    */
-  const deferAttempts = (deliveryIds: readonly string[]): ResultAsync<void, DomainError> => {
-    if (deliveryIds.length === 0) return okAsync(undefined);
+  const deferAttempts = (deliveries: readonly PutOffDelivery[]): ResultAsync<void, DomainError> => {
+    if (deliveries.length === 0) return okAsync(undefined);
     const timeout = options.webhookAttemptTimeoutMs;
     const runAt = new Date(now().getTime() + timeout + Math.round(timeout * Math.random()));
-    return inTransaction((tx) => tx.webhookJobs.enqueueAttempts(deliveryIds, runAt));
+    return inTransaction((tx) => tx.webhookJobs.enqueueAttempts(deliveries, runAt));
   };
 
   /** One attempt of a pending delivery of `logged` to `endpoint` and its record; null when it was busy. */
@@ -231,9 +232,11 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
     attemptOne: (delivery: StoredWebhookDelivery) => ResultAsync<WebhookJobReport | null, DomainError>,
   ): ResultAsync<WebhookJobReport, DomainError> =>
     ResultAsync.combine(deliveries.map(attemptOne)).andThen((reports) =>
-      deferAttempts(deliveries.filter((_, i) => reports[i] === null).map(({ id }) => id)).map(() =>
-        addReports(reports.filter((report): report is WebhookJobReport => report !== null)),
-      ),
+      deferAttempts(
+        deliveries
+          .filter((_, i) => reports[i] === null)
+          .map(({ id, endpointId }) => ({ deliveryId: id, endpointId })),
+      ).map(() => addReports(reports.filter((report): report is WebhookJobReport => report !== null))),
     );
 
   /**
@@ -293,7 +296,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       });
     });
 
-  /** Attempts these deliveries if they are still pending and due (retries, redeliveries, put off ones). */
+  /** Attempts these deliveries if they are still pending and due (a retry, a redelivery). */
   const attemptDeliveries = (deliveryIds: readonly string[]): ResultAsync<WebhookJobReport, DomainError> =>
     ResultAsync.combine(deliveryIds.map((id) => ports.webhookDeliveries.find(id))).andThen((found) =>
       attemptAll(
@@ -355,8 +358,15 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
           return deliverEvents(job.eventIds);
         case 'attempt-delivery':
           return attemptDeliveries([job.deliveryId]);
-        case 'attempt-deliveries':
-          return attemptDeliveries(job.deliveryIds);
+        case 'attempt-deliveries': {
+          // Put off again, unread, while their endpoints are still slow and busy.
+          const busy = job.deliveries.filter(({ endpointId }) => slots.isBusy(endpointId));
+          return deferAttempts(busy).andThen(() =>
+            attemptDeliveries(
+              job.deliveries.filter((put) => !busy.includes(put)).map(({ deliveryId }) => deliveryId),
+            ),
+          );
+        }
       }
     },
     listDeliveries: (principal, endpointId, query) => {
