@@ -12,6 +12,7 @@ import { endpointTakes, type StoredWebhookEndpoint, signingSecretsAt } from '../
 import {
   type DomainError,
   lockLostAsStorageUnavailable,
+  storageUnavailable,
   validationFailed,
   webhookDeliveryNotFound,
 } from '../errors.js';
@@ -324,7 +325,9 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
 
   /**
    * Pending again, due now, with a fresh retry window, and its attempt enqueued, in the command's
-   * transaction; read again and retried when an attempt was recorded meanwhile.
+   * transaction; read again and retried when an attempt was recorded meanwhile. A race lost every
+   * time is a retryable 503, never a "not found" the Idempotency-Key would replay while the
+   * delivery exists.
    */
   const redeliver = (
     stores: CommandStores,
@@ -347,7 +350,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
           if (recorded) return stores.webhookJobs.enqueueAttempt(next.id, at).map(() => next);
           return attemptsLeft > 1
             ? redeliver(stores, managerId, endpointId, deliveryId, attemptsLeft - 1)
-            : errAsync(webhookDeliveryNotFound(deliveryId));
+            : errAsync(storageUnavailable('webhook-deliveries')('Attempts kept being recorded meanwhile'));
         });
     });
 
