@@ -36,7 +36,11 @@ import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
 import { createJobSequence, enqueueWebhookJob, takeDueWebhookJobs } from './memory-webhook-job-queue.js';
-import { runDueWebhookJobs, type WebhookDeliveryRound } from './memory-webhook-runner.js';
+import {
+  runDueWebhookJobs,
+  type WebhookDeliveryRound,
+  type WebhookRoundOptions,
+} from './memory-webhook-runner.js';
 import { nodeTextHashing } from './node-text-hashing.js';
 import { createRecordingWebhookTransport } from './recording-webhook-transport.js';
 
@@ -100,9 +104,13 @@ export type MemoryTestingHelpers = {
   listApiKeyDigests(): Array<{ keyHash: string; principal: Principal }>;
   /**
    * Runs every webhook job due at the clock's now (and what those make due now) through `kit`,
-   * with no timer: advance a controllable clock, then call it, then assert what was sent.
+   * with no timer: advance a controllable clock, then call it, then assert what was sent. One job at
+   * a time unless `concurrency` says otherwise (the demo's runner).
    */
-  deliverDueWebhooks(kit: Pick<OnboardingKit, 'webhooks'>): Promise<WebhookDeliveryRound>;
+  deliverDueWebhooks(
+    kit: Pick<OnboardingKit, 'webhooks'>,
+    options?: WebhookRoundOptions,
+  ): Promise<WebhookDeliveryRound>;
   /** The queued webhook jobs, soonest first, with when each is due. */
   listWebhookJobs(): Array<{ job: WebhookJob; runAt: Date }>;
   /** What the default recording transport was asked to send, oldest first (empty with another transport). */
@@ -192,7 +200,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     readPresetFee: (presetFeeId) => structuredClone(presetFees.get(presetFeeId) ?? null),
     listApiKeyDigests: () =>
       [...apiKeys].map(([keyHash, principal]) => ({ keyHash, principal: structuredClone(principal) })),
-    deliverDueWebhooks: (kit) =>
+    deliverDueWebhooks: (kit, options) =>
       runDueWebhookJobs(
         kit,
         () => takeDueWebhookJobs(database.committedAccess, clock.now()),
@@ -204,6 +212,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
             new Date(clock.now().getTime() + delayMs),
           );
         },
+        options,
       ),
     listWebhookJobs: () =>
       [...entries(committed().webhookJobs)].map(([key, job]) => ({

@@ -33,7 +33,13 @@ const endpointsOf = (tables: ReadableTables, managerId: string): StoredWebhookEn
 export const hasWebhookEndpoint = (tables: ReadableTables, managerId: string): boolean =>
   !ascending(tables.endpointsByManager, managerId).next().done;
 
-/** Webhook endpoints in the memory tables; removing one removes its deliveries. */
+const findOwn = (access: TableAccess, managerId: string, endpointId: string) =>
+  access.read((tables) => {
+    const endpoint = tables.webhookEndpoints.get(endpointId);
+    return endpoint?.managerId === managerId ? endpoint : null;
+  });
+
+/** Webhook endpoints in the memory tables; removing one removes its deliveries and their jobs. */
 export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEndpointStore => ({
   // One write: the count and the insert cannot interleave with another manager's write.
   insertWithinLimit: (endpoint, maxPerManager) =>
@@ -48,11 +54,9 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
       return ok(true);
     }),
   listForManager: (managerId) => access.read((tables) => endpointsOf(tables, managerId)),
-  find: (managerId, endpointId) =>
-    access.read((tables) => {
-      const endpoint = tables.webhookEndpoints.get(endpointId);
-      return endpoint?.managerId === managerId ? endpoint : null;
-    }),
+  find: (managerId, endpointId) => findOwn(access, managerId, endpointId),
+  // Memory transactions run one at a time: a read inside one is already held until it ends.
+  findForUpdate: (managerId, endpointId) => findOwn(access, managerId, endpointId),
   remove: (managerId, endpointId) =>
     access.write((tables) => {
       const endpoint = tables.webhookEndpoints.get(endpointId);

@@ -42,6 +42,8 @@ export const createMemoryWebhookJobQueue = (
               ),
         ),
     enqueueAttempt: (deliveryId, runAt) => enqueue({ type: 'attempt-delivery', deliveryId }, runAt),
+    enqueueAttempts: (deliveries, runAt) =>
+      enqueue({ type: 'attempt-deliveries', deliveries: deliveries.map((put) => ({ ...put })) }, runAt),
   };
 };
 
