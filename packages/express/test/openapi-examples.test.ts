@@ -220,8 +220,9 @@ describe('OpenAPI examples: "Try it out" works', () => {
       enum: [...defaultReferenceLists.sourcesOfFunds],
     });
     // The payload's list-bound fields refer to them.
-    const profile = (schemas.IndividualOnboardingPayload?.properties as Record<string, JsonObject>).profile;
-    expect((profile?.properties as Record<string, unknown>).occupation).toEqual({
+    const payload = schemas.IndividualOnboardingPayload as { properties: Record<string, JsonObject> };
+    const profile = payload.properties.profile as { properties: Record<string, unknown> };
+    expect(profile.properties.occupation).toEqual({
       $ref: '#/components/schemas/Occupation',
     });
     const example = documentedExample(app, 'managerCreateIndividual') as { profile: JsonObject };
