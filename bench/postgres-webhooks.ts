@@ -229,7 +229,7 @@ const main = async () => {
       const total = createsPerSecond * latencySeconds;
       console.log(
         `\n## commit to first delivery attempt: ${createsPerSecond} creates/s (${2 * createsPerSecond} events/s) ` +
-          `offered for ${latencySeconds} s, runner defaults (batch 20, 2 workers, polling 0.5 s)`,
+          `offered for ${latencySeconds} s, runner defaults (batch 20, 100 jobs in hand, polling 0.5 s)`,
       );
       const committedAt = new Map<string, number>();
       const offeredStart = performance.now();

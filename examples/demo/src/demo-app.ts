@@ -7,6 +7,7 @@ import {
   createComplianceRouter,
   createErrorHandler,
   createManagerRouter,
+  createOpenApiDocument,
   createRouteNotFoundHandler,
   createSignedLinkRouter,
   type HttpLogger,
@@ -42,7 +43,13 @@ export const createDemoApp = ({ kit, signedLinks, logger = consoleHttpLogger }: 
   app.use(demoPaths.client, createClientRouter(kit, { logger }));
   app.use(demoPaths.compliance, createComplianceRouter(kit, { logger }));
   if (signedLinks !== null) app.use(demoPaths.storage, createSignedLinkRouter(signedLinks, { logger }));
-  app.use(createApiDocsRouter({ title: 'onboarding-kit demo' }));
+  // The document of this kit: its lists are the enums, its options the figures.
+  app.use(
+    createApiDocsRouter({
+      title: 'onboarding-kit demo',
+      document: createOpenApiDocument({ kitOptions: kit.options }),
+    }),
+  );
   // A browser opening the demo's address lands on the interactive docs.
   app.get('/', (_req, res) => {
     res.redirect(302, demoPaths.docs);

@@ -34,6 +34,12 @@ export type DemoConfig = {
    * that died is run again by another (the runner's maintenance runs at half this interval).
    */
   readonly webhookJobExpirySeconds: number;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: every endpoint a manager registers may be on loopback or
+   * a private network (local trials). Default false: only WEBHOOK_URL may be, since the demo's
+   * keys are public and any endpoint would otherwise probe the demo's own network.
+   */
+  readonly webhookAllowPrivateNetworks: boolean;
 };
 
 export type WebhookSettings = {
@@ -79,6 +85,13 @@ const webhookOf = (env: DemoEnvironment): WebhookSettings | null => {
   return url === null ? null : { url, secret: variable(env, 'WEBHOOK_SECRET') };
 };
 
+const allowPrivateNetworksOf = (raw: string | null): Result<boolean, string> =>
+  raw === null || raw === 'false'
+    ? ok(false)
+    : raw === 'true'
+      ? ok(true)
+      : err(`WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false, not ${JSON.stringify(raw)}`);
+
 const webhookSecretShape = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
 
 /** WEBHOOK_SECRET alone or not a Standard Webhooks secret, or a malformed job expiry: said at once. */
@@ -121,21 +134,25 @@ const s3SettingsOf = (env: DemoEnvironment): Result<S3Settings | null, string> =
 
 /**
  * Reads PORT, HOST, PUBLIC_BASE_URL, DATABASE_URL, S3_BUCKET, S3_ENDPOINT, S3_REGION, the AWS
- * credentials, WEBHOOK_URL and WEBHOOK_SECRET. A malformed value is an error naming the variable, never a silent default.
+ * credentials, WEBHOOK_URL, WEBHOOK_SECRET and WEBHOOK_ALLOW_PRIVATE_NETWORKS. A malformed value is an error naming the variable, never a silent default.
  */
 export const readDemoConfig = (env: DemoEnvironment): Result<DemoConfig, string> =>
   portOf(variable(env, 'PORT')).andThen((port) =>
     publicBaseUrlOf(variable(env, 'PUBLIC_BASE_URL')).andThen((publicBaseUrl) =>
       checkWebhookSettings(env)
-        .andThen(() => s3SettingsOf(env))
+        .andThen(() => allowPrivateNetworksOf(variable(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS')))
+        .andThen((webhookAllowPrivateNetworks) =>
+          s3SettingsOf(env).map((s3) => ({ s3, webhookAllowPrivateNetworks })),
+        )
         .map(
-          (s3): DemoConfig => ({
+          ({ s3, webhookAllowPrivateNetworks }): DemoConfig => ({
             port,
             host: variable(env, 'HOST') ?? DEFAULT_HOST,
             publicBaseUrl,
             databaseUrl: variable(env, 'DATABASE_URL'),
             webhook: webhookOf(env),
             webhookJobExpirySeconds: Number(variable(env, 'WEBHOOK_JOB_EXPIRY_SECONDS') ?? 60),
+            webhookAllowPrivateNetworks,
             s3,
           }),
         ),

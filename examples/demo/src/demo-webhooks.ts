@@ -58,6 +58,9 @@ export const registerDemoWebhook = (
     });
 };
 
+/** Webhook jobs one round of the demo's memory runner runs at once. */
+const DEMO_JOBS_AT_ONCE = 32;
+
 /** The delivery loop of the demo's persistence, and the periodic work with it on PostgreSQL. */
 export type DemoJobs = { close(): Promise<void> };
 
@@ -74,7 +77,12 @@ export const startDemoJobs = (
   }: { readonly jobExpirySeconds: number; readonly onError: (error: unknown) => void },
 ): ResultAsync<DemoJobs, DemoStartFailure> => {
   if (adapters.pool === null) {
-    return okAsync(startMemoryWebhookRunner(() => adapters.memory.testing.deliverDueWebhooks(kit)));
+    // Jobs run side by side: one waiting on a slow receiver holds no other manager's back.
+    return okAsync(
+      startMemoryWebhookRunner(() =>
+        adapters.memory.testing.deliverDueWebhooks(kit, { concurrency: DEMO_JOBS_AT_ONCE }),
+      ),
+    );
   }
   return ResultAsync.fromPromise(
     startPostgresJobRunner({

@@ -89,8 +89,12 @@ export const startDemo = (
       .andThen((adapters) => {
         const kit = createOnboardingKit({
           ...adapters.ports,
-          // The demo delivers to receivers on localhost (WEBHOOK_URL): it opts in to private networks.
-          options: { webhookAllowPrivateNetworks: true, ...options.kitOptions },
+          // WEBHOOK_URL may be on localhost; any other endpoint only with WEBHOOK_ALLOW_PRIVATE_NETWORKS.
+          options: {
+            webhookAllowPrivateNetworks:
+              config.webhookAllowPrivateNetworks || (config.webhook === null ? false : [config.webhook.url]),
+            ...options.kitOptions,
+          },
         });
         return seedDemoData(adapters.ports)
           .mapErr(demoStartFailure('seed the demo keys, client and preset fees'))

@@ -10,6 +10,7 @@ test('defaults: port 3000 on the loopback interface, in memory', () => {
     s3: null,
     webhook: null,
     webhookJobExpirySeconds: 60,
+    webhookAllowPrivateNetworks: false,
   });
 });
 
@@ -26,6 +27,7 @@ test('every variable is read; blank ones count as unset; S3 credentials only whe
     AWS_ACCESS_KEY_ID: 'AKIA',
     WEBHOOK_URL: 'http://localhost:4000/hooks',
     WEBHOOK_JOB_EXPIRY_SECONDS: '30',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   })._unsafeUnwrap();
   expect(config).toEqual({
     port: 8080,
@@ -35,6 +37,7 @@ test('every variable is read; blank ones count as unset; S3 credentials only whe
     s3: { bucket: 'kit-documents', endpoint: 'http://minio:9000', region: 'eu-west-3', credentials: null },
     webhook: { url: 'http://localhost:4000/hooks', secret: null },
     webhookJobExpirySeconds: 30,
+    webhookAllowPrivateNetworks: true,
   });
 });
 
@@ -57,6 +60,9 @@ test('WEBHOOK_SECRET must be a Standard Webhooks secret and needs WEBHOOK_URL; t
 
 test('a malformed value is refused, naming its variable', () => {
   expect(readDemoConfig({ PORT: '3000x' })._unsafeUnwrapErr()).toMatch(/^PORT /);
+  expect(readDemoConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' })._unsafeUnwrapErr()).toMatch(
+    /^WEBHOOK_ALLOW_PRIVATE_NETWORKS /,
+  );
   expect(readDemoConfig({ PORT: '70000' })._unsafeUnwrapErr()).toMatch(/^PORT /);
   expect(readDemoConfig({ PUBLIC_BASE_URL: 'localhost:3000' })._unsafeUnwrapErr()).toMatch(
     /^PUBLIC_BASE_URL /,

@@ -306,6 +306,33 @@ export const runDocumentStorageContract = ({
       await expectOk(fixture.storage.deletePermanent([]));
     });
 
+    it('names the permanent keys that hold no object: never stored, deleted, or only temporary', async () => {
+      const fixture = await openFixture(setup);
+      const owner = newOwner();
+      await fixture.putTemporaryFile(owner, 'kept.pdf', bytesOf(10));
+      await fixture.putTemporaryFile(owner, 'removed.pdf', bytesOf(10));
+      await fixture.putTemporaryFile(owner, 'empty.pdf', new Uint8Array(0));
+      const kept = documentKeyFor(randomUUID(), 'kept.pdf');
+      const removed = documentKeyFor(randomUUID(), 'removed.pdf');
+      const empty = documentKeyFor(randomUUID(), 'empty.pdf');
+      const never = documentKeyFor(randomUUID(), 'never.pdf');
+      await expectOk(
+        fixture.storage.copyToPermanent([
+          await itemOf(fixture, owner, 'kept.pdf', kept),
+          await itemOf(fixture, owner, 'removed.pdf', removed),
+          await itemOf(fixture, owner, 'empty.pdf', empty),
+        ]),
+      );
+      await expectOk(fixture.storage.deletePermanent([removed]));
+      // A temporary file of that name is not a permanent document.
+      const onlyTemporary = documentKeyFor(randomUUID(), 'kept.pdf');
+      expect(
+        await expectOk(fixture.storage.missingPermanent([kept, removed, empty, never, onlyTemporary])),
+      ).toEqual([removed, never, onlyTemporary]);
+      expect(await expectOk(fixture.storage.missingPermanent([kept, empty]))).toEqual([]);
+      expect(await expectOk(fixture.storage.missingPermanent([]))).toEqual([]);
+    });
+
     it('presigns a download that serves the original bytes under the original filename', async () => {
       const fixture = await openFixture(setup);
       const owner = newOwner();

@@ -79,6 +79,9 @@ export const runWebhookEndpointStoreContract = ({ name, setup }: WebhookStoresCo
       expect(await expectOk(endpoints.find(randomUUID(), endpoint.id))).toBeNull();
       expect(await expectOk(endpoints.find(manager, randomUUID()))).toBeNull();
       expect(await expectOk(endpoints.listForManager(randomUUID()))).toEqual([]);
+      // The read a rotation locks reads the same, for its manager only.
+      expect(await expectOk(endpoints.findForUpdate(manager, endpoint.id))).toEqual(endpoint);
+      expect(await expectOk(endpoints.findForUpdate(randomUUID(), endpoint.id))).toBeNull();
     });
 
     it("lists a manager's endpoints oldest first (then by id), and no one else's", async () => {

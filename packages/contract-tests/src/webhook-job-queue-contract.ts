@@ -84,6 +84,24 @@ export const runWebhookJobQueueContract = ({ name, setup }: WebhookJobQueueContr
       expect(Math.abs((queued[0]?.runAt.getTime() ?? 0) - runAt.getTime())).toBeLessThan(1_000);
     });
 
+    it('enqueues one job attempting several put-off deliveries, due at the instant asked', async () => {
+      const { unitOfWork, inspect } = await openFixture(setup);
+      const endpointId = randomUUID();
+      const deliveries = [randomUUID(), randomUUID(), randomUUID()].map((deliveryId) => ({
+        deliveryId,
+        endpointId,
+      }));
+      const runAt = new Date(Date.now() + 60_000);
+      await expectOk(
+        unitOfWork.transaction((stores) => stores.webhookJobs.enqueueAttempts(deliveries, runAt)),
+      );
+      const queued = (await inspect.listJobs()).filter(
+        ({ job }) => job.type === 'attempt-deliveries' && job.deliveries[0]?.endpointId === endpointId,
+      );
+      expect(queued.map(({ job }) => job)).toEqual([{ type: 'attempt-deliveries', deliveries }]);
+      expect(Math.abs((queued[0]?.runAt.getTime() ?? 0) - runAt.getTime())).toBeLessThan(1_000);
+    });
+
     it('keeps no job of a rolled-back transaction', async () => {
       const { endpoints, unitOfWork, inspect } = await openFixture(setup);
       const manager = randomUUID();

@@ -37,7 +37,7 @@ export { portableTextHashing, type TextHashing } from './ports/text-hashing.js';
 export type { TransactionalStores, UnitOfWork } from './ports/unit-of-work.js';
 export type { WebhookDeliveryQuery, WebhookDeliveryStore } from './ports/webhook-delivery-store.js';
 export type { WebhookEndpointStore } from './ports/webhook-endpoint-store.js';
-export type { WebhookJob, WebhookJobQueue } from './ports/webhook-job-queue.js';
+export type { PutOffDelivery, WebhookJob, WebhookJobQueue } from './ports/webhook-job-queue.js';
 export type { WebhookAnswer, WebhookRequest, WebhookTransport } from './ports/webhook-transport.js';
 
 // --- What the ports store -------------------------------------------------------------------------

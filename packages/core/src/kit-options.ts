@@ -49,7 +49,9 @@ const optionRules = {
   webhookRetryWindowMs: wholeNumber(1_000, MAX_LIFETIME_MS),
   webhookAttemptTimeoutMs: wholeNumber(1, MAX_TIMER_MS),
   webhookSecretOverlapMs: wholeNumber(0, MAX_LIFETIME_MS),
-  webhookAllowPrivateNetworks: z.boolean({ error: 'must be true or false' }),
+  webhookAllowPrivateNetworks: z.union([z.boolean(), z.array(z.string()).readonly()], {
+    error: 'must be true, false or a list of endpoint URLs',
+  }),
   maxWebhookEndpointsPerManager: wholeNumber(1),
   apiKeyCacheTtlMs: wholeNumber(0, MAX_LIFETIME_MS),
   apiKeyCacheMaxEntries: wholeNumber(1),

@@ -36,10 +36,11 @@ export type OnboardingKitOptions = {
   readonly webhookSecretOverlapMs?: number;
   /**
    * Accept webhook endpoints on loopback, private and link-local addresses, and plain http
-   * (default false: https to public addresses only; for development, tests, or receivers inside
-   * the host's own network).
+   * (default false: https to public addresses only). `true` for every endpoint (development,
+   * tests, receivers inside the host's own network); a list of URLs for those endpoints only
+   * (the demo's `WEBHOOK_URL`), every other one judged as with false.
    */
-  readonly webhookAllowPrivateNetworks?: boolean;
+  readonly webhookAllowPrivateNetworks?: boolean | readonly string[];
   /** Webhook endpoints one manager may register (default 20). */
   readonly maxWebhookEndpointsPerManager?: number;
   /**

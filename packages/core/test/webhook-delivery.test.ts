@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createControllableClock, createMemoryKit, type MemoryKit } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { isPublicUnicastAddress, type WebhookRequest } from '../src/adapter.js';
+import { isPublicUnicastAddress, type WebhookJob, type WebhookRequest } from '../src/adapter.js';
 import {
   type CompliancePrincipal,
   exampleIndividualPayload,
@@ -253,7 +253,7 @@ describe('webhook delivery (memory queue, controllable clock)', () => {
 
     clock.advance(60_000);
     expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ jobs: 0 });
-    kit.testing.answerWebhooksWith({ type: 'unreachable', reason: 'connect ECONNREFUSED' });
+    kit.testing.answerWebhooksWith({ type: 'unreachable', reason: 'connection failed' });
     clock.advance(waitMs);
     expect(await kit.testing.deliverDueWebhooks()).toMatchObject({ attempted: 1, retrying: 1 });
     kit.testing.answerWebhooksWith({ type: 'answered', statusCode: 204, retryAfter: null });
@@ -330,6 +330,26 @@ describe('webhook delivery (memory queue, controllable clock)', () => {
     expect(after.headers['webhook-signature']?.split(' ')).toHaveLength(1);
     expect(independentlyVerified(after, oldSecret)).toBe(false);
     expect(independentlyVerified(after, rotation.secret)).toBe(true);
+  });
+
+  it('keeps at most three secrets signing however many rotations overlap (the oldest ends first)', async () => {
+    const { kit, upload } = webhookKit();
+    const manager = aManager();
+    const { id, secret: first } = await registerEndpoint(kit, manager, { eventTypes: ['client.created'] });
+    const secrets = [first];
+    for (let i = 0; i < 200; i += 1) {
+      secrets.push(
+        (await kit.webhooks.rotateSecret(manager, id, { overlapSeconds: 86_400 }))._unsafeUnwrap().secret,
+      );
+    }
+    await createClient(kit, upload, manager);
+    await kit.testing.deliverDueWebhooks();
+    const [sent] = kit.testing.sentWebhooks();
+    expect(sent?.headers['webhook-signature']?.split(' ')).toHaveLength(3);
+    // The current secret and the two before it verify; the one rotated out before them does not.
+    for (const secret of secrets.slice(-3))
+      expect(independentlyVerified(sent as WebhookRequest, secret)).toBe(true);
+    expect(independentlyVerified(sent as WebhookRequest, secrets.at(-4) ?? '')).toBe(false);
   });
 
   it('a removed endpoint gets nothing more, and its deliveries go with it', async () => {
@@ -411,7 +431,75 @@ describe('verifyWebhook (for receivers)', () => {
 });
 
 describe('a job fanning out to many endpoints', () => {
-  it('attempts at most 8 deliveries at once, and every one of them', async () => {
+  it('puts off, in one job and without waiting, the attempts to an endpoint that is slow and busy', async () => {
+    const clock = createControllableClock(new Date());
+    let hang = false;
+    const hanging: Array<() => void> = [];
+    const kit = createMemoryKit({
+      clock,
+      kitOptions: { webhookAttemptTimeoutMs: 10_000 },
+      webhookTransport: {
+        send: () =>
+          ResultAsync.fromSafePromise(
+            hang
+              ? new Promise((resolve) =>
+                  hanging.push(() => resolve({ type: 'unreachable' as const, reason: 'timeout' as const })),
+                )
+              : Promise.resolve({ type: 'unreachable' as const, reason: 'timeout' as const }),
+          ),
+      },
+    });
+    const manager = aManager();
+    await registerEndpoint(kit, manager);
+    const create = async (n: number) => {
+      kit.testing.putTemporaryFile(principalKey(manager), `id-${n}.pdf`, new Uint8Array(64).fill(1));
+      (
+        await kit.clients.createIndividual(
+          manager,
+          exampleIndividualPayload({ idDocuments: [`id-${n}.pdf`] }),
+        )
+      )._unsafeUnwrap();
+    };
+    const jobsNow = () => kit.testing.listWebhookJobs().filter(({ runAt }) => runAt <= clock.now());
+    // A first create finds the endpoint timing out: it is slow from then on.
+    await create(0);
+    await kit.testing.deliverDueWebhooks();
+    hang = true;
+    await create(1);
+    await create(2);
+    const [first, second] = jobsNow().map(({ job }) => job);
+    // The first job's two attempts hang: the endpoint is at its limit.
+    const firstRun = kit.webhooks.runJob(first as WebhookJob);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(hanging).toHaveLength(2);
+    // The second job does not wait for them: its two deliveries go back as one job, due later.
+    expect((await kit.webhooks.runJob(second as WebhookJob))._unsafeUnwrap()).toMatchObject({ attempted: 0 });
+    expect(hanging).toHaveLength(2);
+    const putOff = kit.testing.listWebhookJobs().filter(({ job }) => job.type === 'attempt-deliveries');
+    expect(putOff).toHaveLength(1);
+    expect(putOff[0]?.job).toMatchObject({ deliveries: [expect.anything(), expect.anything()] });
+    const dueInMs = (putOff[0]?.runAt.getTime() ?? 0) - clock.now().getTime();
+    expect(dueInMs).toBeGreaterThanOrEqual(10_000);
+    expect(dueInMs).toBeLessThanOrEqual(20_000);
+    // Still busy when it runs: put off again, unread.
+    expect((await kit.webhooks.runJob(putOff[0]?.job as WebhookJob))._unsafeUnwrap()).toMatchObject({
+      attempted: 0,
+    });
+    expect(hanging).toHaveLength(2);
+    // Once the hanging attempts end, the put-off deliveries are attempted.
+    for (const end of hanging.splice(0)) end();
+    expect((await firstRun)._unsafeUnwrap()).toMatchObject({ attempted: 2 });
+    hang = false;
+    clock.advance(20_000);
+    await kit.testing.deliverDueWebhooks();
+    const [endpoint] = (await kit.webhooks.listEndpoints(manager))._unsafeUnwrap().data;
+    const deliveries = (await kit.webhooks.listDeliveries(manager, endpoint?.id ?? '', {}))._unsafeUnwrap()
+      .data;
+    expect(deliveries).toHaveLength(6);
+    expect(deliveries.filter(({ attempts }) => attempts === 0)).toEqual([]);
+  });
+
+  it("attempts a job's deliveries at once, two per endpoint, and every one of them", async () => {
     let running = 0;
     let most = 0;
     const sent: string[] = [];
@@ -441,6 +529,7 @@ describe('a job fanning out to many endpoints', () => {
     await kit.testing.deliverDueWebhooks();
     expect(sent).toHaveLength(40);
     expect(new Set(sent).size).toBe(20);
-    expect(most).toBe(8);
+    // Two events to each of 20 endpoints: one endpoint's attempts never wait for another's.
+    expect(most).toBe(40);
   });
 });

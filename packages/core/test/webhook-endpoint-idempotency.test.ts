@@ -1,4 +1,4 @@
-import { errAsync } from 'neverthrow';
+import { errAsync, okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { type IdempotencyStore, storageUnavailable, type UnitOfWork } from '../src/adapter.js';
 import {
@@ -183,6 +183,35 @@ describe('webhook endpoint commands and Idempotency-Key (decisions §5)', () => 
     expect(adapters.testing.listWebhookJobs()).toHaveLength(1);
     expect((await redeliver()).replayed).toMatchObject({ kind: 'command', ok: true });
     expect(adapters.testing.listWebhookJobs()).toHaveLength(1);
+  });
+
+  it('a redelivery that keeps losing its race to recorded attempts is a retryable 503, never a recorded 404', async () => {
+    const base = createMemoryKit();
+    const { adapters, upload } = base;
+    // Every compare-and-set of the delivery misses, as when a runner records attempts meanwhile.
+    const unitOfWork: UnitOfWork = {
+      transaction: (work) =>
+        adapters.unitOfWork.transaction((stores) =>
+          work({
+            ...stores,
+            webhookDeliveries: { ...stores.webhookDeliveries, update: () => okAsync(false) },
+          }),
+        ),
+    };
+    const kit = createOnboardingKit({ ...adapters, unitOfWork });
+    const manager = aManager();
+    const endpoint = (await kit.webhooks.createEndpoint(manager, ENDPOINT))._unsafeUnwrap();
+    upload(manager, 'passport.pdf');
+    (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    await adapters.testing.deliverDueWebhooks(kit);
+    const [delivery] = (await kit.webhooks.listDeliveries(manager, endpoint.id, {}))._unsafeUnwrap().data;
+    const redeliver = () =>
+      keyed(kit, manager, `POST redeliver ${delivery?.id}`, 'k', undefined, (context) =>
+        kit.webhooks.redeliver(manager, endpoint.id, delivery?.id ?? '', context),
+      );
+    expect((await redeliver()).ran?._unsafeUnwrapErr().type).toBe('StorageUnavailable');
+    // Not recorded: the same key runs again rather than replaying a refusal.
+    expect((await redeliver()).ran?._unsafeUnwrapErr().type).toBe('StorageUnavailable');
   });
 
   it('records a 404 of an endpoint or a delivery and replays it, as any not-found refusal', async () => {

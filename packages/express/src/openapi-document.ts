@@ -3,9 +3,14 @@ import {
   type ErrorCode,
   errorCodes,
   type OnboardingKitOptions,
+  withReferenceLists,
 } from '@onboarding-kit/core';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@onboarding-kit/core/adapter';
-import { errorBodySchema } from '@onboarding-kit/core/schemas';
+import {
+  createOnboardingPayloadSchemas,
+  defaultOnboardingPayloadSchemas,
+  errorBodySchema,
+} from '@onboarding-kit/core/schemas';
 import { z } from 'zod';
 import { API_KEY_HEADER, type PrincipalKind } from './authentication.js';
 import { errorStatusByCode } from './http-error.js';
@@ -83,20 +88,49 @@ export type OpenApiDocumentOptions = {
 };
 
 /**
+ * The payload schemas of the kit's reference lists. The registry names those built with the default
+ * lists; the document shows the same schemas built with the kit's, so its enums and examples are
+ * what this kit's validation accepts. Each list's values are a component of their own.
+ */
+const listBoundSchemas = (kitOptions: OnboardingKitOptions | undefined) => {
+  const payloads = createOnboardingPayloadSchemas(withReferenceLists(kitOptions?.referenceLists));
+  const replacements = new Map<z.ZodType, z.ZodType>([
+    [defaultOnboardingPayloadSchemas.individualPayload, payloads.individualPayload],
+    [defaultOnboardingPayloadSchemas.entityPayload, payloads.entityPayload],
+  ]);
+  const listComponents = Object.fromEntries(
+    Object.entries(payloads.listValues).map(([name, schema]): [string, z.ZodType] => [
+      `${name.charAt(0).toUpperCase()}${name.slice(1)}`,
+      schema,
+    ]),
+  );
+  return { replacements, listComponents };
+};
+type ListBoundSchemas = ReturnType<typeof listBoundSchemas>;
+
+/**
  * The named wire shapes of every operation: request bodies as accepted (zod input), responses as
  * sent (zod output), and the error body. Components are these, nothing declared a second time.
  */
-const namedSchemas = (io: 'input' | 'output'): Record<string, z.ZodType> => {
-  const named: Record<string, z.ZodType> = io === 'output' ? { Error: errorBodySchema } : {};
+const namedSchemas = (io: 'input' | 'output', lists: ListBoundSchemas): Record<string, z.ZodType> => {
+  const named: Record<string, z.ZodType> =
+    io === 'output' ? { Error: errorBodySchema } : { ...lists.listComponents };
   for (const operation of Object.values(interfaceOperations) as OperationSpec[]) {
     const shape = io === 'input' ? operation.requestBody : operation.success;
     if (shape === undefined) continue;
-    if (named[shape.component] !== undefined && named[shape.component] !== shape.schema) {
+    const schema = lists.replacements.get(shape.schema) ?? shape.schema;
+    if (named[shape.component] !== undefined && named[shape.component] !== schema) {
       throw new Error(`OpenAPI: two different schemas are named ${shape.component}`);
     }
-    named[shape.component] = shape.schema;
+    named[shape.component] = schema;
   }
   return named;
+};
+
+/** The first example a request body's schema carries (`.meta({ examples })`), for "Try it out". */
+const exampleOf = (schema: z.ZodType | undefined): unknown => {
+  const examples = schema?.meta()?.examples;
+  return Array.isArray(examples) ? examples[0] : undefined;
 };
 
 const COMPONENT_SCHEMAS = '#/components/schemas/';
@@ -249,6 +283,7 @@ const operationObject = (
   id: string,
   operation: OperationSpec,
   options: DocumentedKitOptions,
+  requestSchemas: Record<string, z.ZodType>,
 ): JsonObject => ({
   operationId: `${kind}${id.charAt(0).toUpperCase()}${id.slice(1)}`,
   tags: [kind],
@@ -260,7 +295,12 @@ const operationObject = (
         requestBody: {
           required: true,
           description: `UTF-8 JSON, at most ${bytesLabel(MAX_JSON_BODY_BYTES)}`,
-          content: { 'application/json': { schema: componentReference(operation.requestBody.component) } },
+          content: {
+            'application/json': {
+              schema: componentReference(operation.requestBody.component),
+              example: exampleOf(requestSchemas[operation.requestBody.component]),
+            },
+          },
         },
       }
     : {}),
@@ -280,11 +320,12 @@ const interfacePaths = (
   kind: PrincipalKind,
   basePath: string,
   options: DocumentedKitOptions,
+  requestSchemas: Record<string, z.ZodType>,
 ): [string, string, JsonObject][] =>
   (Object.entries(operationsOf(kind)) as [string, OperationSpec][]).map(([id, operation]) => [
     `${basePath}${openApiPath(operation.path)}`,
     operation.method,
-    operationObject(kind, id, operation, options),
+    operationObject(kind, id, operation, options, requestSchemas),
   ]);
 
 const API_KEY_DESCRIPTION = [
@@ -337,13 +378,15 @@ export const createOpenApiDocument = (options: OpenApiDocumentOptions = {}): Ope
 const kitDocument = (options: OpenApiDocumentOptions): OpenApiDocument => {
   const { referenceLists: _lists, ...configured } = options.kitOptions ?? {};
   const kitOptions: DocumentedKitOptions = { ...defaultOnboardingKitOptions, ...configured };
+  const lists = listBoundSchemas(options.kitOptions);
+  const requestSchemas = namedSchemas('input', lists);
   const basePaths = { ...defaultInterfaceBasePaths, ...options.basePaths };
   const mounted = new Set<PrincipalKind>(options.interfaces ?? ['manager', 'client', 'compliance']);
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const [path, method, operation] of [
     ...(['manager', 'client', 'compliance'] as const)
       .filter((kind) => mounted.has(kind))
-      .flatMap((kind) => interfacePaths(kind, basePaths[kind], kitOptions)),
+      .flatMap((kind) => interfacePaths(kind, basePaths[kind], kitOptions, requestSchemas)),
   ]) {
     paths[path] = { ...paths[path], [method]: operation };
   }
@@ -367,8 +410,8 @@ const kitDocument = (options: OpenApiDocumentOptions): OpenApiDocument => {
     paths,
     components: {
       schemas: mergeComponents(
-        componentSchemas(namedSchemas('input'), 'input'),
-        componentSchemas(namedSchemas('output'), 'output'),
+        componentSchemas(requestSchemas, 'input'),
+        componentSchemas(namedSchemas('output', lists), 'output'),
       ),
       securitySchemes: {
         ServiceApiKey: {

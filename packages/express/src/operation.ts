@@ -19,7 +19,7 @@ export type NamedSchema = { readonly component: string; readonly schema: z.ZodTy
  */
 export type OptionText = string | ((options: DocumentedKitOptions) => string);
 
-/** The kit's options the document states (reference lists are refinements it does not list). */
+/** The kit's options the document states in its texts (the reference lists are the payloads' enums). */
 export type DocumentedKitOptions = Omit<ResolvedOnboardingKitOptions, 'referenceLists'>;
 
 /**

@@ -19,6 +19,7 @@ export {
   type MemoryWebhookRunner,
   startMemoryWebhookRunner,
   type WebhookDeliveryRound,
+  type WebhookRoundOptions,
 } from './memory-webhook-runner.js';
 export { nodeTextHashing } from './node-text-hashing.js';
 export {

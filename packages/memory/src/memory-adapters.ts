@@ -21,7 +21,7 @@ import type {
 import { createRandomIds } from './id-generators.js';
 import { createMemoryApiKeyStore } from './memory-api-key-store.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';
-import { createMemoryDatabase, idempotencyRecordId } from './memory-database.js';
+import { createMemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
 import {
   createMemoryDocumentStorage,
@@ -33,11 +33,16 @@ import {
 import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
+import { entries, idempotencyRecordId } from './memory-tables.js';
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
 import { createJobSequence, enqueueWebhookJob, takeDueWebhookJobs } from './memory-webhook-job-queue.js';
-import { runDueWebhookJobs, type WebhookDeliveryRound } from './memory-webhook-runner.js';
+import {
+  runDueWebhookJobs,
+  type WebhookDeliveryRound,
+  type WebhookRoundOptions,
+} from './memory-webhook-runner.js';
 import { nodeTextHashing } from './node-text-hashing.js';
 import { createRecordingWebhookTransport } from './recording-webhook-transport.js';
 
@@ -101,9 +106,13 @@ export type MemoryTestingHelpers = {
   listApiKeyDigests(): Array<{ keyHash: string; principal: Principal }>;
   /**
    * Runs every webhook job due at the clock's now (and what those make due now) through `kit`,
-   * with no timer: advance a controllable clock, then call it, then assert what was sent.
+   * with no timer: advance a controllable clock, then call it, then assert what was sent. One job at
+   * a time unless `concurrency` says otherwise (the demo's runner).
    */
-  deliverDueWebhooks(kit: Pick<OnboardingKit, 'webhooks'>): Promise<WebhookDeliveryRound>;
+  deliverDueWebhooks(
+    kit: Pick<OnboardingKit, 'webhooks'>,
+    options?: WebhookRoundOptions,
+  ): Promise<WebhookDeliveryRound>;
   /** The queued webhook jobs, soonest first, with when each is due. */
   listWebhookJobs(): Array<{ job: WebhookJob; runAt: Date }>;
   /** What the default recording transport was asked to send, oldest first (empty with another transport). */
@@ -158,7 +167,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     maxTemporaryFilesPerOwner: options.maxTemporaryFilesPerOwner ?? 100,
     maxTemporaryBytesPerOwner: options.maxTemporaryBytesPerOwner ?? 256 * 1024 * 1024,
   });
-  const { committed } = database;
+  const committed = database.committed;
   const jobSequence = createJobSequence();
   const recordingTransport = createRecordingWebhookTransport();
   const webhookTransport = options.webhookTransport ?? recordingTransport;
@@ -177,11 +186,11 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     listTemporaryOwners: () => [...files.temporary.keys()],
     purgeExpiredTemporaryFiles: () => purgeExpiredTemporaryFiles(files, clock.now(), temporaryFileTtlMs),
     listDocumentKeys: () => [...files.permanent.keys()],
-    readClient: (clientId) => structuredClone(committed.clients.get(clientId) ?? null),
-    readStatusHistory: (clientId) => structuredClone([...(committed.statusHistory.get(clientId) ?? [])]),
-    readDocumentRecord: (key) => structuredClone(committed.documents.get(key) ?? null),
+    readClient: (clientId) => structuredClone(committed().clients.get(clientId) ?? null),
+    readStatusHistory: (clientId) => structuredClone([...(committed().statusHistory.get(clientId) ?? [])]),
+    readDocumentRecord: (key) => structuredClone(committed().documents.get(key) ?? null),
     readIdempotencyRecord: (scope, key) => {
-      const record = committed.idempotency.get(idempotencyRecordId(scope, key));
+      const record = committed().idempotency.get(idempotencyRecordId(scope, key));
       return record === undefined
         ? null
         : {
@@ -193,7 +202,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     readPresetFee: (presetFeeId) => structuredClone(presetFees.get(presetFeeId) ?? null),
     listApiKeyDigests: () =>
       [...apiKeys].map(([keyHash, principal]) => ({ keyHash, principal: structuredClone(principal) })),
-    deliverDueWebhooks: (kit) =>
+    deliverDueWebhooks: (kit, options) =>
       runDueWebhookJobs(
         kit,
         () => takeDueWebhookJobs(database.committedAccess, clock.now()),
@@ -205,11 +214,13 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
             new Date(clock.now().getTime() + delayMs),
           );
         },
+        options,
       ),
     listWebhookJobs: () =>
-      [...committed.webhookJobs.values()]
-        .sort((a, b) => a.runAt - b.runAt || a.sequence - b.sequence)
-        .map(({ job, runAt }) => ({ job: structuredClone(job), runAt: new Date(runAt) })),
+      [...entries(committed().webhookJobs)].map(([key, job]) => ({
+        job: structuredClone(job),
+        runAt: new Date(key[0] as number),
+      })),
     sentWebhooks: () => [...recordingTransport.sent],
     answerWebhooksWith: (answer) => recordingTransport.answerWith(answer),
   };

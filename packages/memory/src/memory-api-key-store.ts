@@ -1,7 +1,7 @@
 import type { Principal } from '@onboarding-kit/core';
 import type { ApiKeyStore } from '@onboarding-kit/core/adapter';
 import { okAsync } from 'neverthrow';
-import { frozenCopy } from './frozen-copy.js';
+import { frozenClone } from './frozen-clone.js';
 
 /**
  * Keys by their SHA-256 hex digest; the raw key never reaches this store. A Map lookup by digest
@@ -15,7 +15,7 @@ export const createMemoryApiKeyStore = (principals: Map<string, Principal>): Api
     return okAsync(principal ?? null);
   },
   register: (keyHash, principal) => {
-    principals.set(keyHash.toLowerCase(), frozenCopy(principal));
+    principals.set(keyHash.toLowerCase(), frozenClone(principal));
     return okAsync(undefined);
   },
   revoke: (keyHash) => {

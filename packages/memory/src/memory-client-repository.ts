@@ -1,40 +1,64 @@
 import {
   type ClientListQuery,
   type ClientRepository,
-  newestFirst,
   type StaleClientState,
   type StoredClient,
   storageUnavailable,
 } from '@onboarding-kit/core/adapter';
 import { err, ok } from 'neverthrow';
+import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
+import { descending, type MemoryTables, type OrderKey, type ReadableTables } from './memory-tables.js';
 
-const matchesQuery = (client: StoredClient, query: ClientListQuery): boolean =>
-  client.managerId === query.managerId &&
-  (query.status === undefined || client.status === query.status) &&
-  (query.clientType === undefined || client.clientType === query.clientType) &&
-  (query.after === undefined || newestFirst(query.after, client) < 0);
+/** Where a client sits in its manager's list: by `createdAt` (as an instant), then id. */
+const listKey = (
+  client: { readonly createdAt: string; readonly id: string },
+  managerId: string,
+): OrderKey => [managerId, Date.parse(client.createdAt), client.id];
+
+/** Newest first from the cursor on, reading the manager's clients only until the page is full. */
+const listPage = (tables: ReadableTables, query: ClientListQuery): StoredClient[] => {
+  const page: StoredClient[] = [];
+  const limit = Math.max(0, query.limit);
+  const below = query.after === undefined ? undefined : listKey(query.after, query.managerId);
+  for (const [, clientId] of descending(tables.clientsByManager, query.managerId, below)) {
+    if (page.length >= limit) break;
+    const client = tables.clients.get(clientId);
+    if (
+      client !== undefined &&
+      (query.status === undefined || client.status === query.status) &&
+      (query.clientType === undefined || client.clientType === query.clientType)
+    ) {
+      page.push(client);
+    }
+  }
+  return page;
+};
+
+/** Stores `client`, moving its place in the list index if its manager or creation time changed. */
+const putClient = (tables: MemoryTables, client: StoredClient, previous: StoredClient | undefined) => {
+  const stored = frozenClone(client);
+  tables.clients.set(stored.id, stored);
+  if (previous !== undefined) {
+    tables.clientsByManager = tables.clientsByManager.remove(listKey(previous, previous.managerId));
+  }
+  tables.clientsByManager = tables.clientsByManager.insert(listKey(stored, stored.managerId), stored.id);
+};
 
 /** Clients and their history over the memory tables; `access` decides committed state or a transaction. */
 export const createMemoryClientRepository = (access: TableAccess): ClientRepository => ({
   findById: (clientId) => access.read((tables) => tables.clients.get(clientId) ?? null),
   // Transactions run one at a time in memory, so reading is already locking.
   findForUpdate: (clientId) => access.read((tables) => tables.clients.get(clientId) ?? null),
-  list: (query) =>
-    access.read((tables) =>
-      tables.clients
-        .select((client) => matchesQuery(client, query))
-        .sort(newestFirst)
-        .slice(0, Math.max(0, query.limit)),
-    ),
+  list: (query) => access.read((tables) => listPage(tables, query)),
   statusHistory: (clientId) => access.read((tables) => [...(tables.statusHistory.get(clientId) ?? [])]),
   insert: (client, entry) =>
     access.write((tables) => {
-      if (tables.clients.has(client.id)) {
+      if (tables.clients.get(client.id) !== undefined) {
         return err(storageUnavailable('memory')(new Error(`A client with id ${client.id} already exists`)));
       }
-      tables.clients.set(client.id, client);
-      tables.statusHistory.set(client.id, [entry]);
+      putClient(tables, client, undefined);
+      tables.statusHistory.set(client.id, frozenClone([entry]));
       return ok(undefined);
     }),
   update: (client, expectedStatus, entry) =>
@@ -44,8 +68,9 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
         const stale: StaleClientState = { type: 'StaleClientState', clientId: client.id, expectedStatus };
         return err(stale);
       }
-      tables.clients.set(client.id, client);
-      tables.statusHistory.set(client.id, [...(tables.statusHistory.get(client.id) ?? []), entry]);
+      putClient(tables, client, current);
+      const history = [...(tables.statusHistory.get(client.id) ?? []), frozenClone(entry)];
+      tables.statusHistory.set(client.id, Object.freeze(history));
       return ok(undefined);
     }),
 });

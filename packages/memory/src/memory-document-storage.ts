@@ -190,6 +190,7 @@ export const createMemoryDocumentStorage = ({
       if (ownerFiles?.size === 0) files.temporary.delete(owner);
       return okAsync(undefined);
     },
+    missingPermanent: (keys) => okAsync(keys.filter((key) => !files.permanent.has(key))),
     deletePermanent: (keys) => {
       for (const key of keys) files.permanent.delete(key);
       return okAsync(undefined);

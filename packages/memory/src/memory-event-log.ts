@@ -1,43 +1,51 @@
-import type { EventLog } from '@onboarding-kit/core/adapter';
+import type { EventLog, PositionedEvent } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
+import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
+import { ascending } from './memory-tables.js';
 
 /**
- * The outbox in memory: events are staged with their transaction and numbered as they are
- * appended; transactions run one at a time, so positions follow commit order.
+ * The outbox in memory: events are written with their transaction and numbered as they are
+ * appended; writers run one at a time, so positions follow commit order.
  */
 export const createMemoryEventLog = (access: TableAccess): EventLog => ({
   append: (events) =>
     access.write((tables) => {
-      let position = tables.events.size();
       for (const logged of events) {
-        position += 1;
-        tables.events.set(position, { ...logged, position });
+        // Events are never removed: the next position is one past the count.
+        const row = frozenClone({ ...logged, position: tables.events.length + 1 });
+        const key = [row.managerId, row.position];
+        tables.events = tables.events.insert(key, row);
+        tables.eventKeys.set(row.event.id, key);
       }
       return ok(undefined);
     }),
   listForManager: ({ managerId, afterPosition = '0', limit, type, clientId }) =>
-    access.read((tables) =>
-      tables.events
-        .selectWithin(
-          'byManager',
-          managerId,
-          (row) =>
-            row.managerId === managerId &&
-            row.position > Number(afterPosition) &&
-            (type === undefined || row.event.type === type) &&
-            (clientId === undefined || row.clientId === clientId),
-        )
-        .sort((a, b) => a.position - b.position)
-        .slice(0, Math.max(1, Math.floor(limit)))
-        .map(({ position, event }) => ({ position: String(position), event })),
-    ),
+    access.read((tables) => {
+      const page: PositionedEvent[] = [];
+      const size = Math.max(1, Math.floor(limit));
+      const after = Number(afterPosition);
+      for (const [, row] of ascending(tables.events, managerId, [managerId, after])) {
+        if (page.length >= size) break;
+        if (
+          row.position <= after ||
+          (type !== undefined && row.event.type !== type) ||
+          (clientId !== undefined && row.clientId !== clientId)
+        ) {
+          continue;
+        }
+        page.push({ position: String(row.position), event: row.event });
+      }
+      return page;
+    }),
   findByIds: (eventIds) =>
     access.read((tables) =>
       [...new Set(eventIds)]
-        .flatMap((eventId) =>
-          tables.events.selectWithin('byEventId', eventId, (row) => row.event.id === eventId),
-        )
+        .flatMap((eventId) => {
+          const key = tables.eventKeys.get(eventId);
+          const row = key === undefined ? undefined : tables.events.get(key);
+          return row === undefined ? [] : [row];
+        })
         .sort((a, b) => a.position - b.position)
         .map(({ managerId, clientId, event }) => ({ managerId, clientId, event })),
     ),

@@ -7,12 +7,38 @@ import type {
   RecordedOutcome,
 } from '@onboarding-kit/core/adapter';
 import { err, ok } from 'neverthrow';
+import { frozenClone } from './frozen-clone.js';
+import type { TableAccess } from './memory-database.js';
 import {
+  ascending,
+  entries,
   type IdempotencyRecord,
   idempotencyRecordId,
   type MemoryTables,
-  type TableAccess,
-} from './memory-database.js';
+  type OrderKey,
+} from './memory-tables.js';
+
+const ownerKey = (record: IdempotencyRecord, id: string): OrderKey => [record.owner, record.claimedAt, id];
+
+/** Stores `record` under `id`, keeping the owner and age indexes in step. */
+const putRecord = (tables: MemoryTables, id: string, record: IdempotencyRecord): void => {
+  const previous = tables.idempotency.get(id);
+  if (previous !== undefined) {
+    tables.idempotencyByOwner = tables.idempotencyByOwner.remove(ownerKey(previous, id));
+    tables.idempotencyByAge = tables.idempotencyByAge.remove([previous.claimedAt, id]);
+  }
+  tables.idempotency.set(id, frozenClone(record));
+  tables.idempotencyByOwner = tables.idempotencyByOwner.insert(ownerKey(record, id), id);
+  tables.idempotencyByAge = tables.idempotencyByAge.insert([record.claimedAt, id], id);
+};
+
+const removeRecord = (tables: MemoryTables, id: string): void => {
+  const previous = tables.idempotency.get(id);
+  if (previous === undefined) return;
+  tables.idempotencyByOwner = tables.idempotencyByOwner.remove(ownerKey(previous, id));
+  tables.idempotencyByAge = tables.idempotencyByAge.remove([previous.claimedAt, id]);
+  tables.idempotency.delete(id);
+};
 
 const lockLost = ({ scope, key }: IdempotencyClaimRef): IdempotencyLockLost => ({
   type: 'IdempotencyLockLost',
@@ -22,7 +48,7 @@ const lockLost = ({ scope, key }: IdempotencyClaimRef): IdempotencyLockLost => (
 
 /**
  * Records a completion if `ref` still holds the key. Shared by the store and the transactional
- * stores, where it is staged with the rest of the transaction.
+ * stores, where it commits or rolls back with the rest of the transaction.
  */
 export const completeIdempotencyClaim = (
   access: TableAccess,
@@ -34,14 +60,13 @@ export const completeIdempotencyClaim = (
     const record = tables.idempotency.get(id);
     if (record === undefined || record.token !== ref.token || record.outcome !== null)
       return err(lockLost(ref));
-    tables.idempotency.set(id, { ...record, outcome });
+    putRecord(tables, id, { ...record, outcome });
     return ok(undefined);
   });
 
 /**
- * `QuotaExceeded` when the owner already holds `maxLiveRecordsPerOwner` live records: nothing to
- * scan while the owner holds fewer records than that at all (the table keeps them grouped by
- * owner), otherwise a scan of that owner's records up to the bound.
+ * `QuotaExceeded` when the owner already holds `maxLiveRecordsPerOwner` live records: a read of
+ * that owner's live records (the owner index sorts them by claim) up to the bound.
  */
 const ownerQuotaRefusal = (
   tables: MemoryTables,
@@ -50,12 +75,19 @@ const ownerQuotaRefusal = (
   const limit = request.maxLiveRecordsPerOwner;
   if (limit === null) return null;
   const now = request.now.getTime();
-  const isLive = (record: IdempotencyRecord) =>
-    record.owner === request.owner && now - record.claimedAt <= request.recordTtlMs;
-  if (!tables.idempotency.hasAtLeastWithin('byOwner', request.owner, isLive, limit)) return null;
-  const oldest = tables.idempotency
-    .selectWithin('byOwner', request.owner, isLive)
-    .reduce((earliest, record) => Math.min(earliest, record.claimedAt), now);
+  // A record is live while `now - claimedAt <= recordTtlMs`.
+  const live = ascending(tables.idempotencyByOwner, request.owner, [
+    request.owner,
+    now - request.recordTtlMs,
+  ]);
+  let held = 0;
+  let oldest = now;
+  for (const [key] of live) {
+    if (held === 0) oldest = key[1] as number;
+    held += 1;
+    if (held >= limit) break;
+  }
+  if (held < limit) return null;
   // A record is expired once strictly older than the TTL: 1 ms after it reaches it.
   return { type: 'QuotaExceeded', retryAfterMs: oldest + request.recordTtlMs + 1 - now };
 };
@@ -84,11 +116,11 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       if (record === undefined) {
         const quotaRefusal = ownerQuotaRefusal(tables, request);
         if (quotaRefusal !== null) return ok(quotaRefusal);
-        tables.idempotency.set(id, fresh);
+        putRecord(tables, id, fresh);
         return ok(claimed);
       }
       if (now - record.claimedAt > request.recordTtlMs) {
-        tables.idempotency.set(id, fresh);
+        putRecord(tables, id, fresh);
         return ok(claimed);
       }
       // The fingerprint is checked first: reusing a key for another request is a caller's bug
@@ -96,7 +128,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       if (record.fingerprint !== request.fingerprint) return ok<IdempotencyClaim>({ type: 'KeyReused' });
       if (record.outcome !== null) return ok<IdempotencyClaim>({ type: 'Replay', outcome: record.outcome });
       if (now - record.lockedAt > request.lockTtlMs) {
-        tables.idempotency.set(id, fresh);
+        putRecord(tables, id, fresh);
         return ok(claimed);
       }
       return ok<IdempotencyClaim>({ type: 'InProgress' });
@@ -108,7 +140,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       const record = tables.idempotency.get(id);
       if (record === undefined || record.token !== ref.token || record.outcome !== null)
         return err(lockLost(ref));
-      tables.idempotency.set(id, { ...record, lockedAt: now.getTime() });
+      putRecord(tables, id, { ...record, lockedAt: now.getTime() });
       return ok(undefined);
     }),
   release: (ref) =>
@@ -116,7 +148,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       const id = idempotencyRecordId(ref.scope, ref.key);
       const record = tables.idempotency.get(id);
       if (record !== undefined && record.token === ref.token && record.outcome === null) {
-        tables.idempotency.delete(id);
+        removeRecord(tables, id);
       }
       return ok(undefined);
     }),
@@ -124,8 +156,12 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
     const cutoff = olderThan.getTime();
     const size = Math.max(1, Math.floor(batchSize));
     const purgeBatch = (tables: MemoryTables) => {
-      const ids = tables.idempotency.selectKeys((record) => record.claimedAt < cutoff).slice(0, size);
-      for (const id of ids) tables.idempotency.delete(id);
+      const ids: string[] = [];
+      for (const [[claimedAt], id] of entries(tables.idempotencyByAge)) {
+        if (ids.length >= size || (claimedAt as number) >= cutoff) break;
+        ids.push(id);
+      }
+      for (const id of ids) removeRecord(tables, id);
       return ok(ids.length);
     };
     // One batch per write, so other requests get the lock between batches, as with a database.

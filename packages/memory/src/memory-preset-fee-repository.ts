@@ -1,7 +1,7 @@
 import type { PresetFee } from '@onboarding-kit/core';
 import { newestFirst, type PresetFeeRepository, presetFeeIdTaken } from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync } from 'neverthrow';
-import { frozenCopy } from './frozen-copy.js';
+import { frozenClone } from './frozen-clone.js';
 
 type OwnedPresetFee = { readonly managerId: string; readonly fee: PresetFee };
 
@@ -23,7 +23,7 @@ export const createMemoryPresetFeeRepository = (fees: Map<string, OwnedPresetFee
     },
     insert: (managerId, fee) => {
       if (fees.has(fee.id)) return errAsync(presetFeeIdTaken(fee.id));
-      const stored = frozenCopy(fee);
+      const stored = frozenClone(fee);
       fees.set(fee.id, { managerId, fee: stored });
       byManager.set(managerId, [...(byManager.get(managerId) ?? []), stored].sort(newestFirst));
       return okAsync(undefined);

@@ -17,10 +17,11 @@ import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-stor
 import { createMemoryWebhookJobQueue, type JobSequence } from './memory-webhook-job-queue.js';
 
 /**
- * Transactions one at a time (a promise-chain lock): the work's writes are staged, visible to its
- * own reads, applied when it resolves Ok and dropped when it resolves Err, rejects or throws.
+ * Transactions one at a time (a promise-chain lock), each on its own view of the tables
+ * (memory-database.ts): its writes are visible to its own reads, committed when it resolves Ok and
+ * dropped when it resolves Err, rejects or throws.
  *
- * Every transaction has a deadline (`timeoutMs`): work still running then is abandoned, its staged
+ * Every transaction has a deadline (`timeoutMs`): work still running then is abandoned, its
  * writes are dropped, its later writes refused, and the lock passes on; the transaction resolves to
  * `StorageUnavailable`. Without it, work that waits for something needing the lock it holds (a
  * write through an outer store, a nested transaction) or that never settles would stop every later
@@ -42,12 +43,12 @@ export const createMemoryUnitOfWork = (
       database.serialized(
         () =>
           new Promise<Result<T, E>>((resolve, reject) => {
-            const staging = database.openStaging();
+            const view = database.openTransaction();
             let ended = false;
             const end = () => {
               ended = true;
               clearTimeout(deadline);
-              staging.close();
+              view.close();
             };
             const deadline = setTimeout(() => {
               end();
@@ -57,21 +58,21 @@ export const createMemoryUnitOfWork = (
             Promise.resolve()
               .then(() =>
                 work({
-                  clients: createMemoryClientRepository(staging.access),
-                  documents: createMemoryDocumentIndex(staging.access),
+                  clients: createMemoryClientRepository(view.access),
+                  documents: createMemoryDocumentIndex(view.access),
                   idempotency: {
-                    complete: (ref, response) => completeIdempotencyClaim(staging.access, ref, response),
+                    complete: (ref, response) => completeIdempotencyClaim(view.access, ref, response),
                   },
-                  events: createMemoryEventLog(staging.access),
-                  webhookEndpoints: createMemoryWebhookEndpointStore(staging.access),
-                  webhookDeliveries: createMemoryWebhookDeliveryStore(staging.access),
-                  webhookJobs: createMemoryWebhookJobQueue(staging.access, clock, jobSequence),
+                  events: createMemoryEventLog(view.access),
+                  webhookEndpoints: createMemoryWebhookEndpointStore(view.access),
+                  webhookDeliveries: createMemoryWebhookDeliveryStore(view.access),
+                  webhookJobs: createMemoryWebhookJobQueue(view.access, clock, jobSequence),
                 }),
               )
               .then(
                 (outcome) => {
                   if (ended) return;
-                  if (outcome.isOk()) staging.commit();
+                  if (outcome.isOk()) view.commit();
                   end();
                   resolve(outcome);
                 },

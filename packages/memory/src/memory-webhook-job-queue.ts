@@ -1,7 +1,10 @@
 import type { Clock } from '@onboarding-kit/core';
 import type { StorageUnavailable, WebhookJob, WebhookJobQueue } from '@onboarding-kit/core/adapter';
 import { ok, type ResultAsync } from 'neverthrow';
+import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
+import { entries, type OrderKey } from './memory-tables.js';
+import { hasWebhookEndpoint } from './memory-webhook-endpoint-store.js';
 
 /** Numbers the jobs of one memory database (shared by every transaction on it). */
 export type JobSequence = { next(): number };
@@ -13,8 +16,7 @@ export const createJobSequence = (): JobSequence => {
 /** Adds one job, due at `runAt`. */
 export const enqueueWebhookJob = (access: TableAccess, sequence: JobSequence, job: WebhookJob, runAt: Date) =>
   access.write((tables) => {
-    const number = sequence.next();
-    tables.webhookJobs.set(number, { sequence: number, job, runAt: runAt.getTime() });
+    tables.webhookJobs = tables.webhookJobs.insert([runAt.getTime(), sequence.next()], frozenClone(job));
     return ok(undefined);
   });
 
@@ -31,12 +33,7 @@ export const createMemoryWebhookJobQueue = (
   return {
     enqueueEventDeliveries: (events) =>
       access
-        .read((tables) =>
-          events.filter(
-            ({ managerId }) =>
-              tables.webhookEndpoints.count((endpoint) => endpoint.managerId === managerId, 1) > 0,
-          ),
-        )
+        .read((tables) => events.filter(({ managerId }) => hasWebhookEndpoint(tables, managerId)))
         .andThen((subscribed) =>
           subscribed.length === 0
             ? ok(undefined)
@@ -46,6 +43,8 @@ export const createMemoryWebhookJobQueue = (
               ),
         ),
     enqueueAttempt: (deliveryId, runAt) => enqueue({ type: 'attempt-delivery', deliveryId }, runAt),
+    enqueueAttempts: (deliveries, runAt) =>
+      enqueue({ type: 'attempt-deliveries', deliveries: deliveries.map((put) => ({ ...put })) }, runAt),
   };
 };
 
@@ -55,9 +54,11 @@ export const takeDueWebhookJobs = (
   now: Date,
 ): ResultAsync<WebhookJob[], StorageUnavailable> =>
   access.write((tables) => {
-    const due = tables.webhookJobs
-      .select((row) => row.runAt <= now.getTime())
-      .sort((a, b) => a.runAt - b.runAt || a.sequence - b.sequence);
-    for (const row of due) tables.webhookJobs.delete(row.sequence);
-    return ok(due.map((row) => row.job));
+    const due: (readonly [OrderKey, WebhookJob])[] = [];
+    for (const entry of entries(tables.webhookJobs)) {
+      if ((entry[0][0] as number) > now.getTime()) break;
+      due.push(entry);
+    }
+    for (const [key] of due) tables.webhookJobs = tables.webhookJobs.remove(key);
+    return ok(due.map(([, job]) => job));
   });

@@ -12,58 +12,76 @@ const RETRY_FAILED_JOB_MS = 1_000;
 /** A round stops after this many passes even if jobs keep coming due (a redelivery loop). */
 const MAX_PASSES = 100;
 
+/** How a round runs its jobs. */
+export type WebhookRoundOptions = {
+  /**
+   * Jobs run at once (default 1: one after the other, as host unit tests expect). The demo's
+   * runner runs many: a job waiting on a receiver's answer then holds no other job back.
+   */
+  readonly concurrency?: number;
+};
+
 /**
- * Runs every job due now, and those they make due now, one at a time (what the PostgreSQL job
- * engine does with workers). A job that fails is put back a second later.
+ * Runs every job due now, and those they make due now (what the PostgreSQL job engine does with
+ * workers), `concurrency` at once. A job that fails is put back a second later.
  */
 export const runDueWebhookJobs = async (
   kit: Pick<OnboardingKit, 'webhooks'>,
   takeDue: DueJobs,
   putBack: (job: WebhookJob, delayMs: number) => Promise<void>,
+  { concurrency = 1 }: WebhookRoundOptions = {},
 ): Promise<WebhookDeliveryRound> => {
   const total = { jobs: 0, attempted: 0, succeeded: 0, retrying: 0, failed: 0 };
+  const run = async (job: WebhookJob) => {
+    total.jobs += 1;
+    const report = await kit.webhooks.runJob(job);
+    if (report.isErr()) {
+      await putBack(job, RETRY_FAILED_JOB_MS);
+      return;
+    }
+    total.attempted += report.value.attempted;
+    total.succeeded += report.value.succeeded;
+    total.retrying += report.value.retrying;
+    total.failed += report.value.failed;
+  };
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
     const due = await takeDue();
     if (due.isErr() || due.value.length === 0) break;
-    for (const job of due.value) {
-      total.jobs += 1;
-      const report = await kit.webhooks.runJob(job);
-      if (report.isErr()) {
-        await putBack(job, RETRY_FAILED_JOB_MS);
-        continue;
-      }
-      total.attempted += report.value.attempted;
-      total.succeeded += report.value.succeeded;
-      total.retrying += report.value.retrying;
-      total.failed += report.value.failed;
-    }
+    const queue = [...due.value];
+    const worker = async () => {
+      for (let job = queue.shift(); job !== undefined; job = queue.shift()) await run(job);
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker));
   }
   return total;
 };
 
-/** A running memory delivery loop; `close` stops it and waits for a round in progress. */
+/** A running memory delivery loop; `close` stops it and waits for the rounds in progress. */
 export type MemoryWebhookRunner = { close(): Promise<void> };
 
-/** Runs due webhook jobs every `intervalMs` on real timers (the demo in memory mode). */
+/**
+ * Runs due webhook jobs every `intervalMs` on real timers (the demo in memory mode). A round still
+ * running when the next tick comes does not hold the jobs due since: up to `maxRounds` run at once
+ * (each takes the jobs due when it starts), so an event is never queued behind a round waiting on
+ * a slow receiver.
+ */
 export const startMemoryWebhookRunner = (
   deliverDue: () => Promise<WebhookDeliveryRound>,
-  { intervalMs = 200 }: { readonly intervalMs?: number } = {},
+  { intervalMs = 200, maxRounds = 8 }: { readonly intervalMs?: number; readonly maxRounds?: number } = {},
 ): MemoryWebhookRunner => {
-  let running: Promise<unknown> | null = null;
+  const running = new Set<Promise<unknown>>();
   const timer = setInterval(() => {
-    // A round still running when the next tick comes is not doubled: the tick is skipped.
-    if (running !== null) return;
-    running = deliverDue()
+    if (running.size >= maxRounds) return;
+    const round: Promise<unknown> = deliverDue()
       .catch(() => undefined)
-      .finally(() => {
-        running = null;
-      });
+      .finally(() => running.delete(round));
+    running.add(round);
   }, intervalMs);
   timer.unref();
   return {
     close: async () => {
       clearInterval(timer);
-      await running;
+      await Promise.all([...running]);
     },
   };
 };

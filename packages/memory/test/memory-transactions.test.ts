@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as realSetTimeout } from 'node:timers';
-import { creationEntryFor, storedClientFixture } from '@onboarding-kit/contract-tests';
-import { type Client, createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
-import type { TransactionalStores } from '@onboarding-kit/core/adapter';
-import { ok, type Result, ResultAsync } from 'neverthrow';
+import {
+  creationEntryFor,
+  storedClientFixture,
+  webhookDeliveryFixture,
+  webhookEndpointFixture,
+} from '@onboarding-kit/contract-tests';
+import type { LoggedEvent, TransactionalStores } from '@onboarding-kit/core/adapter';
+import { errAsync, ok, type Result, ResultAsync } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';
 
@@ -112,29 +116,164 @@ describe('memory transactions', () => {
     expect(await lateWrite).toBe(true);
     expect(adapters.testing.readClient(late.id)).toBeNull();
   });
+});
 
-  it('stores the client.created event sharing the frozen parts of the client it carries, not a second copy', async () => {
+describe('memory transactions and the ordered lists', () => {
+  it('lists nothing of a rolled-back transaction: clients, events, endpoints and deliveries', async () => {
     const adapters = createMemoryAdapters();
-    const kit = createOnboardingKit(adapters);
-    const principal = { kind: 'manager' as const, managerId: randomUUID() };
-    adapters.testing.putTemporaryFile(`manager:${principal.managerId}`, 'id.pdf', new Uint8Array([1]));
-    const created = (
-      await kit.clients.createIndividual(principal, exampleIndividualPayload({ idDocuments: ['id.pdf'] }))
+    const managerId = randomUUID();
+    const client = storedClientFixture({ managerId });
+    const endpoint = webhookEndpointFixture(managerId);
+    const delivery = webhookDeliveryFixture(endpoint);
+    const event: LoggedEvent = {
+      managerId,
+      clientId: client.id,
+      event: {
+        id: randomUUID(),
+        type: 'client.approved',
+        apiVersion: '1.0.0',
+        createdAt: client.createdAt,
+        data: { clientId: client.id },
+      } as unknown as LoggedEvent['event'],
+    };
+    const rolledBack = await adapters.unitOfWork.transaction((stores) =>
+      stores.clients
+        .insert(client, creationEntryFor(client))
+        .andThen(() => stores.events.append([event]))
+        .andThen(() => stores.webhookEndpoints.insertWithinLimit(endpoint, 10))
+        .andThen(() => stores.webhookDeliveries.insertMissing([delivery]))
+        .andThen(() => stores.webhookEndpoints.listForManager(managerId))
+        .andThen((endpointsInside) => {
+          expect(endpointsInside).toEqual([endpoint]);
+          return errAsync('rolled back' as const);
+        }),
+    );
+    expect(rolledBack._unsafeUnwrapErr()).toBe('rolled back');
+    expect((await adapters.clients.list({ managerId, limit: 10 }))._unsafeUnwrap()).toEqual([]);
+    expect((await adapters.events.listForManager({ managerId, limit: 10 }))._unsafeUnwrap()).toEqual([]);
+    expect((await adapters.events.findByIds([event.event.id]))._unsafeUnwrap()).toEqual([]);
+    expect((await adapters.webhookEndpoints.listForManager(managerId))._unsafeUnwrap()).toEqual([]);
+    expect(
+      (
+        await adapters.webhookDeliveries.listForEndpoint({ managerId, endpointId: endpoint.id, limit: 10 })
+      )._unsafeUnwrap(),
+    ).toEqual([]);
+    expect((await adapters.webhookDeliveries.listForEvents([delivery.eventId]))._unsafeUnwrap()).toEqual([]);
+
+    // The same writes committed are listed, and a write after them sees them.
+    (
+      await adapters.unitOfWork.transaction((stores) =>
+        stores.clients
+          .insert(client, creationEntryFor(client))
+          .andThen(() => stores.events.append([event]))
+          .andThen(() => stores.webhookEndpoints.insertWithinLimit(endpoint, 10))
+          .andThen(() => stores.webhookDeliveries.insertMissing([delivery])),
+      )
     )._unsafeUnwrap();
-    // The stored value itself (testing.readClient hands out a structured clone).
-    const stored = (await adapters.clients.findById(created.id))._unsafeUnwrap();
-    const [logged] = (
-      await adapters.events.listForManager({
-        managerId: principal.managerId,
-        limit: 10,
-        type: 'client.created',
-      })
+    expect((await adapters.clients.list({ managerId, limit: 10 }))._unsafeUnwrap()).toEqual([client]);
+    expect(
+      (await adapters.events.listForManager({ managerId, limit: 10 }))
+        ._unsafeUnwrap()
+        .map((row) => row.position),
+    ).toEqual(['1']);
+    expect(
+      (
+        await adapters.webhookDeliveries.listForEndpoint({ managerId, endpointId: endpoint.id, limit: 10 })
+      )._unsafeUnwrap(),
+    ).toEqual([delivery]);
+    expect(
+      (
+        await adapters.webhookEndpoints.insertWithinLimit(webhookEndpointFixture(managerId), 1)
+      )._unsafeUnwrap(),
+    ).toBe(false);
+  });
+
+  it('keeps nothing of a write that fails halfway inside a transaction that goes on and commits', async () => {
+    const adapters = createMemoryAdapters();
+    const managerId = randomUUID();
+    const client = storedClientFixture({ managerId });
+    // A history entry that cannot be read, so not stored: the client is written before it.
+    const unstorable = Object.defineProperty({ ...creationEntryFor(client) }, 'reason', {
+      enumerable: true,
+      get: () => {
+        throw new Error('unreadable');
+      },
+    });
+    const outcome = await adapters.unitOfWork.transaction((stores) =>
+      stores.clients
+        .insert(client, unstorable)
+        .map(() => 'inserted' as const)
+        .orElse((failed) => {
+          expect(failed).toMatchObject({ type: 'StorageUnavailable' });
+          return stores.clients.list({ managerId, limit: 10 }).map((listed) => listed.length);
+        }),
+    );
+    expect(outcome._unsafeUnwrap()).toBe(0);
+    expect(adapters.testing.readClient(client.id)).toBeNull();
+    expect((await adapters.clients.list({ managerId, limit: 10 }))._unsafeUnwrap()).toEqual([]);
+  });
+
+  it("counts an owner's live idempotency records from their latest claim: a takeover re-dates the record", async () => {
+    const adapters = createMemoryAdapters();
+    const owner = `manager:${randomUUID()}`;
+    const ttl = 1_000;
+    const t0 = new Date('2031-01-01T00:00:00.000Z');
+    const claim = (key: string, ms: number) =>
+      adapters.idempotency.claim({
+        scope: `${owner} POST /clients`,
+        key,
+        token: randomUUID(),
+        owner,
+        maxLiveRecordsPerOwner: 2,
+        fingerprint: 'f'.repeat(64),
+        now: new Date(t0.getTime() + ms),
+        lockTtlMs: ttl,
+        recordTtlMs: ttl,
+      });
+    expect((await claim('k1', 0))._unsafeUnwrap()).toEqual({ type: 'Claimed' });
+    expect((await claim('k2', 500))._unsafeUnwrap()).toEqual({ type: 'Claimed' });
+    expect((await claim('k3', 600))._unsafeUnwrap()).toEqual({ type: 'QuotaExceeded', retryAfterMs: 401 });
+    // k1 expired: a new claim takes it over, dated now; k2 and the new k1 are live.
+    expect((await claim('k1', 1_200))._unsafeUnwrap()).toEqual({ type: 'Claimed' });
+    expect((await claim('k3', 1_300))._unsafeUnwrap()).toEqual({ type: 'QuotaExceeded', retryAfterMs: 201 });
+    // Once k2 expires, one place frees.
+    expect((await claim('k3', 1_501))._unsafeUnwrap()).toEqual({ type: 'Claimed' });
+  });
+
+  it('stores a recorded outcome as data: a key named __proto__ stays a key, and nothing reaches the caller’s object', async () => {
+    const adapters = createMemoryAdapters();
+    const scope = `manager:${randomUUID()} POST /clients`;
+    const ref = { scope, key: 'k', token: randomUUID() };
+    const request = {
+      ...ref,
+      owner: 'manager:x',
+      maxLiveRecordsPerOwner: null,
+      fingerprint: 'f'.repeat(64),
+      now: new Date('2031-01-01T00:00:00.000Z'),
+      lockTtlMs: 60_000,
+      recordTtlMs: 60_000,
+    };
+    (await adapters.idempotency.claim(request))._unsafeUnwrap();
+    const body = JSON.parse('{"__proto__": {"polluted": true}, "nested": {"list": [1, {"deep": "x"}]}}') as {
+      nested: { list: [number, { deep: string }] };
+      at?: Date;
+    };
+    // Not JSON, but kept whole: a Date stays a Date of its own.
+    body.at = new Date('2031-02-03T04:05:06.789Z');
+    (
+      await adapters.idempotency.complete(ref, { kind: 'response', status: 200, body }, request.now)
     )._unsafeUnwrap();
-    expect(logged).toBeDefined();
-    const carried = (logged?.event.data as { client: Client } | undefined)?.client;
-    expect(carried).toEqual(created);
-    expect(carried?.individualProfile).toBe(stored?.individualProfile);
-    expect(carried?.bankAccounts).toBe(stored?.bankAccounts);
-    expect(Object.isFrozen(carried?.individualProfile)).toBe(true);
+    body.nested.list[1].deep = 'changed';
+    const replay = (await adapters.idempotency.claim(request))._unsafeUnwrap();
+    if (replay.type !== 'Replay' || replay.outcome.kind !== 'response') expect.fail(JSON.stringify(replay));
+    const stored = replay.outcome.body as typeof body;
+    expect(Object.keys(stored)).toEqual(['__proto__', 'nested', 'at']);
+    expect(stored.at).toBeInstanceOf(Date);
+    expect(stored.at).not.toBe(body.at);
+    expect(stored.at?.toISOString()).toBe('2031-02-03T04:05:06.789Z');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(stored.nested.list[1].deep).toBe('x');
+    for (const part of [stored, stored.nested, stored.nested.list, stored.nested.list[1]])
+      expect(Object.isFrozen(part)).toBe(true);
   });
 });

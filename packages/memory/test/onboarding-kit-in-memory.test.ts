@@ -52,6 +52,47 @@ describe('the kit in memory mode', () => {
     expect(opened._unsafeUnwrap()).toEqual({ body: bytes, filename: 'passport.pdf' });
   });
 
+  it('after a restart, a document whose bytes were in memory is not found, not a dead link', async () => {
+    const { adapters, kit, clock } = await setup();
+    const manager = demoIdentities.managerA.principal;
+    const owner = `manager:${manager.managerId}`;
+    adapters.testing.putTemporaryFile(owner, 'passport.pdf', new Uint8Array([1]));
+    const before = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    const [lost] = before.individualProfile?.idDocuments ?? [];
+    if (lost === undefined) expect.fail('the passport is promoted');
+
+    // The restart: the index (as PostgreSQL would) keeps its rows; memory storage starts empty.
+    const restartedStorage = createMemoryAdapters({ clock, ids: createSequentialIds(2), publicBaseUrl });
+    const restarted = createOnboardingKit({ ...adapters, documentStorage: restartedStorage.documentStorage });
+    restartedStorage.testing.putTemporaryFile(owner, 'passport.pdf', new Uint8Array([2]));
+    const after = (
+      await restarted.clients.createIndividual(manager, exampleIndividualPayload())
+    )._unsafeUnwrap();
+    const [kept] = after.individualProfile?.idDocuments ?? [];
+    if (kept === undefined) expect.fail('the new passport is promoted');
+
+    expect(
+      (await restarted.documents.requestDownloadBatch(manager, { filenames: [lost] }))._unsafeUnwrapErr(),
+    ).toEqual({
+      type: 'DocumentNotFound',
+      keys: [lost],
+    });
+    // Nothing is presigned when one key is gone; the stored one alone downloads.
+    expect(
+      (
+        await restarted.documents.requestDownloadBatch(manager, { filenames: [kept, lost] })
+      )._unsafeUnwrapErr(),
+    ).toEqual({ type: 'DocumentNotFound', keys: [lost] });
+    const download = (
+      await restarted.documents.requestDownloadBatch(manager, { filenames: [kept] })
+    )._unsafeUnwrap();
+    const url = download.downloads[0]?.downloadUrl ?? expect.fail('one download link');
+    const opened = await restartedStorage.signedLinks.openDownload(
+      url.slice(`${publicBaseUrl}/downloads/`.length),
+    );
+    expect(opened._unsafeUnwrap()).toEqual({ body: new Uint8Array([2]), filename: 'passport.pdf' });
+  });
+
   it('forgets temporary files after 24 hours of the controllable clock', async () => {
     const { adapters, kit, clock } = await setup();
     const client = demoIdentities.clientA1.principal;

@@ -77,6 +77,13 @@ export const createPostgresWebhookEndpointStore = (
         `SELECT ${columns} FROM ${tables.webhookEndpoints} WHERE manager_id = $1 AND id = $2`,
         [managerId, endpointId],
       ).map((result) => (result.rows[0] === undefined ? null : toEndpoint(result.rows[0]))),
+    // The row lock is held to the end of the command's transaction: a concurrent rotation waits
+    // here and then reads the secrets this one wrote (READ COMMITTED re-reads a locked row).
+    findForUpdate: (managerId, endpointId) =>
+      query<EndpointRow>(
+        `SELECT ${columns} FROM ${tables.webhookEndpoints} WHERE manager_id = $1 AND id = $2 FOR UPDATE`,
+        [managerId, endpointId],
+      ).map((result) => (result.rows[0] === undefined ? null : toEndpoint(result.rows[0]))),
     remove: (managerId, endpointId) =>
       query(`DELETE FROM ${tables.webhookEndpoints} WHERE manager_id = $1 AND id = $2`, [
         managerId,

@@ -55,4 +55,9 @@ export const createPostgresWebhookJobQueue = (
       sendWebhookJob(db, jobs, { type: 'attempt-delivery', deliveryId }, runAt),
       unavailable,
     ).map(() => undefined),
+  enqueueAttempts: (deliveries, runAt) =>
+    ResultAsync.fromPromise(
+      sendWebhookJob(db, jobs, { type: 'attempt-deliveries', deliveries: [...deliveries] }, runAt),
+      unavailable,
+    ).map(() => undefined),
 });

@@ -127,6 +127,16 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
     }
   };
 
+  const existsPermanent = async (documentKey: string): Promise<boolean> => {
+    try {
+      await client.send(new HeadObjectCommand({ Bucket: bucket, Key: keys.permanent(documentKey) }));
+      return true;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      return false;
+    }
+  };
+
   const copyOne = async (item: PromotionItem): Promise<void> => {
     const output = await client
       .send(
@@ -260,6 +270,24 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
           return key === null ? [] : [{ key, storedAt: object.LastModified ?? now() }];
         });
         return { documents, next: page.IsTruncated ? (page.NextContinuationToken ?? null) : null };
+      }),
+
+    // One HEAD per key, a few at once: a download batch names at most 50 keys, and a presigned GET
+    // cannot tell whether its object exists.
+    missingPermanent: (documentKeys) =>
+      attempt(async () => {
+        const settled = await settleBounded(documentKeys, concurrency, (documentKey) =>
+          ResultAsync.fromPromise(existsPermanent(documentKey), (error) => error),
+        );
+        const missing: string[] = [];
+        for (const { item, result } of settled) {
+          if (result.isErr()) throw result.error;
+          if (!result.value) missing.push(item);
+        }
+        // A HEAD 404 has no body, so a missing bucket looks like missing objects: ask the bucket,
+        // so that a misconfigured bucket is an outage rather than "document not found".
+        if (missing.length > 0) await client.send(new HeadBucketCommand({ Bucket: bucket }));
+        return missing;
       }),
 
     deletePermanent: (documentKeys) =>

@@ -26,9 +26,18 @@ describe('S3 document storage when the endpoint is unreachable', () => {
       await expectErr(storage.deleteTemporary(owner, [{ filename: 'a.pdf', version: '"0"' }])),
     ).toMatchObject(unavailable);
     expect(await expectErr(storage.deletePermanent([item.key]))).toMatchObject(unavailable);
+    expect(await expectErr(storage.missingPermanent([item.key]))).toMatchObject(unavailable);
     // Presigning is local signing: it works offline, and the link fails only when used.
     const upload = await expectOk(storage.presignUpload(owner, 'a.pdf', inFifteenMinutes()));
     await expect(fetch(upload.url, { method: 'PUT', body: 'x' })).rejects.toThrow();
+  });
+});
+
+describe('S3 document storage on a bucket that does not exist', () => {
+  it('answers StorageUnavailable, not "no such document", when asked which documents are missing', async () => {
+    const client = s3ClientFor(inject('motoEndpoint'));
+    const storage = createS3DocumentStorage({ client, bucket: `kit-missing-${randomUUID()}` });
+    expect(await expectErr(storage.missingPermanent([`${randomUUID()}_a.pdf`]))).toMatchObject(unavailable);
   });
 });
 

@@ -23,8 +23,8 @@ export type NodeWebhookTransportOptions = {
   readonly lookup?: typeof dnsLookup;
 };
 
-const refusedAddress = (host: string) =>
-  `Refused to connect to ${host}: not a public address (loopback, private, link-local or reserved)`;
+/** Marks the lookup's refusal of every address a name resolved to (none public). */
+const NON_PUBLIC_ADDRESS = 'ENONPUBLIC';
 
 /**
  * Resolves like `dns.lookup`, keeping only public unicast addresses when private networks are not
@@ -47,7 +47,13 @@ const guardedLookup =
         );
         const [first] = usable;
         if (first === undefined) {
-          callback(Object.assign(new Error(refusedAddress(hostname)), { code: 'ENONPUBLIC' }), '', 4);
+          callback(
+            Object.assign(new Error(`${hostname} resolves to no public address`), {
+              code: NON_PUBLIC_ADDRESS,
+            }),
+            '',
+            4,
+          );
           return;
         }
         if ((options as LookupAllOptions).all)
@@ -57,11 +63,11 @@ const guardedLookup =
     );
   };
 
-const reasonOf = (error: unknown): string => {
-  if (!(error instanceof Error)) return 'The request failed';
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === undefined || error.message.includes(code) ? error.message : `${code}: ${error.message}`;
-};
+/** A failed exchange as the manager may see it: never the socket error's text nor an address. */
+const reasonOf = (error: unknown): 'connection failed' | 'address not allowed' =>
+  error instanceof Error && (error as NodeJS.ErrnoException).code === NON_PUBLIC_ADDRESS
+    ? 'address not allowed'
+    : 'connection failed';
 
 const retryAfterOf = (response: IncomingMessage): string | null => {
   const value = response.headers['retry-after'];
@@ -86,7 +92,7 @@ const sendOnce = (request: WebhookRequest, options: NodeWebhookTransportOptions)
     /** The exchange is over: the answer's body was read or dropped, or the request failed. */
     const over = () => clearTimeout(deadline);
     const deadline = setTimeout(() => {
-      settle({ type: 'unreachable', reason: `No answer within ${request.timeoutMs / 1000} s` });
+      settle({ type: 'unreachable', reason: 'timeout' });
       outgoing?.destroy();
     }, request.timeoutMs);
 
@@ -94,19 +100,19 @@ const sendOnce = (request: WebhookRequest, options: NodeWebhookTransportOptions)
     try {
       url = new URL(request.url);
     } catch {
-      settle({ type: 'unreachable', reason: 'The endpoint URL is not valid' });
+      settle({ type: 'unreachable', reason: 'connection failed' });
       over();
       return;
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      settle({ type: 'unreachable', reason: 'The endpoint URL is not http(s)' });
+      settle({ type: 'unreachable', reason: 'connection failed' });
       over();
       return;
     }
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     // An address literal is connected to without a lookup: it is checked here instead.
     if (ipaddr.isValid(host) && !request.allowPrivateNetworks && !isPublicUnicastAddress(host)) {
-      settle({ type: 'unreachable', reason: refusedAddress(host) });
+      settle({ type: 'unreachable', reason: 'address not allowed' });
       over();
       return;
     }

@@ -1,3 +1,4 @@
+import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import type { ClientEventType } from '../schemas/client-events.js';
 import type { WebhookDelivery, WebhookDeliveryStatus } from '../schemas/webhook-endpoints.js';
 
@@ -28,7 +29,7 @@ export const toWebhookDeliveryResponse = ({
 /** How an attempt ended, as the transport saw it. */
 export type WebhookAttemptOutcome =
   | { readonly type: 'answered'; readonly statusCode: number; readonly retryAfterMs: number | null }
-  | { readonly type: 'unreachable'; readonly reason: string };
+  | Extract<WebhookAnswer, { readonly type: 'unreachable' }>;
 
 const FIRST_RETRY_DELAY_MS = 5_000;
 const BACKOFF_FACTOR = 3;
@@ -78,8 +79,8 @@ export const deliveryAfterAttempt = (
     };
   }
   const lastStatusCode = outcome.type === 'answered' ? outcome.statusCode : null;
-  const lastError =
-    outcome.type === 'answered' ? `The endpoint answered HTTP ${outcome.statusCode}` : outcome.reason;
+  // Coarse (what the manager sees): "HTTP 500", "timeout", "connection failed", "address not allowed".
+  const lastError = outcome.type === 'answered' ? `HTTP ${outcome.statusCode}` : outcome.reason;
   const delay = Math.max(
     retryDelayMs(attempts, random),
     outcome.type === 'answered' ? (outcome.retryAfterMs ?? 0) : 0,

@@ -23,15 +23,26 @@ const SECRET_PREFIX = 'whsec_';
 /** A new signing secret as the Standard Webhooks spec writes them: `whsec_` + base64 of 24 random bytes. */
 export const newWebhookSecret = (): string => `${SECRET_PREFIX}${base64.encode(randomBytes(24))}`;
 
-/** The secrets that still sign at `now`, newest first. */
-export const signingSecretsAt = (endpoint: StoredWebhookEndpoint, now: Date): string[] =>
+/**
+ * Secrets of one endpoint that sign at once: the current one and at most two previous ones still
+ * in their overlap. A rotation beyond that ends the oldest previous secret at once, so a burst of
+ * rotations cannot make each delivery carry (and cost) one signature per rotation.
+ */
+export const MAX_LIVE_WEBHOOK_SECRETS = 3;
+
+const liveAt = (endpoint: StoredWebhookEndpoint, now: Date): WebhookSigningSecret[] =>
   endpoint.secrets
     .filter(({ expiresAt }) => expiresAt === null || Date.parse(expiresAt) > now.getTime())
-    .map(({ secret }) => secret);
+    .slice(0, MAX_LIVE_WEBHOOK_SECRETS);
+
+/** The secrets that still sign at `now`, newest first (at most `MAX_LIVE_WEBHOOK_SECRETS`). */
+export const signingSecretsAt = (endpoint: StoredWebhookEndpoint, now: Date): string[] =>
+  liveAt(endpoint, now).map(({ secret }) => secret);
 
 /**
- * The secrets after a rotation: the new one first; those still valid keep signing until the
- * overlap ends (never longer than they would have), and with no overlap they stop at once.
+ * The secrets after a rotation: the new one first; the newest ones still valid (two at most) keep
+ * signing until the overlap ends (never longer than they would have), the others stop at once, and
+ * with no overlap all of them stop at once.
  */
 export const rotatedSecrets = (
   endpoint: StoredWebhookEndpoint,
@@ -43,8 +54,8 @@ export const rotatedSecrets = (
     return { secrets: [{ secret: newSecret, expiresAt: null }], previousSecretExpiresAt: null };
   const overlapEnd = now.getTime() + overlapMs;
   const previousSecretExpiresAt = new Date(overlapEnd).toISOString();
-  const previous = endpoint.secrets
-    .filter(({ expiresAt }) => expiresAt === null || Date.parse(expiresAt) > now.getTime())
+  const previous = liveAt(endpoint, now)
+    .slice(0, MAX_LIVE_WEBHOOK_SECRETS - 1)
     .map(({ secret, expiresAt }) => ({
       secret,
       expiresAt:
@@ -55,7 +66,7 @@ export const rotatedSecrets = (
 
 /** Until when a secret other than the current one still signs, if one does. */
 const previousSecretExpiry = (endpoint: StoredWebhookEndpoint, now: Date): string | null =>
-  endpoint.secrets
+  liveAt(endpoint, now)
     .slice(1)
     .map(({ expiresAt }) => expiresAt)
     .filter((expiresAt): expiresAt is string => expiresAt !== null && Date.parse(expiresAt) > now.getTime())

@@ -65,6 +65,12 @@ export interface DocumentStorage {
   deleteTemporary(owner: string, files: readonly UsedTemporaryFile[]): ResultAsync<void, StorageUnavailable>;
   /** A page of at most `limit` permanent documents, after the page token `after` (null: from the start). */
   listPermanent(after: string | null, limit: number): ResultAsync<PermanentDocumentPage, StorageUnavailable>;
+  /**
+   * The keys among `keys` that have no permanent object (at most 50 a call: one download batch).
+   * A download presigns only documents whose bytes exist: an index that outlived the bytes (memory
+   * storage after a restart, an object removed from the bucket) answers "not found", not a dead link.
+   */
+  missingPermanent(keys: readonly string[]): ResultAsync<string[], StorageUnavailable>;
   /** Removes permanent copies: the compensation of a command whose commit failed. */
   deletePermanent(keys: readonly string[]): ResultAsync<void, StorageUnavailable>;
   /** A GET address that downloads the document as an attachment named `filename`. */

@@ -15,6 +15,15 @@ export interface WebhookEndpointStore {
   /** Oldest first. */
   listForManager(managerId: string): ResultAsync<StoredWebhookEndpoint[], StorageUnavailable>;
   find(managerId: string, endpointId: string): ResultAsync<StoredWebhookEndpoint | null, StorageUnavailable>;
+  /**
+   * `find`, holding the endpoint against other writers until the transaction ends (PostgreSQL:
+   * `SELECT … FOR UPDATE`; memory transactions run one at a time): a change computed from what it
+   * read is written over what it read, so concurrent rotations queue instead of losing a race.
+   */
+  findForUpdate(
+    managerId: string,
+    endpointId: string,
+  ): ResultAsync<StoredWebhookEndpoint | null, StorageUnavailable>;
   /** Removes the endpoint and its deliveries; false when the manager has no such endpoint. */
   remove(managerId: string, endpointId: string): ResultAsync<boolean, StorageUnavailable>;
   /**

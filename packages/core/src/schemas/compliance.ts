@@ -12,5 +12,8 @@ export const requestResubmissionBodySchema = z
       .max(MAX_STRING_LENGTH)
       .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
   })
-  .meta({ id: 'RequestResubmission' });
+  .meta({
+    id: 'RequestResubmission',
+    examples: [{ reason: 'The proof of address is older than three months: please upload a recent one.' }],
+  });
 export type RequestResubmissionBody = z.infer<typeof requestResubmissionBodySchema>;

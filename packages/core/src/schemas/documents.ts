@@ -17,7 +17,7 @@ export const batchUploadRequestSchema = z
       .max(MAX_FILENAMES_PER_BATCH, `At most ${MAX_FILENAMES_PER_BATCH} filenames`)
       .check(crossFieldCheck(distinctFilenamesRule, 'array')),
   })
-  .meta({ id: 'BatchUploadRequest' });
+  .meta({ id: 'BatchUploadRequest', examples: [{ filenames: ['passport.pdf'] }] });
 export type BatchUploadRequest = z.infer<typeof batchUploadRequestSchema>;
 
 export const batchUploadResponseSchema = z
@@ -62,7 +62,10 @@ export const batchDownloadRequestSchema = z
       .min(1)
       .max(MAX_FILENAMES_PER_BATCH),
   })
-  .meta({ id: 'BatchDownloadRequest' });
+  .meta({
+    id: 'BatchDownloadRequest',
+    examples: [{ filenames: ['0b9e3c52-5d3a-4f6e-9a41-7c2d8e1f6a90_passport.pdf'] }],
+  });
 export type BatchDownloadRequest = z.infer<typeof batchDownloadRequestSchema>;
 
 export const batchDownloadResponseSchema = z

@@ -1,10 +1,12 @@
+import { defaultReferenceLists, type ReferenceLists } from '../validation/reference-lists.js';
 import type { EntityOnboardingPayload, IndividualOnboardingPayload } from './onboarding-payloads.js';
 
 /**
  * Valid onboarding payloads with realistic values, shared by the services and express tests, the
  * demo and the OpenAPI examples. Every call returns a fresh object, so a caller may mutate it.
  * Document arrays are empty unless given, except an individual's `idDocuments` (at least one is
- * required, decisions §7), which defaults to `['passport.pdf']`.
+ * required, decisions §7), which defaults to `['passport.pdf']`. The `...For(lists)` forms fit a
+ * host's reference lists (the OpenAPI examples of a kit with its own lists).
  */
 
 export type IndividualExampleDocuments = {
@@ -43,125 +45,151 @@ const copy = (names: readonly string[] | undefined, fallback: readonly string[] 
   ...(names ?? fallback),
 ];
 
-export const exampleIndividualPayload = (
-  documents: IndividualExampleDocuments = {},
-): IndividualOnboardingPayload => ({
-  profile: {
-    firstName: 'Camille',
-    lastName: 'Durand',
-    email: 'camille.durand@example.com',
-    phone: '+33612345678',
-    address: '12 rue de Rivoli',
-    city: 'Paris',
-    postalCode: '75004',
-    countryCode: 'FR',
-    occupation: 'EMPLOYEE',
-    occupationDescription: null,
-    companyName: 'Atelier Durand',
-    jobBusinessSector: 'TECHNOLOGY',
-    jobBusinessSectorDescription: null,
-    purposeOfOnboarding: 'INVESTMENT',
-    idDocuments: copy(documents.idDocuments, ['passport.pdf']),
-    proofOfAddressDocuments: copy(documents.proofOfAddressDocuments),
-    proofOfAmlDocuments: copy(documents.proofOfAmlDocuments),
-  },
-  sourceOfFunds: {
-    sourceOfFunds: 'SALARY',
-    sourceOfFundsDescription: null,
-    annualRevenueRange: 'FROM_50K_TO_250K',
-    globalWealthRange: 'FROM_250K_TO_1M',
-    sourceOfFundsDocuments: copy(documents.sourceOfFundsDocuments),
-    proofOfTaxResidencyDocuments: copy(documents.proofOfTaxResidencyDocuments),
-    taxNoticeDocuments: copy(documents.taxNoticeDocuments),
-    supportingOccupationDocuments: copy(documents.supportingOccupationDocuments),
-  },
-  bankAccounts: [
-    {
-      label: 'Main account',
-      fiatCurrency: 'EUR',
-      countryCode: 'FR',
-      type: 'PERSONAL',
-      identifiers: { format: 'IBAN', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP' },
-    },
-  ],
-  blockchainWallets: [
-    {
-      label: 'Ledger',
-      blockchainNetwork: 'ETHEREUM',
-      address: '0x52908400098527886E0F7030069857D2E4169EE7',
-    },
-  ],
+/** The example's value when the list has it, else the list's first value other than OTHER. */
+const listed = (list: readonly string[], preferred: string): string =>
+  list.includes(preferred) ? preferred : (list.find((value) => value !== 'OTHER') ?? list[0] ?? preferred);
+/** OTHER needs its description (decisions §7). */
+const describedIfOther = (value: string): string | null =>
+  value === 'OTHER' ? 'Described by the client' : null;
+
+/** The example wallet's address is an Ethereum one: without that network the example has no wallet. */
+const exampleWallets = (lists: ReferenceLists) =>
+  lists.blockchainNetworks.includes('ETHEREUM')
+    ? [
+        {
+          label: 'Ledger',
+          blockchainNetwork: 'ETHEREUM',
+          address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        },
+      ]
+    : [];
+
+const exampleBankAccount = (lists: ReferenceLists, label: string) => ({
+  label,
+  fiatCurrency: listed(lists.fiatCurrencies, 'EUR'),
+  countryCode: listed(lists.countryCodes, 'FR'),
+  type: 'PERSONAL' as const,
+  identifiers: { format: 'IBAN' as const, iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP' },
 });
 
-export const exampleEntityPayload = (documents: EntityExampleDocuments = {}): EntityOnboardingPayload => ({
-  company: {
-    name: 'Boulangerie Numérique SAS',
-    registrationNumber: '552 100 554',
-    registeredAddress: '8 avenue de l’Opéra',
-    registeredAddressCity: 'Paris',
-    registeredAddressPostalCode: '75001',
-    registeredAddressCountryCode: 'FR',
-    placeOfEffectiveBusiness: null,
-    businessSector: 'RETAIL',
-    businessSectorDescription: null,
-    turnover: '1200000 EUR',
-    purposeOfOnboarding: 'TREASURY_MANAGEMENT',
-    turnoverDocuments: copy(documents.turnoverDocuments),
-    lastTaxNoticeDocuments: copy(documents.lastTaxNoticeDocuments),
-    proofOfIncorporationDocuments: copy(documents.proofOfIncorporationDocuments),
-    memorandumOfAssociationDocuments: copy(documents.memorandumOfAssociationDocuments),
-    registryOfDirectorsAndShareholdersDocuments: copy(documents.registryOfDirectorsAndShareholdersDocuments),
-    structureChartOfShareholdersDocuments: copy(documents.structureChartOfShareholdersDocuments),
-    proofOfAmlDocuments: copy(documents.proofOfAmlDocuments),
-  },
-  representatives: [
-    {
-      firstName: 'Hélène',
-      lastName: 'Martin',
-      email: 'helene.martin@example.com',
+export const exampleIndividualPayload = (
+  documents: IndividualExampleDocuments = {},
+): IndividualOnboardingPayload => exampleIndividualPayloadFor(defaultReferenceLists, documents);
+
+export const exampleEntityPayload = (documents: EntityExampleDocuments = {}): EntityOnboardingPayload =>
+  exampleEntityPayloadFor(defaultReferenceLists, documents);
+
+export const exampleIndividualPayloadFor = (
+  lists: ReferenceLists,
+  documents: IndividualExampleDocuments = {},
+): IndividualOnboardingPayload => {
+  const occupation = listed(lists.occupations, 'EMPLOYEE');
+  const sector = listed(lists.businessSectors, 'TECHNOLOGY');
+  const source = listed(lists.sourcesOfFunds, 'SALARY');
+  return {
+    profile: {
+      firstName: 'Camille',
+      lastName: 'Durand',
+      email: 'camille.durand@example.com',
       phone: '+33612345678',
-      jobTitle: 'Chief Executive Officer',
-      supportingDocuments: copy(documents.representativeSupportingDocuments),
-      role: 'AUTHORIZED_SIGNATORY',
+      address: '12 rue de Rivoli',
+      city: 'Paris',
+      postalCode: '75004',
+      countryCode: listed(lists.countryCodes, 'FR'),
+      occupation,
+      occupationDescription: describedIfOther(occupation),
+      companyName: 'Atelier Durand',
+      jobBusinessSector: sector,
+      jobBusinessSectorDescription: describedIfOther(sector),
+      purposeOfOnboarding: listed(lists.purposesOfOnboarding, 'INVESTMENT'),
+      idDocuments: copy(documents.idDocuments, ['passport.pdf']),
+      proofOfAddressDocuments: copy(documents.proofOfAddressDocuments),
+      proofOfAmlDocuments: copy(documents.proofOfAmlDocuments),
     },
-  ],
-  companyDirectorsAndUbos: {
-    directors: [
+    sourceOfFunds: {
+      sourceOfFunds: source,
+      sourceOfFundsDescription: describedIfOther(source),
+      annualRevenueRange: listed(lists.annualRevenueRanges, 'FROM_50K_TO_250K'),
+      globalWealthRange: listed(lists.globalWealthRanges, 'FROM_250K_TO_1M'),
+      sourceOfFundsDocuments: copy(documents.sourceOfFundsDocuments),
+      proofOfTaxResidencyDocuments: copy(documents.proofOfTaxResidencyDocuments),
+      taxNoticeDocuments: copy(documents.taxNoticeDocuments),
+      supportingOccupationDocuments: copy(documents.supportingOccupationDocuments),
+    },
+    bankAccounts: [exampleBankAccount(lists, 'Main account')],
+    blockchainWallets: exampleWallets(lists),
+  };
+};
+
+export const exampleEntityPayloadFor = (
+  lists: ReferenceLists,
+  documents: EntityExampleDocuments = {},
+): EntityOnboardingPayload => {
+  const sector = listed(lists.businessSectors, 'RETAIL');
+  return {
+    company: {
+      name: 'Boulangerie Numérique SAS',
+      registrationNumber: '552 100 554',
+      registeredAddress: '8 avenue de l’Opéra',
+      registeredAddressCity: 'Paris',
+      registeredAddressPostalCode: '75001',
+      registeredAddressCountryCode: listed(lists.countryCodes, 'FR'),
+      placeOfEffectiveBusiness: null,
+      businessSector: sector,
+      businessSectorDescription: describedIfOther(sector),
+      turnover: '1200000 EUR',
+      purposeOfOnboarding: listed(lists.purposesOfOnboarding, 'TREASURY_MANAGEMENT'),
+      turnoverDocuments: copy(documents.turnoverDocuments),
+      lastTaxNoticeDocuments: copy(documents.lastTaxNoticeDocuments),
+      proofOfIncorporationDocuments: copy(documents.proofOfIncorporationDocuments),
+      memorandumOfAssociationDocuments: copy(documents.memorandumOfAssociationDocuments),
+      registryOfDirectorsAndShareholdersDocuments: copy(
+        documents.registryOfDirectorsAndShareholdersDocuments,
+      ),
+      structureChartOfShareholdersDocuments: copy(documents.structureChartOfShareholdersDocuments),
+      proofOfAmlDocuments: copy(documents.proofOfAmlDocuments),
+    },
+    representatives: [
       {
-        name: 'Hélène Martin',
-        idDocuments: copy(documents.directorIdDocuments),
-        proofOfAddressDocuments: copy(documents.directorProofOfAddressDocuments),
-        proofOfAmlDocuments: copy(documents.directorProofOfAmlDocuments),
+        firstName: 'Hélène',
+        lastName: 'Martin',
+        email: 'helene.martin@example.com',
+        phone: '+33612345678',
+        jobTitle: 'Chief Executive Officer',
+        supportingDocuments: copy(documents.representativeSupportingDocuments),
+        role: 'AUTHORIZED_SIGNATORY',
       },
     ],
-    ubos: [
-      {
-        name: 'Hélène Martin',
-        typeOfPerson: 'NATURAL',
-        idDocuments: copy(documents.naturalUboIdDocuments),
-        proofOfAddressDocuments: copy(documents.naturalUboProofOfAddressDocuments),
-        proofOfAmlDocuments: copy(documents.naturalUboProofOfAmlDocuments),
-      },
-      {
-        name: 'Martin Holding SARL',
-        typeOfPerson: 'LEGAL',
-        proofOfIncorporationDocuments: copy(documents.legalUboProofOfIncorporationDocuments),
-        memorandumOfAssociationDocuments: copy(documents.legalUboMemorandumOfAssociationDocuments),
-        registryOfDirectorsAndShareholdersDocuments: copy(
-          documents.legalUboRegistryOfDirectorsAndShareholdersDocuments,
-        ),
-        proofOfAmlDocuments: copy(documents.legalUboProofOfAmlDocuments),
-      },
-    ],
-  },
-  bankAccounts: [
-    {
-      label: 'Operating account',
-      fiatCurrency: 'EUR',
-      countryCode: 'FR',
-      type: 'PERSONAL',
-      identifiers: { format: 'IBAN', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP' },
+    companyDirectorsAndUbos: {
+      directors: [
+        {
+          name: 'Hélène Martin',
+          idDocuments: copy(documents.directorIdDocuments),
+          proofOfAddressDocuments: copy(documents.directorProofOfAddressDocuments),
+          proofOfAmlDocuments: copy(documents.directorProofOfAmlDocuments),
+        },
+      ],
+      ubos: [
+        {
+          name: 'Hélène Martin',
+          typeOfPerson: 'NATURAL',
+          idDocuments: copy(documents.naturalUboIdDocuments),
+          proofOfAddressDocuments: copy(documents.naturalUboProofOfAddressDocuments),
+          proofOfAmlDocuments: copy(documents.naturalUboProofOfAmlDocuments),
+        },
+        {
+          name: 'Martin Holding SARL',
+          typeOfPerson: 'LEGAL',
+          proofOfIncorporationDocuments: copy(documents.legalUboProofOfIncorporationDocuments),
+          memorandumOfAssociationDocuments: copy(documents.legalUboMemorandumOfAssociationDocuments),
+          registryOfDirectorsAndShareholdersDocuments: copy(
+            documents.legalUboRegistryOfDirectorsAndShareholdersDocuments,
+          ),
+          proofOfAmlDocuments: copy(documents.legalUboProofOfAmlDocuments),
+        },
+      ],
     },
-  ],
-  blockchainWallets: [],
-});
+    bankAccounts: [exampleBankAccount(lists, 'Operating account')],
+    blockchainWallets: [],
+  };
+};

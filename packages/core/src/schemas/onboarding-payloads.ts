@@ -17,6 +17,7 @@ import { defaultReferenceLists, type ReferenceLists } from '../validation/refere
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { isValidSortCode } from '../validation/uk-sort-code.js';
 import { bankAccountTypes, representativeRoles } from './client-response.js';
+import { exampleEntityPayloadFor, exampleIndividualPayloadFor } from './example-payloads.js';
 
 /**
  * Request bodies of the create and resubmit operations (spec 2.7–2.10), strict per decisions §7:
@@ -69,14 +70,30 @@ const formattedString = (isValid: (value: string) => boolean, message: string) =
 
 const listMessage = (list: readonly string[], what: string) =>
   list.length <= 20 ? `Must be one of ${list.join(', ')}` : `Must be one of the supported ${what}`;
-const oneOf = (list: readonly string[], what: string) => {
-  const supported = new Set(list);
-  return formattedString((value) => supported.has(value), listMessage(list, what));
-};
-const nullableOneOf = (list: readonly string[], what: string) => {
-  const supported = new Set(list);
-  return nullableString().refine((value) => value == null || supported.has(value), listMessage(list, what));
-};
+/**
+ * A value of a reference list: a `z.enum` of the list, so the OpenAPI document enumerates exactly
+ * what validation accepts. Its one message per input is the one a `requiredString` check would give
+ * (absent, not a string, empty, too long, unstorable, blank), else the list's own.
+ */
+const oneOf = (list: readonly string[], what: string, notAString = 'Must be a string') =>
+  z.enum(list as [string, ...string[]], {
+    error: ({ input }: { readonly input?: unknown }) =>
+      input === undefined
+        ? 'Required'
+        : typeof input !== 'string'
+          ? notAString
+          : input === ''
+            ? 'Required, must not be empty'
+            : input.length > MAX_STRING_LENGTH
+              ? tooLong
+              : !isStorableText(input)
+                ? UNSTORABLE_TEXT_MESSAGE
+                : isBlank(input)
+                  ? 'Must not be blank'
+                  : listMessage(list, what),
+  });
+const nullableOneOf = (list: readonly string[], what: string) =>
+  oneOf(list, what, 'Must be a string or null').nullable().optional();
 
 const email = () =>
   z
@@ -116,8 +133,20 @@ const filenames = () => array(documentFilenameSchema);
 const object = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
   z.strictObject(shape, expected('an object'));
 
-export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultReferenceLists) => {
-  const countryCode = () => oneOf(lists.countryCodes, 'ISO 3166-1 alpha-2 country codes');
+const payloadSchemasOf = (lists: ReferenceLists) => {
+  /** One schema per list, reused by every field bound to it (the document names each once). */
+  const listValues = {
+    countryCode: oneOf(lists.countryCodes, 'ISO 3166-1 alpha-2 country codes'),
+    fiatCurrency: oneOf(lists.fiatCurrencies, 'ISO 4217 fiat currency codes'),
+    occupation: oneOf(lists.occupations, 'occupations'),
+    businessSector: oneOf(lists.businessSectors, 'business sectors'),
+    purposeOfOnboarding: oneOf(lists.purposesOfOnboarding, 'purposes of onboarding'),
+    sourceOfFunds: oneOf(lists.sourcesOfFunds, 'sources of funds'),
+    annualRevenueRange: oneOf(lists.annualRevenueRanges, 'annual revenue ranges'),
+    globalWealthRange: oneOf(lists.globalWealthRanges, 'global wealth ranges'),
+    blockchainNetwork: oneOf(lists.blockchainNetworks, 'blockchains'),
+  };
+  const countryCode = () => listValues.countryCode;
   const accountNumber = requiredString;
 
   const bankAccountIdentifiers = z.discriminatedUnion(
@@ -162,7 +191,7 @@ export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultRe
 
   const bankAccount = object({
     label: nullableString(),
-    fiatCurrency: oneOf(lists.fiatCurrencies, 'ISO 4217 fiat currency codes'),
+    fiatCurrency: listValues.fiatCurrency,
     countryCode: countryCode(),
     type: z.enum(bankAccountTypes, expected(`one of ${bankAccountTypes.join(', ')}`)),
     identifiers: bankAccountIdentifiers,
@@ -179,7 +208,7 @@ export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultRe
 
   const blockchainWallet = object({
     label: nullableString(),
-    blockchainNetwork: oneOf(lists.blockchainNetworks, 'blockchains'),
+    blockchainNetwork: listValues.blockchainNetwork,
     address: requiredString(),
   }).check(crossFieldCheck(blockchainAddressRule, 'object'));
 
@@ -193,13 +222,13 @@ export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultRe
       city: requiredString(),
       postalCode: requiredString(),
       countryCode: countryCode(),
-      occupation: oneOf(lists.occupations, 'occupations'),
+      occupation: listValues.occupation,
       occupationDescription: nullableString(),
       companyName: requiredString(),
-      jobBusinessSector: oneOf(lists.businessSectors, 'business sectors'),
+      jobBusinessSector: listValues.businessSector,
       jobBusinessSectorDescription: nullableString(),
       // The spec has no description field for the purpose: OTHER is accepted as it is.
-      purposeOfOnboarding: oneOf(lists.purposesOfOnboarding, 'purposes of onboarding'),
+      purposeOfOnboarding: listValues.purposeOfOnboarding,
       idDocuments: filenames().min(1, 'At least one identity document is required'),
       proofOfAddressDocuments: filenames(),
       proofOfAmlDocuments: filenames(),
@@ -212,10 +241,10 @@ export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultRe
         ),
       ),
     sourceOfFunds: object({
-      sourceOfFunds: oneOf(lists.sourcesOfFunds, 'sources of funds'),
+      sourceOfFunds: listValues.sourceOfFunds,
       sourceOfFundsDescription: nullableString(),
-      annualRevenueRange: oneOf(lists.annualRevenueRanges, 'annual revenue ranges'),
-      globalWealthRange: oneOf(lists.globalWealthRanges, 'global wealth ranges'),
+      annualRevenueRange: listValues.annualRevenueRange,
+      globalWealthRange: listValues.globalWealthRange,
       sourceOfFundsDocuments: filenames(),
       proofOfTaxResidencyDocuments: filenames(),
       taxNoticeDocuments: filenames(),
@@ -274,11 +303,11 @@ export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultRe
       registeredAddressPostalCode: requiredString(),
       registeredAddressCountryCode: countryCode(),
       placeOfEffectiveBusiness: nullableString(),
-      businessSector: oneOf(lists.businessSectors, 'business sectors'),
+      businessSector: listValues.businessSector,
       businessSectorDescription: nullableString(),
       turnover: requiredString(),
       // The spec has no description field for the purpose: OTHER is accepted as it is.
-      purposeOfOnboarding: oneOf(lists.purposesOfOnboarding, 'purposes of onboarding'),
+      purposeOfOnboarding: listValues.purposeOfOnboarding,
       turnoverDocuments: filenames(),
       lastTaxNoticeDocuments: filenames(),
       proofOfIncorporationDocuments: filenames(),
@@ -298,10 +327,32 @@ export const createOnboardingPayloadSchemas = (lists: ReferenceLists = defaultRe
     blockchainWallets: array(blockchainWallet).optional(),
   });
 
-  return { individualPayload, entityPayload, bankAccount, blockchainWallet, bankAccountIdentifiers };
+  return {
+    individualPayload,
+    entityPayload,
+    bankAccount,
+    blockchainWallet,
+    bankAccountIdentifiers,
+    listValues,
+  };
 };
 
-export type OnboardingPayloadSchemas = ReturnType<typeof createOnboardingPayloadSchemas>;
+export type OnboardingPayloadSchemas = ReturnType<typeof payloadSchemasOf>;
+
+/**
+ * The payload schemas of these lists, each body carrying the example payload that fits them
+ * (`.meta({ examples })`): the OpenAPI document's examples are bodies this validation accepts.
+ */
+export const createOnboardingPayloadSchemas = (
+  lists: ReferenceLists = defaultReferenceLists,
+): OnboardingPayloadSchemas => {
+  const schemas = payloadSchemasOf(lists);
+  return {
+    ...schemas,
+    individualPayload: schemas.individualPayload.meta({ examples: [exampleIndividualPayloadFor(lists)] }),
+    entityPayload: schemas.entityPayload.meta({ examples: [exampleEntityPayloadFor(lists)] }),
+  };
+};
 /** The schemas with the default reference lists: used for the OpenAPI document and the types. */
 export const defaultOnboardingPayloadSchemas: OnboardingPayloadSchemas = createOnboardingPayloadSchemas();
 

@@ -13,17 +13,27 @@ export const MAX_WEBHOOK_SECRET_OVERLAP_SECONDS = 7 * 24 * 60 * 60;
 const storableText = (max: number) => z.string().max(max).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
 
 /** Body of `POST /webhook-endpoints`. The URL's network rules are checked by core after parsing. */
-export const webhookEndpointCreateBodySchema = z.strictObject({
-  url: storableText(MAX_WEBHOOK_URL_LENGTH).min(1),
-  description: storableText(500).optional(),
-  /** The event types to deliver; all of them when absent. */
-  eventTypes: z
-    .array(clientEventTypeSchema)
-    .min(1)
-    .max(clientEventTypes.length)
-    .refine((types) => new Set(types).size === types.length, 'Each event type at most once')
-    .optional(),
-});
+export const webhookEndpointCreateBodySchema = z
+  .strictObject({
+    url: storableText(MAX_WEBHOOK_URL_LENGTH).min(1),
+    description: storableText(500).optional(),
+    /** The event types to deliver; all of them when absent. */
+    eventTypes: z
+      .array(clientEventTypeSchema)
+      .min(1)
+      .max(clientEventTypes.length)
+      .refine((types) => new Set(types).size === types.length, 'Each event type at most once')
+      .optional(),
+  })
+  .meta({
+    examples: [
+      {
+        url: 'https://hooks.example.com/onboarding',
+        description: 'Back office',
+        eventTypes: ['client.approved', 'client.resubmission_requested'],
+      },
+    ],
+  });
 
 const webhookEndpointFields = {
   id: z.uuid(),
@@ -55,10 +65,12 @@ export const webhookEndpointListResponseSchema = z
 export type WebhookEndpointListResponse = z.infer<typeof webhookEndpointListResponseSchema>;
 
 /** Body of `POST /webhook-endpoints/{id}/rotate-secret` (all optional; `{}` or no body). */
-export const webhookSecretRotationBodySchema = z.strictObject({
-  /** How long the current secret keeps signing next to the new one (default: the kit's option). */
-  overlapSeconds: z.number().int().min(0).max(MAX_WEBHOOK_SECRET_OVERLAP_SECONDS).optional(),
-});
+export const webhookSecretRotationBodySchema = z
+  .strictObject({
+    /** How long the current secret keeps signing next to the new one (default: the kit's option). */
+    overlapSeconds: z.number().int().min(0).max(MAX_WEBHOOK_SECRET_OVERLAP_SECONDS).optional(),
+  })
+  .meta({ examples: [{ overlapSeconds: 3600 }] });
 
 export const webhookSecretRotationResponseSchema = z
   .object({

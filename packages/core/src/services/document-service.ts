@@ -138,16 +138,20 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
         return ports.documentIndex.findByKeys(principal.managerId, keys).andThen((documents) => {
           const byKey = new Map(documents.map((document) => [document.key, document]));
           const missing = keys.filter((key) => !byKey.has(key));
-          // Nothing is presigned unless every key is one of the caller's documents.
+          // Nothing is presigned unless every key is one of the caller's documents, and its bytes
+          // are still stored (an index can outlive them: memory storage after a restart).
           if (missing.length > 0) return errAsync(documentNotFound(missing));
-          return ResultAsync.combine(
-            parsed.value.filenames.map((key) => {
-              const document = byKey.get(key);
-              return ports.documentStorage
-                .presignDownload(key, document?.filename ?? key, expiresAt)
-                .map((downloadUrl) => ({ filename: key, downloadUrl, expiresAt: expiresAt.toISOString() }));
-            }),
-          ).map((downloads) => ({ downloads }));
+          return ports.documentStorage.missingPermanent(keys).andThen((gone) => {
+            if (gone.length > 0) return errAsync(documentNotFound(gone));
+            return ResultAsync.combine(
+              parsed.value.filenames.map((key) => {
+                const document = byKey.get(key);
+                return ports.documentStorage
+                  .presignDownload(key, document?.filename ?? key, expiresAt)
+                  .map((downloadUrl) => ({ filename: key, downloadUrl, expiresAt: expiresAt.toISOString() }));
+              }),
+            ).map((downloads) => ({ downloads }));
+          });
         });
       }),
   };

@@ -9,17 +9,26 @@ import {
   type WebhookAttemptOutcome,
 } from '../domain/webhook-delivery.js';
 import { endpointTakes, type StoredWebhookEndpoint, signingSecretsAt } from '../domain/webhook-endpoint.js';
-import { type DomainError, lockLostAsInProgress, webhookDeliveryNotFound } from '../errors.js';
+import {
+  type DomainError,
+  lockLostAsInProgress,
+  storageUnavailable,
+  validationFailed,
+  webhookDeliveryNotFound,
+} from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { createdAtAndIdCursor } from '../pagination/page-cursor.js';
 import type { LoggedEvent } from '../ports/event-log.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
 import type { WebhookDeliveryStore } from '../ports/webhook-delivery-store.js';
+import type { PutOffDelivery } from '../ports/webhook-job-queue.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import { combineBounded } from '../results/bounded-concurrency.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
+import { allowsPrivateNetwork } from '../validation/webhook-endpoint-url.js';
 import { signWebhook } from '../webhooks/webhook-signature.js';
+import { createWebhookAttemptSlots } from './webhook-attempt-slots.js';
 import { findOwnEndpoint } from './webhook-endpoint-operations.js';
 import type { WebhookJobReport, WebhookService } from './webhook-service.js';
 
@@ -27,11 +36,12 @@ export type WebhookDeliveryOperations = Pick<WebhookService, 'listDeliveries' | 
 
 const NOTHING_DONE: WebhookJobReport = { attempted: 0, succeeded: 0, retrying: 0, failed: 0 };
 /**
- * Attempts of one job running at once. A job holds a command's events × its manager's endpoints
- * (up to 20): bounded so that one job does not open dozens of connections at once, and a runner's
- * batch (20 jobs) stays within a few hundred.
+ * Attempts one process has in flight: at most two to one endpoint, 64 in all (webhook-attempt-slots.ts).
+ * Two per endpoint is what Standard Webhooks receivers are expected to take; 64 bounds the sockets
+ * and answer buffers one runner holds, far above what well-behaved receivers need at once.
  */
-const ATTEMPTS_AT_ONCE_PER_JOB = 8;
+const ATTEMPTS_IN_FLIGHT = 64;
+const ATTEMPTS_IN_FLIGHT_PER_ENDPOINT = 2;
 /** A job may run a little before its delivery's `nextAttemptAt` (clocks of two hosts). */
 const EARLY_RUN_TOLERANCE_MS = 1_000;
 
@@ -67,10 +77,21 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
   const inTransaction = <T>(work: (tx: TransactionalStores) => ResultAsync<T, DomainError>) =>
     ports.unitOfWork.transaction(work).mapErr(lockLostAsInProgress);
   const now = () => ports.clock.now();
+  /**
+   * An endpoint is slow when an attempt took half the attempt timeout or more, or timed out: then
+   * its attempts beyond its two in flight are handed back to the job engine for later (a job
+   * waiting on it would hold a runner's slot that other endpoints need).
+   */
+  const slowAfterMs = options.webhookAttemptTimeoutMs / 2;
+  const slots = createWebhookAttemptSlots({
+    total: ATTEMPTS_IN_FLIGHT,
+    perEndpoint: ATTEMPTS_IN_FLIGHT_PER_ENDPOINT,
+    now: () => now().getTime(),
+  });
 
   const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
     if (ports.webhookTransport === undefined) {
-      return okAsync({ type: 'unreachable', reason: 'No webhook transport is configured in this kit' });
+      return okAsync({ type: 'unreachable', reason: 'connection failed' });
     }
     const at = now();
     const body = JSON.stringify(logged.event);
@@ -85,9 +106,9 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
         },
         body,
         timeoutMs: options.webhookAttemptTimeoutMs,
-        allowPrivateNetworks: options.webhookAllowPrivateNetworks,
+        allowPrivateNetworks: allowsPrivateNetwork(options.webhookAllowPrivateNetworks, endpoint.url),
       })
-      .orElse(() => okAsync<WebhookAnswer, never>({ type: 'unreachable', reason: 'The transport failed' }));
+      .orElse(() => okAsync<WebhookAnswer, never>({ type: 'unreachable', reason: 'connection failed' }));
   };
 
   /**
@@ -109,44 +130,91 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       : ports.webhookDeliveries.update(next, expectedAttempts);
   };
 
-  /** One attempt of a pending delivery of `logged` to `endpoint`, and its record. */
+  /** Records what the endpoint answered to an attempt of `delivery`. */
+  const recordAnswer = (
+    delivery: StoredWebhookDelivery,
+    answer: WebhookAnswer,
+  ): ResultAsync<WebhookJobReport, DomainError> => {
+    const answeredAt = now();
+    const next = deliveryAfterAttempt(
+      delivery,
+      attemptOutcomeOf(answer, answeredAt),
+      answeredAt,
+      Math.random(),
+    );
+    return recordAttempt(next, delivery.attempts).map(
+      (recorded): WebhookJobReport =>
+        recorded
+          ? {
+              attempted: 1,
+              succeeded: next.status === 'succeeded' ? 1 : 0,
+              retrying: next.status === 'pending' ? 1 : 0,
+              failed: next.status === 'failed' ? 1 : 0,
+            }
+          : // Another worker recorded an attempt of it meanwhile: its record stands.
+            { ...NOTHING_DONE, attempted: 1 },
+    );
+  };
+
+  /**
+   * Deliveries whose endpoints are slow and busy: attempted again by one job due once the attempts
+   * in flight have ended (between one and two attempt timeouts from now, jittered). Not attempts:
+   * nothing of the deliveries changes.
+   */
+  const deferAttempts = (deliveries: readonly PutOffDelivery[]): ResultAsync<void, DomainError> => {
+    if (deliveries.length === 0) return okAsync(undefined);
+    const timeout = options.webhookAttemptTimeoutMs;
+    const runAt = new Date(now().getTime() + timeout + Math.round(timeout * Math.random()));
+    return inTransaction((tx) => tx.webhookJobs.enqueueAttempts(deliveries, runAt));
+  };
+
+  /** One attempt of a pending delivery of `logged` to `endpoint` and its record; null when it was busy. */
   const attemptWith = (
     delivery: StoredWebhookDelivery,
     endpoint: StoredWebhookEndpoint,
     logged: LoggedEvent,
-  ): ResultAsync<WebhookJobReport, DomainError> =>
-    send(endpoint, logged).andThen((answer) => {
-      const answeredAt = now();
-      const next = deliveryAfterAttempt(
-        delivery,
-        attemptOutcomeOf(answer, answeredAt),
-        answeredAt,
-        Math.random(),
-      );
-      return recordAttempt(next, delivery.attempts).map(
-        (recorded): WebhookJobReport =>
-          recorded
-            ? {
-                attempted: 1,
-                succeeded: next.status === 'succeeded' ? 1 : 0,
-                retrying: next.status === 'pending' ? 1 : 0,
-                failed: next.status === 'failed' ? 1 : 0,
-              }
-            : // Another worker recorded an attempt of it meanwhile: its record stands.
-              { ...NOTHING_DONE, attempted: 1 },
-      );
-    });
+  ): ResultAsync<WebhookJobReport | null, DomainError> =>
+    ResultAsync.fromSafePromise(
+      slots.run(
+        endpoint.id,
+        () =>
+          send(endpoint, logged).match(
+            (answer) => answer,
+            (never) => never,
+          ),
+        (answer, elapsedMs) =>
+          elapsedMs >= slowAfterMs || (answer.type === 'unreachable' && answer.reason === 'timeout'),
+      ),
+    ).andThen((slot) => (slot.type === 'busy' ? okAsync(null) : recordAnswer(delivery, slot.outcome)));
 
-  /** One attempt of a pending delivery, its endpoint and event read first. */
-  const attempt = (delivery: StoredWebhookDelivery): ResultAsync<WebhookJobReport, DomainError> =>
-    ResultAsync.combine([
-      ports.webhookEndpoints.find(delivery.managerId, delivery.endpointId),
-      ports.events.findByIds([delivery.eventId]),
-    ] as const).andThen(([endpoint, [logged]]) =>
-      // The endpoint was removed (its deliveries with it) or the event is not there: nothing to send.
-      endpoint === null || logged === undefined
-        ? okAsync(NOTHING_DONE)
-        : attemptWith(delivery, endpoint, logged),
+  /** One attempt of a pending delivery, its endpoint and event read first; null when it was busy. */
+  const attempt = (delivery: StoredWebhookDelivery): ResultAsync<WebhookJobReport | null, DomainError> =>
+    slots.isBusy(delivery.endpointId)
+      ? okAsync(null)
+      : ResultAsync.combine([
+          ports.webhookEndpoints.find(delivery.managerId, delivery.endpointId),
+          ports.events.findByIds([delivery.eventId]),
+        ] as const).andThen(([endpoint, [logged]]) =>
+          // The endpoint was removed (its deliveries with it) or the event is not there: nothing to send.
+          endpoint === null || logged === undefined
+            ? okAsync(NOTHING_DONE)
+            : attemptWith(delivery, endpoint, logged),
+        );
+
+  /**
+   * Attempts deliveries all at once (the attempt slots bound them, per endpoint and in all), and
+   * puts those whose endpoints were slow and busy in one job for later.
+   */
+  const attemptAll = (
+    deliveries: readonly StoredWebhookDelivery[],
+    attemptOne: (delivery: StoredWebhookDelivery) => ResultAsync<WebhookJobReport | null, DomainError>,
+  ): ResultAsync<WebhookJobReport, DomainError> =>
+    ResultAsync.combine(deliveries.map(attemptOne)).andThen((reports) =>
+      deferAttempts(
+        deliveries
+          .filter((_, i) => reports[i] === null)
+          .map(({ id, endpointId }) => ({ deliveryId: id, endpointId })),
+      ).map(() => addReports(reports.filter((report): report is WebhookJobReport => report !== null))),
     );
 
   /**
@@ -191,30 +259,34 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
           .andThen(() => ports.webhookDeliveries.listForEvents([...eventsById.keys()]))
           .andThen((stored) =>
             // Those never attempted: after a crash of this job, a rerun attempts what it had not.
-            combineBounded(
+            attemptAll(
               stored.filter((delivery) => delivery.status === 'pending' && delivery.attempts === 0),
-              ATTEMPTS_AT_ONCE_PER_JOB,
               (delivery) => {
                 const endpoint = endpoints.get(delivery.endpointId);
                 const logged = eventsById.get(delivery.eventId);
                 // An endpoint created after this job read the list: its own attempt reads it.
-                return endpoint === undefined || logged === undefined
+                return endpoint === undefined || logged === undefined || slots.isBusy(endpoint.id)
                   ? attempt(delivery)
                   : attemptWith(delivery, endpoint, logged);
               },
-            ).map(addReports),
+            ),
           );
       });
     });
 
-  const attemptDelivery = (deliveryId: string): ResultAsync<WebhookJobReport, DomainError> =>
-    ports.webhookDeliveries.find(deliveryId).andThen((delivery) => {
-      if (delivery === null || delivery.status !== 'pending') return okAsync(NOTHING_DONE);
-      const due = delivery.nextAttemptAt === null ? 0 : Date.parse(delivery.nextAttemptAt);
-      // A duplicate job, or one that ran early: the job the last attempt enqueued is the one to run.
-      if (due > now().getTime() + EARLY_RUN_TOLERANCE_MS) return okAsync(NOTHING_DONE);
-      return attempt(delivery);
-    });
+  /** Attempts these deliveries if they are still pending and due (a retry, a redelivery). */
+  const attemptDeliveries = (deliveryIds: readonly string[]): ResultAsync<WebhookJobReport, DomainError> =>
+    ResultAsync.combine(deliveryIds.map((id) => ports.webhookDeliveries.find(id))).andThen((found) =>
+      attemptAll(
+        found.filter((delivery): delivery is StoredWebhookDelivery => {
+          if (delivery === null || delivery.status !== 'pending') return false;
+          const due = delivery.nextAttemptAt === null ? 0 : Date.parse(delivery.nextAttemptAt);
+          // A duplicate job, or one that ran early: the job the last attempt enqueued is the one to run.
+          return due <= now().getTime() + EARLY_RUN_TOLERANCE_MS;
+        }),
+        attempt,
+      ),
+    );
 
   const findOwnDelivery = (
     deliveries: Pick<WebhookDeliveryStore, 'find'>,
@@ -230,7 +302,9 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
 
   /**
    * Pending again, due now, with a fresh retry window, and its attempt enqueued, in the command's
-   * transaction; read again and retried when an attempt was recorded meanwhile.
+   * transaction; read again and retried when an attempt was recorded meanwhile. A race lost every
+   * time is a retryable 503, never a "not found" the Idempotency-Key would replay while the
+   * delivery exists.
    */
   const redeliver = (
     stores: CommandStores,
@@ -253,13 +327,28 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
           if (recorded) return stores.webhookJobs.enqueueAttempt(next.id, at).map(() => next);
           return attemptsLeft > 1
             ? redeliver(stores, managerId, endpointId, deliveryId, attemptsLeft - 1)
-            : errAsync(webhookDeliveryNotFound(deliveryId));
+            : errAsync(storageUnavailable('webhook-deliveries')('Attempts kept being recorded meanwhile'));
         });
     });
 
   return {
-    runJob: (job) =>
-      job.type === 'deliver-events' ? deliverEvents(job.eventIds) : attemptDelivery(job.deliveryId),
+    runJob: (job) => {
+      switch (job.type) {
+        case 'deliver-events':
+          return deliverEvents(job.eventIds);
+        case 'attempt-delivery':
+          return attemptDeliveries([job.deliveryId]);
+        case 'attempt-deliveries': {
+          // Put off again, unread, while their endpoints are still slow and busy.
+          const busy = job.deliveries.filter(({ endpointId }) => slots.isBusy(endpointId));
+          return deferAttempts(busy).andThen(() =>
+            attemptDeliveries(
+              job.deliveries.filter((put) => !busy.includes(put)).map(({ deliveryId }) => deliveryId),
+            ),
+          );
+        }
+      }
+    },
     listDeliveries: (principal, endpointId, query) => {
       const parsed = parseRequest(webhookDeliveryListQuerySchema, query, 'The query parameters are invalid');
       if (parsed.isErr()) return errAsync(parsed.error);

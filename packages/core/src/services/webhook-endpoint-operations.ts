@@ -9,6 +9,7 @@ import {
 } from '../domain/webhook-endpoint.js';
 import {
   type DomainError,
+  storageUnavailable,
   validationFailed,
   webhookEndpointLimitReached,
   webhookEndpointNotFound,
@@ -23,9 +24,6 @@ import {
 import { parseRequest } from '../validation/parse-request.js';
 import { checkWebhookEndpointUrl } from '../validation/webhook-endpoint-url.js';
 import type { WebhookService } from './webhook-service.js';
-
-/** Rotations retried when another one changed the secrets in between. */
-const ROTATION_ATTEMPTS = 3;
 
 export type WebhookEndpointOperations = Pick<
   WebhookService,
@@ -53,28 +51,31 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
   const { ports, options } = ctx;
   const now = () => ports.clock.now();
 
-  /** A compare-and-set of the secrets, read again and retried when another rotation won meanwhile. */
+  /**
+   * The endpoint is read with a row lock, so concurrent rotations run one after the other, each
+   * on the secrets the previous one wrote; the compare-and-set then cannot miss. Were it to (a
+   * store without the lock), the answer is a retryable 503, never a "not found" that the
+   * Idempotency-Key would replay while the endpoint exists.
+   */
   const rotate = (
     endpoints: WebhookEndpointStore,
     principal: ManagerPrincipal,
     endpointId: string,
     overlapMs: number,
-    attemptsLeft: number,
   ): ResultAsync<{ secret: string; previousSecretExpiresAt: string | null }, DomainError> =>
-    findOwnEndpoint(endpoints, principal, endpointId).andThen((endpoint) => {
+    findOwnEndpoint(
+      { find: (managerId, id) => endpoints.findForUpdate(managerId, id) },
+      principal,
+      endpointId,
+    ).andThen((endpoint) => {
       const secret = newWebhookSecret();
       const { secrets, previousSecretExpiresAt } = rotatedSecrets(endpoint, secret, now(), overlapMs);
       return endpoints
         .replaceSecrets(principal.managerId, endpointId, endpoint.secrets, secrets)
-        .andThen(
-          (
-            replaced,
-          ): ResultAsync<{ secret: string; previousSecretExpiresAt: string | null }, DomainError> => {
-            if (replaced) return okAsync({ secret, previousSecretExpiresAt });
-            return attemptsLeft > 1
-              ? rotate(endpoints, principal, endpointId, overlapMs, attemptsLeft - 1)
-              : errAsync(webhookEndpointNotFound(endpointId));
-          },
+        .andThen((replaced) =>
+          replaced
+            ? ok({ secret, previousSecretExpiresAt })
+            : err(storageUnavailable('webhook-endpoints')('The secrets changed under a row lock')),
         );
     });
 
@@ -140,9 +141,7 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
           parsed.value.overlapSeconds === undefined
             ? options.webhookSecretOverlapMs
             : parsed.value.overlapSeconds * 1000;
-        return transaction((stores) =>
-          rotate(stores.webhookEndpoints, principal, endpointId, overlapMs, ROTATION_ATTEMPTS),
-        );
+        return transaction((stores) => rotate(stores.webhookEndpoints, principal, endpointId, overlapMs));
       }),
   };
 };

@@ -285,6 +285,44 @@ describe('reference lists', () => {
   });
 });
 
+describe('reference list fields', () => {
+  it('answer what a string field answers before naming the list', () => {
+    const cases: [unknown, string][] = [
+      [undefined, 'Required'],
+      [3, 'Must be a string'],
+      ['', 'Required, must not be empty'],
+      ['   ', 'Must not be blank'],
+      ['x'.repeat(MAX_STRING_LENGTH + 1), `Must be at most ${MAX_STRING_LENGTH} characters`],
+      ['\u0000', 'Must not contain NUL or unpaired surrogate characters'],
+      [
+        'employee',
+        'Must be one of EMPLOYEE, SELF_EMPLOYED, BUSINESS_OWNER, RETIRED, STUDENT, UNEMPLOYED, OTHER',
+      ],
+    ];
+    for (const [value, message] of cases) {
+      expect(
+        parameterErrorsOf(
+          individualPayload,
+          individual((p) => (p.profile.occupation = value)),
+        ),
+      ).toEqual({ 'profile.occupation': [message] });
+    }
+  });
+
+  it('a nullable one accepts null and absence, and names null in its message', () => {
+    const withOwnerCountry = (value: unknown) =>
+      individual((p) => (p.bankAccounts[0].thirdPartyBankAccountOwnerCountryCode = value));
+    parsedValueOf(individualPayload, withOwnerCountry(null));
+    parsedValueOf(individualPayload, withOwnerCountry(undefined));
+    // The example account is PERSONAL: the owner rule reports the field too.
+    expect(
+      parameterErrorsOf(individualPayload, withOwnerCountry(7))[
+        'bankAccounts[0].thirdPartyBankAccountOwnerCountryCode'
+      ],
+    ).toContain('Must be a string or null');
+  });
+});
+
 describe('email and phone', () => {
   it('an email is RFC-style', () => {
     parsedValueOf(
