@@ -27,6 +27,7 @@ export {
   type TransitionActor,
 } from './domain/status-machine.js';
 export type { StoredClient } from './domain/stored-client.js';
+export { SIGNED_AT_CLOCK_SKEW_MS } from './domain/terms-acceptance.js';
 export { isUuid } from './domain/uuid.js';
 // --- Webhooks: what adapters store, what receivers verify -----------------------------------------
 export type { StoredWebhookDelivery } from './domain/webhook-delivery.js';
@@ -162,12 +163,25 @@ export {
   type IndividualProfile,
   type IndividualSourceOfFunds,
   type RepresentativeRole,
+  type ResubmissionRequirement,
+  type ResubmissionRequirementCode,
   representativeRoleSchema,
   representativeRoles,
+  resubmissionRequirementCodes,
+  resubmissionRequirementSchema,
   type StatusHistoryEntry,
   statusHistoryResponseSchema,
+  type TermsAcceptance,
+  termsAcceptanceSchema,
 } from './schemas/client-response.js';
-export { type RequestResubmissionBody, requestResubmissionBodySchema } from './schemas/compliance.js';
+export {
+  MAX_RESUBMISSION_REQUIREMENTS,
+  MAX_TERMS_VERSION_LENGTH,
+  type RequestResubmissionBody,
+  requestResubmissionBodySchema,
+  type TermsSignedBody,
+  termsSignedBodySchema,
+} from './schemas/compliance.js';
 export {
   type BatchDownloadRequest,
   type BatchDownloadResponse,

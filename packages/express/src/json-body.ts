@@ -88,3 +88,21 @@ export const createJsonBodyParser = (
     },
   ];
 };
+
+/** True when the request carries no body bytes: no Transfer-Encoding, and no or a zero Content-Length. */
+const hasNoBody = (req: Parameters<RequestHandler>[0]): boolean =>
+  req.headers['transfer-encoding'] === undefined &&
+  (req.headers['content-length'] === undefined || req.headers['content-length'] === '0');
+
+/**
+ * The JSON body parser of a route whose body is optional: a request without body bytes (whatever its
+ * Content-Type) skips it and reaches the route with no body; any other goes through `parsers`.
+ */
+export const optionalJsonBody = (parsers: readonly RequestHandler[]): RequestHandler[] =>
+  parsers.map(
+    (parse): RequestHandler =>
+      (req, res, next) => {
+        if (hasNoBody(req)) next();
+        else parse(req, res, next);
+      },
+  );
