@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isOnboardingPathSyntax } from '../validation/onboarding-field-path.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { dateTimeSchema, resubmissionRequirementCodes } from './client-response.js';
-import { MAX_STRING_LENGTH } from './onboarding-payloads.js';
+import { MAX_ARRAY_ITEMS, MAX_STRING_LENGTH } from './onboarding-payloads.js';
 
 /** At most this many requirements per resubmission request. */
 export const MAX_RESUBMISSION_REQUIREMENTS = 50;
@@ -26,7 +26,13 @@ const resubmissionRequirementBodySchema = z.strictObject({
     .refine(
       isOnboardingPathSyntax,
       'Must be a JSON path of the onboarding payload, such as profile.idDocuments[0]',
-    ),
+    )
+    .meta({
+      description:
+        "A JSON path of the client's onboarding payload (individual or entity), as parameterErrors " +
+        `writes them; an index may name an item not sent yet, up to ${MAX_ARRAY_ITEMS - 1}.`,
+      examples: ['profile.idDocuments[0]', 'companyDirectorsAndUbos.ubos[1].name'],
+    }),
   code: z.enum(resubmissionRequirementCodes),
   message: freeText(),
 });
