@@ -81,14 +81,14 @@ export const describeComplianceReviewDepth = () =>
     test('a bad requirement is a 400 at its exact path, and the client is left under review', async () => {
       const individual = await createIndividual(h, h.keys.managerA);
       const entity = await createEntity(h, h.keys.managerA);
-      const ask = (clientId: string, body: unknown) =>
+      const ask = (clientId: string, body: object) =>
         compliancePost(clientId, 'request-resubmission').send(body);
       const one = (overrides: object) => ({
         reason: 'Fix',
         requirements: [requirements[0], { ...requirements[0], ...overrides }],
       });
 
-      const cases: [string, unknown, string[]][] = [
+      const cases: [string, object, string[]][] = [
         [individual.id, one({ field: 'company.name' }), ['requirements[1].field']],
         [individual.id, one({ field: 'profile.nickname' }), ['requirements[1].field']],
         [individual.id, one({ field: 'profile.idDocuments[50]' }), ['requirements[1].field']],
