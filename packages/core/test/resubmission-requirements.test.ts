@@ -64,6 +64,16 @@ describe('resubmission requirements', () => {
     expect(resubmitted).toMatchObject({ onboardingResubmissionReason: null, resubmissionRequirements: null });
   });
 
+  it('are cleared when the client is deleted while asked', async () => {
+    const { kit, manager, client } = await underReview();
+    await kit.compliance.requestResubmission(compliance, client.id, {
+      reason: 'Fix',
+      requirements: [passportExpired],
+    });
+    const deleted = (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
+    expect(deleted).toMatchObject({ status: 'DELETED', resubmissionRequirements: null });
+  });
+
   it('are an empty list when the request names none', async () => {
     const { kit, client } = await underReview();
     const asked = (
