@@ -2,7 +2,16 @@ import { fileURLToPath } from 'node:url';
 import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
 // Tests run against the TypeScript sources of every workspace package, never a stale build.
-const packages = ['core', 'contract-tests', 'memory', 'postgres', 's3', 'express', 'webhook-transport'];
+const packages = [
+  'core',
+  'contract-tests',
+  'memory',
+  'postgres',
+  's3',
+  'express',
+  'webhook-transport',
+  'screening-list',
+];
 export const sourceAliases = Object.fromEntries(
   packages.map((name) => [
     `@onboarding-kit/${name}`,
