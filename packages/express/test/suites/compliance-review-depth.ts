@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { exampleIndividualPayload, MAX_RESUBMISSION_REQUIREMENTS } from '@onboarding-kit/core';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   createEntity,
@@ -156,6 +157,23 @@ export const describeComplianceReviewDepth = () =>
         .send('');
       expect(empty.status).toBe(200);
       expect(empty.body).toMatchObject({ status: 'VERIFIED', termsAcceptance: null });
+    });
+
+    test("without a body, the signature records no evidence behind a host's own JSON parser too", async () => {
+      const host = await startHarness({ hostRoutes: (app) => app.use(express.json()) });
+      try {
+        const client = await createIndividual(host, host.keys.managerA);
+        const post = (move: string) =>
+          host.api
+            .post(`/compliance/v1/clients/${client.id}/${move}`)
+            .set('SERVICE_API_KEY', host.keys.compliance);
+        await post('approve').expect(200);
+        const signed = await post('terms-signed');
+        expect(signed.status).toBe(200);
+        expect(signed.body).toMatchObject({ status: 'VERIFIED', termsAcceptance: null });
+      } finally {
+        await host.close();
+      }
     });
 
     test('bad evidence is a 400 at its field and signs nothing; a body that is not JSON is a 415', async () => {
