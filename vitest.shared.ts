@@ -13,6 +13,7 @@ const entries: Record<string, string> = {
   s3: 's3/src/index.ts',
   express: 'express/src/index.ts',
   'webhook-transport': 'webhook-transport/src/index.ts',
+  'screening-list': 'screening-list/src/index.ts',
 };
 export const sourceAliases = Object.entries(entries).map(([name, file]) => ({
   find: new RegExp(`^@onboarding-kit/${name}$`),

@@ -69,14 +69,22 @@ test('the README walkthrough, end to end on a real socket, with real bytes throu
 
   // 4. The compliance team asks for a resubmission.
   const reason = 'The passport scan is cut off: send both pages.';
+  const requirements = [
+    {
+      field: 'profile.idDocuments[0]',
+      code: 'DOCUMENT_UNREADABLE',
+      message: 'Both pages of the passport, in one file.',
+    },
+  ];
   const resubmissionRequired = await call('POST', `/compliance/v1/clients/${clientId}/request-resubmission`, {
     key: compliance,
-    body: { reason },
+    body: { reason, requirements },
   });
   expect(resubmissionRequired.status).toBe(200);
   expect(resubmissionRequired.body).toMatchObject({
     status: 'RESUBMISSION_REQUIRED',
     onboardingResubmissionReason: reason,
+    resubmissionRequirements: requirements,
   });
 
   // 5. A new file, uploaded the same way, and the resubmission naming it.
@@ -92,6 +100,7 @@ test('the README walkthrough, end to end on a real socket, with real bytes throu
   expect(resubmitted.body).toMatchObject({
     status: 'ONBOARDING_UNDER_REVIEW',
     onboardingResubmissionReason: null,
+    resubmissionRequirements: null,
   });
   const [scanKey] = resubmitted.body.individualProfile.idDocuments as string[];
   expect(scanKey).toMatch(new RegExp(`^[0-9a-f-]{36}_${scanName}$`));
@@ -100,9 +109,21 @@ test('the README walkthrough, end to end on a real socket, with real bytes throu
   const approved = await call('POST', `/compliance/v1/clients/${clientId}/approve`, { key: compliance });
   expect(approved.status).toBe(200);
   expect(approved.body.status).toBe('WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE');
-  const verified = await call('POST', `/compliance/v1/clients/${clientId}/terms-signed`, { key: compliance });
+  const evidence = {
+    termsVersion: '2026-03',
+    signedAt: `${new Date().toISOString().slice(0, 19)}Z`,
+    signatoryName: 'Amélie Laurent',
+    ipAddress: '203.0.113.7',
+  };
+  const verified = await call('POST', `/compliance/v1/clients/${clientId}/terms-signed`, {
+    key: compliance,
+    body: evidence,
+  });
   expect(verified.status).toBe(200);
-  expect(verified.body.status).toBe('VERIFIED');
+  expect(verified.body).toMatchObject({
+    status: 'VERIFIED',
+    termsAcceptance: { ...evidence, signedAt: `${evidence.signedAt.slice(0, 19)}.000Z`, userAgent: null },
+  });
 
   // 7. Both documents download through their links: the same bytes, named as uploaded.
   for (const [documentKey, name, bytes] of [

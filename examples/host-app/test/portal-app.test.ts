@@ -42,6 +42,7 @@ beforeEach(() => {
   lines.length = 0;
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes, read field by field in the assertions
 type Answer = { status: number; body: any; headers: Headers };
 const call = async (
   method: string,

@@ -107,6 +107,8 @@ export const storedClientFixture = (overrides: StoredClientOverrides): StoredCli
     status: overrides.status ?? 'ONBOARDING_UNDER_REVIEW',
     ...information,
     onboardingResubmissionReason: null,
+    resubmissionRequirements: null,
+    termsAcceptance: null,
     createdAt,
     updatedAt: createdAt,
     deletedAt: null,

@@ -316,6 +316,75 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       );
       expect(await fixture.inspect.readClient(individual.id)).toEqual(resubmissionAsked);
     });
+
+    it('stores the review fields as given: resubmission requirements and terms evidence', async () => {
+      const fixture = await openFixture(setup);
+      const managerId = randomUUID();
+      const later = instantAfter(base, 10);
+      const client = await insertClient(
+        fixture,
+        storedClientFixture({ managerId, createdAt: instantAfter(base, 0) }),
+      );
+      expect(await fixture.inspect.readClient(client.id)).toMatchObject({
+        resubmissionRequirements: null,
+        termsAcceptance: null,
+      });
+
+      const asked: StoredClient = {
+        ...client,
+        status: 'RESUBMISSION_REQUIRED',
+        onboardingResubmissionReason: 'Two things to fix',
+        resubmissionRequirements: [
+          { field: 'profile.idDocuments[0]', code: 'DOCUMENT_EXPIRED', message: 'Expiré le 1er mars 🛂' },
+          {
+            field: 'bankAccounts[1].identifiers.iban',
+            code: 'INFORMATION_INCORRECT',
+            message: 'IBAN of "another" holder',
+          },
+        ],
+        updatedAt: later,
+      };
+      await expectOk(
+        fixture.clients.update(
+          asked,
+          'ONBOARDING_UNDER_REVIEW',
+          transitionEntry('ONBOARDING_UNDER_REVIEW', 'RESUBMISSION_REQUIRED', later),
+        ),
+      );
+      expect(await fixture.inspect.readClient(client.id)).toEqual(asked);
+      expect(await expectOk(fixture.clients.findById(client.id))).toEqual(asked);
+
+      const verified: StoredClient = {
+        ...asked,
+        status: 'VERIFIED',
+        onboardingResubmissionReason: null,
+        resubmissionRequirements: null,
+        termsAcceptance: {
+          termsVersion: '2026-03',
+          signedAt: instantAfter(base, 5),
+          signatoryName: 'Chloé Laurent',
+          ipAddress: '2001:db8::1',
+          userAgent: null,
+        },
+      };
+      await expectOk(
+        fixture.clients.update(
+          verified,
+          'RESUBMISSION_REQUIRED',
+          transitionEntry('RESUBMISSION_REQUIRED', 'VERIFIED', later),
+        ),
+      );
+      expect(await fixture.inspect.readClient(client.id)).toEqual(verified);
+      expect(await expectOk(fixture.clients.findForUpdate(client.id))).toEqual(verified);
+
+      // What an insert is given is stored too (a seeded or migrated client).
+      const seeded: StoredClient = {
+        ...storedClientFixture({ managerId, status: 'VERIFIED', createdAt: instantAfter(base, 1) }),
+        termsAcceptance: verified.termsAcceptance,
+      };
+      await insertClient(fixture, seeded);
+      expect(await fixture.inspect.readClient(seeded.id)).toEqual(seeded);
+    });
   });
 
   describe(`UnitOfWork contract: ${name}`, () => {

@@ -71,8 +71,12 @@ export {
   type IndividualProfile,
   type IndividualSourceOfFunds,
   type RepresentativeRole,
+  type ResubmissionRequirement,
+  type ResubmissionRequirementCode,
   representativeRoles,
+  resubmissionRequirementCodes,
   type StatusHistoryEntry,
+  type TermsAcceptance,
 } from './schemas/client-response.js';
 export {
   type ClientStatusTransition,
@@ -104,7 +108,7 @@ export { iso4217CurrencyCodes, iso4217FiatCurrencyCodes } from './validation/iso
 export { type BlockchainAddressFormat, blockchainAddressFormats } from './validation/blockchain-address.js';
 
 // --- Compliance review and documents --------------------------------------------------------------
-export type { RequestResubmissionBody } from './schemas/compliance.js';
+export type { RequestResubmissionBody, TermsSignedBody } from './schemas/compliance.js';
 export type {
   BatchDownloadRequest,
   BatchDownloadResponse,

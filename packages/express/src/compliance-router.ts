@@ -14,8 +14,8 @@ export const createComplianceRouter = (kit: OnboardingKit, options: RouterOption
         kit.compliance.approve(principal, params.clientId, context),
       requestResubmission: ({ principal, params, body, context }) =>
         kit.compliance.requestResubmission(principal, params.clientId, body, context),
-      markTermsSigned: ({ principal, params, context }) =>
-        kit.compliance.markTermsSigned(principal, params.clientId, context),
+      markTermsSigned: ({ principal, params, body, context }) =>
+        kit.compliance.markTermsSigned(principal, params.clientId, body, context),
     },
     options,
   );

@@ -14,8 +14,10 @@ import {
   presetFeeListResponseSchema,
   presetFeeSchema,
   requestResubmissionBodySchema,
+  SIGNED_AT_CLOCK_SKEW_MS,
   statusHistoryResponseSchema,
   temporaryFilesResponseSchema,
+  termsSignedBodySchema,
   webhookDeliveryListQuerySchema,
   webhookDeliveryListResponseSchema,
   webhookDeliverySchema,
@@ -380,7 +382,10 @@ export const interfaceOperations = {
     idempotent: true,
     summary: 'Ask the manager to resubmit the onboarding',
     description:
-      'ONBOARDING_UNDER_REVIEW → RESUBMISSION_REQUIRED; the reason is shown as onboardingResubmissionReason.',
+      'ONBOARDING_UNDER_REVIEW → RESUBMISSION_REQUIRED; the reason is shown as onboardingResubmissionReason ' +
+      'and the requirements (each a field of the onboarding payload, a code and a message) as ' +
+      'resubmissionRequirements, until the manager resubmits. A `field` that names no field of the ' +
+      "client's payload type (individual or entity) is a 400 at `requirements[i].field`.",
     requestBody: { component: 'RequestResubmission', schema: requestResubmissionBodySchema },
     success: { status: 200, description: 'The client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
@@ -391,7 +396,11 @@ export const interfaceOperations = {
     path: '/clients/:clientId/terms-signed',
     idempotent: true,
     summary: 'Record that the client signed the terms and conditions',
-    description: 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE → VERIFIED. Takes no body.',
+    description:
+      'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE → VERIFIED. The body, optional, is the evidence of ' +
+      'the signature, answered as termsAcceptance; `signedAt` may be at most ' +
+      `${durationLabel(SIGNED_AT_CLOCK_SKEW_MS)} ahead of the kit's clock.`,
+    requestBody: { component: 'TermsSigned', schema: termsSignedBodySchema, optional: true },
     success: { status: 200, description: 'The client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
   },

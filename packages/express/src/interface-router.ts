@@ -28,7 +28,7 @@ import { claimKeyOfRequest, renewWhileRunning } from './idempotency-claim.js';
 import { parseIdempotencyKeyHeader } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { sendJsonAnswer } from './json-answer.js';
-import { createJsonBodyParser } from './json-body.js';
+import { createJsonBodyParser, optionalJsonBody } from './json-body.js';
 import type { OperationHandler, OperationHandlers, OperationInput, OperationSpec } from './operation.js';
 
 /**
@@ -183,11 +183,12 @@ export const createInterfaceRouter = <
   const router = express.Router();
   router.use(createAuthenticationMiddleware(kit, { ...options, accept: kind }));
   const jsonBody = createJsonBodyParser(reporting, options);
+  const optionalBody = optionalJsonBody(jsonBody);
   for (const id of Object.keys(operations) as (keyof Operations & string)[]) {
     const operation = operations[id] as Operations[typeof id];
     router[operation.method](
       operation.path,
-      ...(operation.requestBody ? jsonBody : []),
+      ...(operation.requestBody ? (operation.requestBody.optional ? optionalBody : jsonBody) : []),
       runOperation(kit, kind, operation, handlers[id], reporting),
     );
   }

@@ -88,3 +88,27 @@ export const createJsonBodyParser = (
     },
   ];
 };
+
+/** True when the request carries no body bytes: no Transfer-Encoding, and no or a zero Content-Length. */
+const hasNoBody = (req: Parameters<RequestHandler>[0]): boolean =>
+  req.headers['transfer-encoding'] === undefined &&
+  (req.headers['content-length'] === undefined || req.headers['content-length'] === '0');
+
+/**
+ * The JSON body parser of a route whose body is optional: a request without body bytes (whatever its
+ * Content-Type) skips it and reaches the route with no body; any other goes through `parsers`.
+ * "No body" is set, not assumed: a host's own parser mounted before the kit (Express 4's
+ * body-parser) sets `req.body` to `{}` for a request without one.
+ */
+export const optionalJsonBody = (parsers: readonly RequestHandler[]): RequestHandler[] =>
+  parsers.map(
+    (parse): RequestHandler =>
+      (req, res, next) => {
+        if (!hasNoBody(req)) {
+          parse(req, res, next);
+          return;
+        }
+        req.body = undefined;
+        next();
+      },
+  );

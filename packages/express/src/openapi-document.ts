@@ -293,7 +293,7 @@ const operationObject = (
   ...(operation.requestBody
     ? {
         requestBody: {
-          required: true,
+          required: operation.requestBody.optional !== true,
           description: `UTF-8 JSON, at most ${bytesLabel(MAX_JSON_BODY_BYTES)}`,
           content: {
             'application/json': {

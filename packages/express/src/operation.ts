@@ -36,8 +36,11 @@ export type OperationSpec = {
   readonly idempotent: boolean;
   readonly summary: string;
   readonly description?: OptionText;
-  /** The JSON body the route takes; routes without one never read the body. */
-  readonly requestBody?: NamedSchema;
+  /**
+   * The JSON body the route takes; routes without one never read the body. An `optional` body may
+   * be left out (no body, or an empty one): the service then receives `undefined`.
+   */
+  readonly requestBody?: NamedSchema & { readonly optional?: true };
   /** The query string the route reads. */
   readonly query?: z.ZodObject;
   readonly success: NamedSchema & { readonly status: 200 | 201; readonly description: string };

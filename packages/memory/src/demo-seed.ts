@@ -78,6 +78,8 @@ export const demoClientA1 = (createdAt: string): StoredClient => ({
     supportingOccupationDocuments: [],
   },
   onboardingResubmissionReason: null,
+  resubmissionRequirements: null,
+  termsAcceptance: null,
   bankAccounts: [
     {
       id: 'a1a1a1a1-0000-4000-8000-0000000000b1',

@@ -5,7 +5,7 @@ import type {
   LoggedEvent,
   StoredClient,
 } from '@onboarding-kit/core/adapter';
-import { childRowsJson, clientValues } from './client-rows.js';
+import { childRowsJson, clientValues, reviewValues } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
 import { defaultWebhookJobExpirySeconds, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement } from './prepared-statement.js';
@@ -44,12 +44,12 @@ WITH completion AS (
   WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'
   RETURNING 1
 ), client AS (
-  -- $6..$17: the client; written only if it holds no key or its claim still held it.
+  -- $6..$17 and $31, $32 (its review columns): the client; written only if it holds no key or its claim still held it.
   INSERT INTO ${tables.clients} (id, manager_id, client_type, status, company, company_directors_and_ubos,
     individual_profile, individual_source_of_funds, onboarding_resubmission_reason,
-    created_at, updated_at, deleted_at)
+    created_at, updated_at, deleted_at, resubmission_requirements, terms_acceptance)
   SELECT $6::uuid, $7, $8, $9, $10::jsonb, $11::jsonb, $12::jsonb, $13::jsonb, $14,
-    $15::timestamptz, $16::timestamptz, $17::timestamptz
+    $15::timestamptz, $16::timestamptz, $17::timestamptz, $31::jsonb, $32::jsonb
   WHERE $1::text IS NULL OR EXISTS (SELECT 1 FROM completion)
   RETURNING id
 ), representatives AS (
@@ -178,6 +178,7 @@ export const sendClientCreation = async (
       ),
       webhookQueue,
       webhookJobExpirySeconds,
+      ...reviewValues(client),
     ]),
   );
   return result.rows[0]?.created === true;

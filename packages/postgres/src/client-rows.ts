@@ -8,7 +8,9 @@ import type {
   CompanyRepresentative,
   IndividualProfile,
   IndividualSourceOfFunds,
+  ResubmissionRequirement,
   StatusHistoryEntry,
+  TermsAcceptance,
 } from '@onboarding-kit/core';
 import type { StoredClient } from '@onboarding-kit/core/adapter';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
@@ -25,6 +27,8 @@ export type ClientRow = {
   individual_profile: IndividualProfile | null;
   individual_source_of_funds: IndividualSourceOfFunds | null;
   onboarding_resubmission_reason: string | null;
+  resubmission_requirements: ResubmissionRequirement[] | null;
+  terms_acceptance: TermsAcceptance | null;
   /** Instants leave PostgreSQL as ISO text (`isoTimestampSql`): no Date parse and format per row. */
   created_at: string;
   updated_at: string;
@@ -53,7 +57,8 @@ const isoOrNull = (column: string) =>
 export const clientSelectList = (tables: KitTables, alias: string): string => `
   ${alias}.id, ${alias}.manager_id, ${alias}.client_type, ${alias}.status, ${alias}.company,
   ${alias}.company_directors_and_ubos, ${alias}.individual_profile, ${alias}.individual_source_of_funds,
-  ${alias}.onboarding_resubmission_reason, ${isoTimestamp(`${alias}.created_at`)} AS created_at,
+  ${alias}.onboarding_resubmission_reason, ${alias}.resubmission_requirements, ${alias}.terms_acceptance,
+  ${isoTimestamp(`${alias}.created_at`)} AS created_at,
   ${isoTimestamp(`${alias}.updated_at`)} AS updated_at, ${isoOrNull(`${alias}.deleted_at`)} AS deleted_at,
   (SELECT coalesce(json_agg(json_build_object(
       'id', r.id, 'firstName', r.first_name, 'lastName', r.last_name, 'email', r.email,
@@ -92,8 +97,10 @@ export const toStoredClient = (row: ClientRow): StoredClient => ({
   individualProfile: row.individual_profile,
   individualSourceOfFunds: row.individual_source_of_funds,
   onboardingResubmissionReason: row.onboarding_resubmission_reason,
+  resubmissionRequirements: row.resubmission_requirements,
   bankAccounts: row.bank_accounts,
   blockchainWallets: row.blockchain_wallets,
+  termsAcceptance: row.terms_acceptance,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   deletedAt: row.deleted_at,
@@ -123,6 +130,15 @@ export const clientValues = (client: StoredClient): unknown[] => [
   client.createdAt,
   client.updatedAt,
   client.deletedAt,
+];
+
+/**
+ * The review columns as bind values (migration 0003): bound after the statement's other parameters,
+ * so the statements written before them keep their numbering.
+ */
+export const reviewValues = (client: StoredClient): [string | null, string | null] => [
+  jsonOrNull(client.resubmissionRequirements),
+  jsonOrNull(client.termsAcceptance),
 ];
 
 /** The child rows of a client as three json arrays, unpacked in SQL by `jsonb_to_recordset`. */

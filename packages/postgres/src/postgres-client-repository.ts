@@ -17,6 +17,7 @@ import {
   clientValues,
   historyValues,
   insertChildRowsStatement,
+  reviewValues,
   type StatusHistoryRow,
   toStatusHistoryEntry,
   toStoredClient,
@@ -39,7 +40,8 @@ const clientStatements = statementsPerSchema((tables) => {
   const updateStatement = `WITH client AS (
       UPDATE ${tables.clients} SET manager_id = $2, client_type = $3, status = $4, company = $5, company_directors_and_ubos = $6,
         individual_profile = $7, individual_source_of_funds = $8, onboarding_resubmission_reason = $9,
-        created_at = $10, updated_at = $11, deleted_at = $12
+        created_at = $10, updated_at = $11, deleted_at = $12,
+        resubmission_requirements = $14::jsonb, terms_acceptance = $15::jsonb
       WHERE id = $1 AND status = $13
       RETURNING id
     ), old_representatives AS (
@@ -131,7 +133,7 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
       // Outside a unit of work the two statements still commit together (`atomically`).
       const replaced = db.atomically(async (tx) => {
         const updated = await tx.query<{ updated: number }>(
-          updateClient([...clientValues(client), expectedStatus]),
+          updateClient([...clientValues(client), expectedStatus, ...reviewValues(client)]),
         );
         if ((updated.rows[0]?.updated ?? 0) !== 1) return false;
         await tx.query(insertChildren([client.id, ...childRowsJson(client), ...historyValues(entry)]));

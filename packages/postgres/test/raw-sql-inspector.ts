@@ -61,6 +61,8 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
       individualProfile: client.individual_profile,
       individualSourceOfFunds: client.individual_source_of_funds,
       onboardingResubmissionReason: client.onboarding_resubmission_reason,
+      resubmissionRequirements: client.resubmission_requirements,
+      termsAcceptance: client.terms_acceptance,
       bankAccounts: bankAccounts.rows.map(
         (b): BankAccount => ({
           id: b.id,

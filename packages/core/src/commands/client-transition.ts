@@ -20,6 +20,8 @@ export type ClientTransition = {
   /** Resubmissions must match the client's type. */
   readonly expectedType?: ClientType;
   readonly reason?: string | null;
+  /** What in the request this client cannot take (a field of another payload type), if anything. */
+  readonly refuseBody?: (client: StoredClient) => DomainError | undefined;
   /** The client after the move (status, timestamps and any new onboarding information). */
   readonly apply: (client: StoredClient, to: ClientStatus, at: string) => StoredClient;
   /** Index rows of documents promoted by this command, written in the same transaction. */
@@ -28,7 +30,7 @@ export type ClientTransition = {
 
 /** The target status if the move is allowed for this caller on this client, else the refusal. */
 export const checkTransition = (
-  transition: Pick<ClientTransition, 'clientId' | 'trigger' | 'visibleTo' | 'expectedType'>,
+  transition: Pick<ClientTransition, 'clientId' | 'trigger' | 'visibleTo' | 'expectedType' | 'refuseBody'>,
   client: StoredClient | null,
 ): Result<{ client: StoredClient; to: ClientStatus }, DomainError> => {
   const { clientId, trigger, expectedType } = transition;
@@ -36,6 +38,8 @@ export const checkTransition = (
   if (expectedType !== undefined && client.clientType !== expectedType) {
     return err(clientTypeMismatch(clientId, client.clientType, expectedType));
   }
+  const refusal = transition.refuseBody?.(client);
+  if (refusal !== undefined) return err(refusal);
   return transitionClientStatus(clientId, client.status, trigger).map((to) => ({ client, to }));
 };
 

@@ -172,6 +172,36 @@ export const blockchainWalletResponseSchema = z.object({
 });
 export type BlockchainWallet = z.infer<typeof blockchainWalletResponseSchema>;
 
+/** Why compliance asks for a field again (decisions §12). */
+export const resubmissionRequirementCodes = [
+  'DOCUMENT_UNREADABLE',
+  'DOCUMENT_EXPIRED',
+  'DOCUMENT_MISMATCH',
+  'INFORMATION_MISSING',
+  'INFORMATION_INCORRECT',
+  'OTHER',
+] as const;
+export const resubmissionRequirementCodeSchema = z.enum(resubmissionRequirementCodes);
+export type ResubmissionRequirementCode = z.infer<typeof resubmissionRequirementCodeSchema>;
+
+/** One thing compliance asks the manager to fix: `field` is a JSON path of the onboarding payload. */
+export const resubmissionRequirementSchema = z
+  .object({ field: z.string(), code: resubmissionRequirementCodeSchema, message: z.string() })
+  .meta({ id: 'ResubmissionRequirement' });
+export type ResubmissionRequirement = z.infer<typeof resubmissionRequirementSchema>;
+
+/** The evidence of the client's signature of the terms, as compliance recorded it. */
+export const termsAcceptanceSchema = z
+  .object({
+    termsVersion: z.string(),
+    signedAt: dateTimeSchema,
+    signatoryName: z.string(),
+    ipAddress: z.string().nullable(),
+    userAgent: z.string().nullable(),
+  })
+  .meta({ id: 'TermsAcceptance' });
+export type TermsAcceptance = z.infer<typeof termsAcceptanceSchema>;
+
 export const clientSchema = z
   .object({
     id: z.uuid(),
@@ -183,8 +213,12 @@ export const clientSchema = z
     individualProfile: individualProfileSchema.nullable(),
     individualSourceOfFunds: individualSourceOfFundsSchema.nullable(),
     onboardingResubmissionReason: z.string().nullable(),
+    /** An array while the client is RESUBMISSION_REQUIRED (empty when none was given), else null. */
+    resubmissionRequirements: z.array(resubmissionRequirementSchema).nullable(),
     bankAccounts: z.array(bankAccountResponseSchema),
     blockchainWallets: z.array(blockchainWalletResponseSchema),
+    /** Null until the terms are signed with evidence (terms-signed takes it optionally). */
+    termsAcceptance: termsAcceptanceSchema.nullable(),
     createdAt: dateTimeSchema,
     updatedAt: dateTimeSchema,
     deletedAt: dateTimeSchema.nullable(),

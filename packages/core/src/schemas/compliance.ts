@@ -1,19 +1,71 @@
 import { z } from 'zod';
+import { isOnboardingPathSyntax } from '../validation/onboarding-field-path.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
-import { MAX_STRING_LENGTH } from './onboarding-payloads.js';
+import { dateTimeSchema, resubmissionRequirementCodes } from './client-response.js';
+import { MAX_ARRAY_ITEMS, MAX_STRING_LENGTH } from './onboarding-payloads.js';
+
+/** At most this many requirements per resubmission request. */
+export const MAX_RESUBMISSION_REQUIREMENTS = 50;
+/** `termsVersion` is an identifier (`2026-03`, `v4.2`), not prose. */
+export const MAX_TERMS_VERSION_LENGTH = 100;
+
+/** Free text as every request body takes it: trimmed, non-empty, bounded, storable. */
+const freeText = (max = MAX_STRING_LENGTH) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'Required, must not be empty')
+    .max(max, `Must be at most ${max} characters`)
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
+
+const resubmissionRequirementBodySchema = z.strictObject({
+  // Whether the path names a field of the client's payload type is checked once the client is read.
+  field: z
+    .string()
+    .max(MAX_STRING_LENGTH, `Must be at most ${MAX_STRING_LENGTH} characters`)
+    .refine(
+      isOnboardingPathSyntax,
+      'Must be a JSON path of the onboarding payload, such as profile.idDocuments[0]',
+    )
+    .meta({
+      description:
+        "A JSON path of the client's onboarding payload (individual or entity), as parameterErrors " +
+        `writes them; an index may name an item not sent yet, up to ${MAX_ARRAY_ITEMS - 1}.`,
+      examples: ['profile.idDocuments[0]', 'companyDirectorsAndUbos.ubos[1].name'],
+    }),
+  code: z.enum(resubmissionRequirementCodes),
+  message: freeText(),
+});
 
 /** Body of the compliance team's `POST /clients/{id}/request-resubmission`. */
 export const requestResubmissionBodySchema = z
   .strictObject({
-    reason: z
-      .string()
-      .trim()
-      .min(1, 'Required, must not be empty')
-      .max(MAX_STRING_LENGTH)
-      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+    reason: freeText(),
+    requirements: z
+      .array(resubmissionRequirementBodySchema)
+      .max(MAX_RESUBMISSION_REQUIREMENTS, `Must have at most ${MAX_RESUBMISSION_REQUIREMENTS} items`)
+      .optional(),
   })
   .meta({
     id: 'RequestResubmission',
     examples: [{ reason: 'The proof of address is older than three months: please upload a recent one.' }],
   });
 export type RequestResubmissionBody = z.infer<typeof requestResubmissionBodySchema>;
+
+/**
+ * Body of `POST /clients/{id}/terms-signed`, optional as a whole: the evidence of the signature.
+ * `signedAt` must not be in the future (checked against the kit's clock by the service).
+ */
+export const termsSignedBodySchema = z
+  .strictObject({
+    termsVersion: freeText(MAX_TERMS_VERSION_LENGTH),
+    signedAt: dateTimeSchema,
+    signatoryName: freeText(),
+    ipAddress: z
+      .union([z.ipv4(), z.ipv6()], { error: 'Must be an IPv4 or IPv6 address' })
+      .nullable()
+      .optional(),
+    userAgent: freeText().nullable().optional(),
+  })
+  .meta({ id: 'TermsSigned' });
+export type TermsSignedBody = z.infer<typeof termsSignedBodySchema>;

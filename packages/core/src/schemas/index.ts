@@ -27,10 +27,18 @@ export {
   clientTypeSchema,
   dateTimeSchema,
   representativeRoleSchema,
+  resubmissionRequirementSchema,
   statusHistoryResponseSchema,
+  termsAcceptanceSchema,
 } from './client-response.js';
 export { type ClientListQueryInput, clientListQuerySchema } from './client-list-query.js';
-export { requestResubmissionBodySchema } from './compliance.js';
+export {
+  MAX_RESUBMISSION_REQUIREMENTS,
+  MAX_TERMS_VERSION_LENGTH,
+  requestResubmissionBodySchema,
+  termsSignedBodySchema,
+} from './compliance.js';
+export { SIGNED_AT_CLOCK_SKEW_MS } from '../domain/terms-acceptance.js';
 export {
   batchDownloadRequestSchema,
   batchDownloadResponseSchema,

@@ -2,12 +2,15 @@ import { errAsync, type ResultAsync } from 'neverthrow';
 import { runClientTransition } from '../commands/client-transition.js';
 import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
 import { runCommand } from '../commands/idempotent-command.js';
+import { refuseUnknownRequirementFields } from '../domain/resubmission-requirements.js';
+import type { StoredClient } from '../domain/stored-client.js';
+import { toTermsAcceptance } from '../domain/terms-acceptance.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { type CompliancePrincipal, principalKey } from '../principal.js';
-import type { Client } from '../schemas/client-response.js';
-import { requestResubmissionBodySchema } from '../schemas/compliance.js';
+import type { Client, ClientStatus } from '../schemas/client-response.js';
+import { requestResubmissionBodySchema, termsSignedBodySchema } from '../schemas/compliance.js';
 import { parseRequest } from '../validation/parse-request.js';
 
 export interface ComplianceService {
@@ -16,43 +19,59 @@ export interface ComplianceService {
     clientId: string,
     context?: IdempotentCommandContext,
   ): ResultAsync<Client, DomainError>;
+  /** `body`: `{ reason, requirements? }` (decisions §12). */
   requestResubmission(
     principal: CompliancePrincipal,
     clientId: string,
     body: unknown,
     context?: IdempotentCommandContext,
   ): ResultAsync<Client, DomainError>;
+  /** `body`: the evidence of the signature, or undefined when there is none to record. */
   markTermsSigned(
     principal: CompliancePrincipal,
     clientId: string,
+    body?: unknown,
     context?: IdempotentCommandContext,
   ): ResultAsync<Client, DomainError>;
 }
 
 type ReviewTrigger = 'APPROVE' | 'REQUEST_RESUBMISSION' | 'SIGN_TERMS';
 
+/** What one review move records besides the status. */
+type ReviewMove = {
+  readonly trigger: ReviewTrigger;
+  readonly resubmissionReason?: string;
+  readonly refuseBody?: (client: StoredClient) => DomainError | undefined;
+  /** The review fields the move writes (the reason and requirements are reset by every move). */
+  readonly apply?: (
+    client: StoredClient,
+  ) => Partial<Pick<StoredClient, 'resubmissionRequirements' | 'termsAcceptance'>>;
+};
+
 /** The compliance team's review moves (decisions §3). Compliance sees every manager's clients. */
 export const createComplianceService = (ctx: KitContext): ComplianceService => {
   const review = (
     principal: CompliancePrincipal,
     clientId: string,
-    trigger: ReviewTrigger,
+    move: ReviewMove,
     command: IdempotentCommandContext | undefined,
-    resubmissionReason: string | null = null,
   ): ResultAsync<Client, DomainError> =>
     runCommand(ctx, command, (transaction) =>
       isUuid(clientId)
         ? runClientTransition(ctx, transaction, {
             clientId,
-            trigger,
+            trigger: move.trigger,
             actor: principalKey(principal),
             visibleTo: () => true,
-            reason: resubmissionReason,
-            // The reason is shown only while the client is in RESUBMISSION_REQUIRED.
-            apply: (client, to, at) => ({
+            reason: move.resubmissionReason ?? null,
+            ...(move.refuseBody && { refuseBody: move.refuseBody }),
+            // The reason and requirements are shown only while the client is in RESUBMISSION_REQUIRED.
+            apply: (client, to: ClientStatus, at) => ({
               ...client,
               status: to,
-              onboardingResubmissionReason: resubmissionReason,
+              onboardingResubmissionReason: move.resubmissionReason ?? null,
+              resubmissionRequirements: null,
+              ...move.apply?.(client),
               updatedAt: at,
             }),
           })
@@ -60,13 +79,39 @@ export const createComplianceService = (ctx: KitContext): ComplianceService => {
     );
 
   return {
-    approve: (principal, clientId, command) => review(principal, clientId, 'APPROVE', command),
+    approve: (principal, clientId, command) => review(principal, clientId, { trigger: 'APPROVE' }, command),
     requestResubmission: (principal, clientId, body, command) => {
       const parsed = parseRequest(requestResubmissionBodySchema, body);
       // Invalid input is refused before the command runs: runCommand releases the claim.
       if (parsed.isErr()) return runCommand(ctx, command, () => errAsync(parsed.error));
-      return review(principal, clientId, 'REQUEST_RESUBMISSION', command, parsed.value.reason);
+      const { reason, requirements = [] } = parsed.value;
+      return review(
+        principal,
+        clientId,
+        {
+          trigger: 'REQUEST_RESUBMISSION',
+          resubmissionReason: reason,
+          // A field path is checked against the payload type of this client, once it is read.
+          refuseBody: (client) =>
+            refuseUnknownRequirementFields(requirements, client.clientType, ctx.schemas),
+          apply: () => ({ resubmissionRequirements: requirements }),
+        },
+        command,
+      );
     },
-    markTermsSigned: (principal, clientId, command) => review(principal, clientId, 'SIGN_TERMS', command),
+    markTermsSigned: (principal, clientId, body, command) => {
+      if (body === undefined) return review(principal, clientId, { trigger: 'SIGN_TERMS' }, command);
+      const evidence = parseRequest(termsSignedBodySchema, body).andThen((parsed) =>
+        toTermsAcceptance(parsed, ctx.ports.clock.now()),
+      );
+      if (evidence.isErr()) return runCommand(ctx, command, () => errAsync(evidence.error));
+      const termsAcceptance = evidence.value;
+      return review(
+        principal,
+        clientId,
+        { trigger: 'SIGN_TERMS', apply: () => ({ termsAcceptance }) },
+        command,
+      );
+    },
   };
 };

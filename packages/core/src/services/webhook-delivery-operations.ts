@@ -13,7 +13,6 @@ import {
   type DomainError,
   lockLostAsInProgress,
   storageUnavailable,
-  validationFailed,
   webhookDeliveryNotFound,
 } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
@@ -23,7 +22,6 @@ import type { TransactionalStores } from '../ports/unit-of-work.js';
 import type { WebhookDeliveryStore } from '../ports/webhook-delivery-store.js';
 import type { PutOffDelivery } from '../ports/webhook-job-queue.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
-import { combineBounded } from '../results/bounded-concurrency.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { allowsPrivateNetwork } from '../validation/webhook-endpoint-url.js';

@@ -1,4 +1,4 @@
-import { err, errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
+import { err, errAsync, ok, type ResultAsync } from 'neverthrow';
 import { runCommand } from '../commands/idempotent-command.js';
 import { isUuid } from '../domain/uuid.js';
 import {

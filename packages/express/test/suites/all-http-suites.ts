@@ -1,5 +1,6 @@
 import { describeApiDocs } from './api-docs.js';
 import { describeBoundedAnswers } from './bounded-answers.js';
+import { describeComplianceReviewDepth } from './compliance-review-depth.js';
 import { describeHostileRequests } from './hostile-requests.js';
 import { describeHttpErrors } from './http-errors.js';
 import { describeIdempotency } from './idempotency.js';
@@ -13,6 +14,7 @@ import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-s
 /** Every HTTP suite, run once per Express major by the entry files. */
 export const describeAllHttpSuites = () => {
   describeInterfaceRoutes();
+  describeComplianceReviewDepth();
   describeManagerIsolation();
   describeHttpErrors();
   describeIdempotency();

@@ -1,0 +1,12 @@
+// --- Loading and matching a sanctions list ------------------------------------------------------
+
+// --- The pieces: the CSV reader and the name normalization --------------------------------------
+export { nameTokens, normalizeName } from './normalize-name.js';
+export {
+  DEFAULT_MATCH_THRESHOLD,
+  type ListMatch,
+  loadSanctionsList,
+  type SanctionsList,
+  type ScreenedName,
+} from './sanctions-list.js';
+export { type ListTarget, readTargetsCsv, type SanctionsListUnreadable } from './targets-csv.js';

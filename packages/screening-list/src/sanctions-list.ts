@@ -1,0 +1,91 @@
+import { token_sort_ratio } from 'fuzzball';
+import type { ResultAsync } from 'neverthrow';
+import { nameTokens, normalizeName } from './normalize-name.js';
+import { type ListTarget, readTargetsCsv, type SanctionsListUnreadable } from './targets-csv.js';
+
+/** Who is screened: a person, or an organization (a company, a legal UBO). */
+export type ScreenedName = { readonly kind: 'person' | 'organization'; readonly name: string };
+
+/** A list target whose name (or one of its aliases) is close enough to the screened name. */
+export type ListMatch = {
+  readonly targetId: string;
+  /** The target's main name on the list. */
+  readonly targetName: string;
+  /** The name or alias that matched. */
+  readonly matchedName: string;
+  /** The first dataset naming the target, e.g. `US OFAC Specially Designated Nationals (SDN) List`. */
+  readonly listName: string;
+  /** 0..100: fuzzball's token_sort_ratio of the normalized names (word order ignored). */
+  readonly score: number;
+};
+
+export type SanctionsList = {
+  /** Targets loaded (persons, organizations and any other schema). */
+  readonly size: number;
+  /** Matches scoring at least `threshold` (default `DEFAULT_MATCH_THRESHOLD`), best first. */
+  match(screened: ScreenedName, threshold?: number): ListMatch[];
+};
+
+/**
+ * The score from which a name is a possible match, to be resolved by a person. 90 flags spelling
+ * and transliteration variants (Aleksey Navalnyy / Navalny: 97) and a word order change, not a
+ * different first or last name (Vladimir Popov / Putin: 71; Ivan Petrov / Petrovich: 88).
+ */
+export const DEFAULT_MATCH_THRESHOLD = 90;
+
+/** FollowTheMoney schemas screened for each kind; vessels, aircraft and the rest never match a client. */
+const schemasOf: Record<ScreenedName['kind'], ReadonlySet<string>> = {
+  person: new Set(['Person']),
+  organization: new Set(['Organization', 'Company', 'LegalEntity', 'PublicBody']),
+};
+
+type IndexedName = { readonly target: ListTarget; readonly name: string; readonly normalized: string };
+
+/**
+ * Loads a list in the OpenSanctions `targets.simple.csv` format from a stream, keeping only the
+ * names of persons and organizations, indexed by the first letter of each of their words: a
+ * screened name is scored against the names sharing one of its words' first letters, not the
+ * whole list.
+ */
+export const loadSanctionsList = (
+  input: AsyncIterable<string | Uint8Array>,
+): ResultAsync<SanctionsList, SanctionsListUnreadable> => {
+  const byInitial = new Map<string, IndexedName[]>();
+  const index = (target: ListTarget) => {
+    if (!schemasOf.person.has(target.schema) && !schemasOf.organization.has(target.schema)) return;
+    for (const name of new Set([target.name, ...target.aliases])) {
+      const normalized = normalizeName(name);
+      const initials = new Set(nameTokens(normalized).map((token) => token.charAt(0)));
+      const entry = { target, name, normalized };
+      for (const initial of initials) {
+        const names = byInitial.get(initial);
+        if (names === undefined) byInitial.set(initial, [entry]);
+        else names.push(entry);
+      }
+    }
+  };
+  return readTargetsCsv(input, index).map((size) => ({
+    size,
+    match: (screened, threshold = DEFAULT_MATCH_THRESHOLD) => {
+      const normalized = normalizeName(screened.name);
+      const schemas = schemasOf[screened.kind];
+      const best = new Map<string, ListMatch>();
+      for (const initial of new Set(nameTokens(normalized).map((token) => token.charAt(0)))) {
+        for (const candidate of byInitial.get(initial) ?? []) {
+          if (!schemas.has(candidate.target.schema)) continue;
+          const score = token_sort_ratio(normalized, candidate.normalized, { full_process: false });
+          const known = best.get(candidate.target.id);
+          if (score < threshold || (known !== undefined && known.score >= score)) continue;
+          best.set(candidate.target.id, {
+            targetId: candidate.target.id,
+            targetName: candidate.target.name,
+            matchedName: candidate.name,
+            listName: candidate.target.datasets[0] ?? '',
+            score,
+          });
+        }
+      }
+      return [...best.values()].sort((a, b) => b.score - a.score || a.targetId.localeCompare(b.targetId));
+    },
+  }));
+};
