@@ -135,7 +135,7 @@ const setups: Record<string, (app: App) => Promise<Record<string, string>>> = {
   complianceRequestResubmission: async (app) => ({
     clientId: (await expectCreated(app, 'managerCreateIndividual')).id,
   }),
-  // Takes no body today; ready for when it documents one (an approved client is what it needs).
+  // An approved client is what it needs.
   complianceMarkTermsSigned: async (app) => {
     const { id } = await expectCreated(app, 'managerCreateIndividual');
     await review(app, id, 'approve');

@@ -48,7 +48,18 @@ export const requestResubmissionBodySchema = z
   })
   .meta({
     id: 'RequestResubmission',
-    examples: [{ reason: 'The proof of address is older than three months: please upload a recent one.' }],
+    examples: [
+      {
+        reason: 'The proof of address is older than three months: please upload a recent one.',
+        requirements: [
+          {
+            field: 'bankAccounts[0].label',
+            code: 'INFORMATION_INCORRECT',
+            message: 'Name the account as it appears on its statement.',
+          },
+        ],
+      },
+    ],
   });
 export type RequestResubmissionBody = z.infer<typeof requestResubmissionBodySchema>;
 
@@ -67,5 +78,16 @@ export const termsSignedBodySchema = z
       .optional(),
     userAgent: freeText().nullable().optional(),
   })
-  .meta({ id: 'TermsSigned' });
+  .meta({
+    id: 'TermsSigned',
+    examples: [
+      {
+        termsVersion: '2026-03',
+        signedAt: '2026-03-02T09:30:00.000Z',
+        signatoryName: 'Ada Lovelace',
+        ipAddress: '203.0.113.7',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+      },
+    ],
+  });
 export type TermsSignedBody = z.infer<typeof termsSignedBodySchema>;
