@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { DocumentIndex, DocumentRecord } from '@onboarding-kit/core';
 import { describe, expect, it } from 'vitest';
-import { expectOk } from './result-assertions.js';
+import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';
 
 export type DocumentIndexInspector = {
   /** The record as the backend holds it, read directly, or null. */
   readDocumentRecord(key: string): Promise<DocumentRecord | null>;
+  /** The claim on `owner`'s `upload` as the backend holds it (expired or not), or null. */
+  readUploadClaim(owner: string, upload: string): Promise<{ holder: string; expiresAt: Date } | null>;
 };
 
 export type DocumentIndexContractFixture = Teardown & {
@@ -95,6 +97,119 @@ export const runDocumentIndexContract = ({ name, setup }: DocumentIndexContractO
       expect(foundByB).toEqual(ofB);
       expect(await expectOk(fixture.documents.findByKeys(randomUUID(), keys))).toEqual([]);
       expect(await expectOk(fixture.documents.findByKeys(managerA, [unknownKey]))).toEqual([]);
+    });
+
+    describe('claims on uploads (one upload, one command)', () => {
+      const at = new Date(Date.UTC(2031, 0, 1, 12));
+      const later = (ms: number) => new Date(at.getTime() + ms);
+      const anUpload = (owner: string, filename = 'passport.pdf') =>
+        JSON.stringify([owner, filename, randomUUID(), at.toISOString()]);
+      const claimOf = (holder: string, owner: string, uploads: string[], now = at) => ({
+        holder,
+        owner,
+        uploads,
+        now,
+        expiresAt: new Date(now.getTime() + 60_000),
+      });
+
+      it('20 parallel claims of one upload: exactly one holder gets it, the backend holds its claim', async () => {
+        const fixture = await openFixture(setup);
+        const owner = `manager:${randomUUID()}`;
+        const upload = anUpload(owner);
+        const holders = Array.from({ length: 20 }, () => randomUUID());
+        const refusals = await Promise.all(
+          holders.map((holder) => expectOk(fixture.documents.claimUploads(claimOf(holder, owner, [upload])))),
+        );
+        const winners = holders.filter((_, i) => refusals[i]?.length === 0);
+        expect(winners).toHaveLength(1);
+        expect(refusals.filter((refused) => refused.length === 1 && refused[0] === upload)).toHaveLength(19);
+        expect(await fixture.inspect.readUploadClaim(owner, upload)).toEqual({
+          holder: winners[0],
+          expiresAt: later(60_000),
+        });
+      });
+
+      it('claims what is free, answers what is not, and the same holder may claim again', async () => {
+        const fixture = await openFixture(setup);
+        const owner = `manager:${randomUUID()}`;
+        const [a, b, c] = [anUpload(owner, 'a.pdf'), anUpload(owner, 'b.pdf'), anUpload(owner, 'c.pdf')];
+        const first = randomUUID();
+        const second = randomUUID();
+        expect(await expectOk(fixture.documents.claimUploads(claimOf(first, owner, [b])))).toEqual([]);
+        expect(await expectOk(fixture.documents.claimUploads(claimOf(second, owner, [a, b, c])))).toEqual([b]);
+        expect((await fixture.inspect.readUploadClaim(owner, a))?.holder).toBe(second);
+        expect((await fixture.inspect.readUploadClaim(owner, b))?.holder).toBe(first);
+        expect(await expectOk(fixture.documents.claimUploads(claimOf(first, owner, [b])))).toEqual([]);
+        // The same upload name of another owner is another upload.
+        const stranger = `manager:${randomUUID()}`;
+        expect(await expectOk(fixture.documents.claimUploads(claimOf(second, stranger, [b])))).toEqual([]);
+      });
+
+      it("a release frees the holder's uploads at once, and only its own", async () => {
+        const fixture = await openFixture(setup);
+        const owner = `manager:${randomUUID()}`;
+        const [a, b] = [anUpload(owner, 'a.pdf'), anUpload(owner, 'b.pdf')];
+        const first = randomUUID();
+        const second = randomUUID();
+        await expectOk(fixture.documents.claimUploads(claimOf(first, owner, [a])));
+        await expectOk(fixture.documents.claimUploads(claimOf(second, owner, [b])));
+        await expectOk(fixture.documents.releaseUploads(owner, first));
+        expect(await fixture.inspect.readUploadClaim(owner, a)).toBeNull();
+        expect((await fixture.inspect.readUploadClaim(owner, b))?.holder).toBe(second);
+        expect(await expectOk(fixture.documents.claimUploads(claimOf(randomUUID(), owner, [a, b])))).toEqual([b]);
+        // Releasing what one does not hold changes nothing.
+        await expectOk(fixture.documents.releaseUploads(owner, randomUUID()));
+        expect((await fixture.inspect.readUploadClaim(owner, b))?.holder).toBe(second);
+      });
+
+      it('a claim its holder never ended (a crash) is taken over once expired, not before', async () => {
+        const fixture = await openFixture(setup);
+        const owner = `manager:${randomUUID()}`;
+        const upload = anUpload(owner);
+        await expectOk(fixture.documents.claimUploads(claimOf(randomUUID(), owner, [upload])));
+        const next = randomUUID();
+        expect(
+          await expectOk(fixture.documents.claimUploads(claimOf(next, owner, [upload], later(59_999)))),
+        ).toEqual([upload]);
+        expect(
+          await expectOk(fixture.documents.claimUploads(claimOf(next, owner, [upload], later(60_000)))),
+        ).toEqual([]);
+        expect((await fixture.inspect.readUploadClaim(owner, upload))?.holder).toBe(next);
+      });
+
+      it("drops the owner's expired claims when it claims again", async () => {
+        const fixture = await openFixture(setup);
+        const owner = `manager:${randomUUID()}`;
+        const [old, fresh] = [anUpload(owner, 'old.pdf'), anUpload(owner, 'fresh.pdf')];
+        await expectOk(fixture.documents.claimUploads(claimOf(randomUUID(), owner, [old])));
+        await expectOk(fixture.documents.claimUploads(claimOf(randomUUID(), owner, [fresh], later(60_000))));
+        expect(await fixture.inspect.readUploadClaim(owner, old)).toBeNull();
+      });
+
+      it('an upload a document was made from is refused for good, and makes no second document', async () => {
+        const fixture = await openFixture(setup);
+        const managerId = randomUUID();
+        const owner = `manager:${managerId}`;
+        const upload = anUpload(owner);
+        const holder = randomUUID();
+        await expectOk(fixture.documents.claimUploads(claimOf(holder, owner, [upload])));
+        const [record, second] = (await recordsFor(fixture, managerId, ['passport.pdf', 'passport.pdf'])).map(
+          (r) => ({ ...r, upload }),
+        );
+        if (record === undefined || second === undefined) throw new Error('two records expected');
+        await expectOk(fixture.documents.insertMany([record]));
+        expect(await fixture.inspect.readDocumentRecord(record.key)).toEqual(record);
+        // Even its own holder, even once every claim expired.
+        expect(await expectOk(fixture.documents.claimUploads(claimOf(holder, owner, [upload])))).toEqual([
+          upload,
+        ]);
+        expect(
+          await expectOk(fixture.documents.claimUploads(claimOf(randomUUID(), owner, [upload], later(3_600_000)))),
+        ).toEqual([upload]);
+        // The last guard: a second document from the same upload is refused, and nothing of it kept.
+        await expectErr(fixture.documents.insertMany([second]));
+        expect(await fixture.inspect.readDocumentRecord(second.key)).toBeNull();
+      });
     });
   });
 };

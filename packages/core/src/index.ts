@@ -91,7 +91,7 @@ export type {
   StaleClientState,
 } from './ports/client-repository.js';
 export { type Clock, systemClock } from './ports/clock.js';
-export type { DocumentIndex } from './ports/document-index.js';
+export type { DocumentIndex, UploadClaim } from './ports/document-index.js';
 export type {
   DocumentStorage,
   PermanentDocument,

@@ -35,11 +35,24 @@ export type EventRow = LoggedEvent & { readonly position: number };
 /** A queued webhook job, due at `runAt` (ms since epoch); `sequence` orders jobs due together. */
 export type WebhookJobRow = { readonly sequence: number; readonly job: WebhookJob; readonly runAt: number };
 
+/** A command's claim on one upload (`DocumentIndex.claimUploads`), keyed by `uploadClaimId`. */
+export type UploadClaimRow = {
+  readonly upload: string;
+  readonly owner: string;
+  readonly holder: string;
+  /** ms since epoch. */
+  readonly expiresAt: number;
+};
+
 /** The data a transaction spans: what `TransactionalStores` write. */
 export type MemoryTables = {
   readonly clients: StagedMap<string, StoredClient>;
   readonly statusHistory: StagedMap<string, readonly StatusHistoryEntry[]>;
   readonly documents: StagedMap<string, DocumentRecord>;
+  /** The upload each document was made from, to the document's key: one document per upload. */
+  readonly documentUploads: StagedMap<string, string>;
+  /** Indexed by owner: expired claims are dropped, and a holder's released, per owner. */
+  readonly uploadClaims: StagedMap<string, UploadClaimRow, 'byOwner'>;
   /** Indexed by owner: a claim's quota check reads that owner's records only. */
   readonly idempotency: StagedMap<string, IdempotencyRecord, 'byOwner'>;
   /** Indexed by manager (the event feed) and by event id (webhook jobs name their events). */
@@ -66,6 +79,8 @@ export type Staging = {
   close(): void;
 };
 
+export const uploadClaimId = (owner: string, upload: string): string => JSON.stringify([owner, upload]);
+
 export const idempotencyRecordId = (scope: string, key: string): string => JSON.stringify([scope, key]);
 
 const memoryUnavailable = storageUnavailable('memory');
@@ -89,6 +104,8 @@ export const createMemoryDatabase = () => {
     clients: new Map(),
     statusHistory: new Map(),
     documents: new Map(),
+    documentUploads: new Map(),
+    uploadClaims: new Map(),
     idempotency: new Map(),
     events: new Map(),
     webhookEndpoints: new Map(),
@@ -98,6 +115,9 @@ export const createMemoryDatabase = () => {
   // Secondary indexes of the committed tables, kept up to date by every commit.
   const idempotencyIndexes = {
     byOwner: new KeyGroups<string, IdempotencyRecord>((record) => record.owner),
+  };
+  const uploadClaimIndexes = {
+    byOwner: new KeyGroups<string, UploadClaimRow>((row) => row.owner),
   };
   const eventIndexes = {
     byManager: new KeyGroups<number, EventRow>((row) => row.managerId),
@@ -111,6 +131,8 @@ export const createMemoryDatabase = () => {
       clients: new StagedMap(committed.clients, copies),
       statusHistory: new StagedMap(committed.statusHistory, copies),
       documents: new StagedMap(committed.documents, copies),
+      documentUploads: new StagedMap(committed.documentUploads, copies),
+      uploadClaims: new StagedMap(committed.uploadClaims, copies, uploadClaimIndexes),
       idempotency: new StagedMap(committed.idempotency, copies, idempotencyIndexes),
       events: new StagedMap(committed.events, copies, eventIndexes),
       webhookEndpoints: new StagedMap(committed.webhookEndpoints, copies),
@@ -122,6 +144,8 @@ export const createMemoryDatabase = () => {
     tables.clients.commit();
     tables.statusHistory.commit();
     tables.documents.commit();
+    tables.documentUploads.commit();
+    tables.uploadClaims.commit();
     tables.idempotency.commit();
     tables.events.commit();
     tables.webhookEndpoints.commit();

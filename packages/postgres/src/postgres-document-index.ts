@@ -13,40 +13,70 @@ type DocumentRow = {
   filename: string;
   size: string;
   stored_at: Date;
+  upload: string | null;
 };
+
+/** A document row as the index's inserts take it, in a json array (also the create's statement). */
+export const documentRowJson = (d: DocumentRecord) => ({
+  key: d.key,
+  client_id: d.clientId,
+  manager_id: d.managerId,
+  filename: d.filename,
+  size: d.size,
+  stored_at: d.storedAt,
+  upload: d.upload ?? null,
+});
 
 /** The index's insert, built once per schema. */
 const insertDocumentsStatement = statementsPerSchema((tables) =>
   preparedStatement(
-    `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at)
-     SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at
+    `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
+     SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
      FROM jsonb_to_recordset($1::jsonb) AS d(key text, client_id uuid, manager_id text, filename text,
-       size bigint, stored_at timestamptz)`,
+       size bigint, stored_at timestamptz, upload text)`,
+  ),
+);
+
+/**
+ * A claim, read top to bottom: $1 the owner, $2 the holder, $3 now, $4 the uploads, $5 the expiry.
+ * The owner's expired claims go first (rows another claim is taking over at that moment are
+ * skipped, not waited for). Each upload no document was made from is then claimed, in name order
+ * (two claims of overlapping sets never wait for each other in a cycle): a new row, or an existing
+ * one that expired or that this holder already holds. The answer is the uploads not claimed.
+ */
+const claimStatement = statementsPerSchema((tables) =>
+  preparedStatement(
+    `WITH expired AS (
+       DELETE FROM ${tables.temporaryFileClaims}
+       WHERE (owner, upload) IN (
+         SELECT owner, upload FROM ${tables.temporaryFileClaims}
+         WHERE owner = $1 AND expires_at <= $3 AND upload <> ALL($4::text[])
+         FOR UPDATE SKIP LOCKED)
+     ), claimed AS (
+       INSERT INTO ${tables.temporaryFileClaims} AS claim (owner, upload, holder, expires_at)
+       SELECT DISTINCT $1, u.upload, $2, $5::timestamptz
+       FROM unnest($4::text[]) AS u(upload)
+       WHERE NOT EXISTS (SELECT 1 FROM ${tables.documents} d WHERE d.upload = u.upload)
+       ORDER BY 2
+       ON CONFLICT (owner, upload) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE claim.expires_at <= $3 OR claim.holder = excluded.holder
+       RETURNING upload
+     )
+     SELECT u.upload FROM unnest($4::text[]) AS u(upload)
+     WHERE u.upload NOT IN (SELECT upload FROM claimed)`,
   ),
 );
 
 /** The documents index on PostgreSQL: one multi-row INSERT per batch, one lookup by primary key. */
 export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): DocumentIndex => {
   const insertDocuments = insertDocumentsStatement(tables);
+  const claim = claimStatement(tables);
   return {
     insertMany: (documents: readonly DocumentRecord[]) =>
       documents.length === 0
         ? okAsync(undefined)
         : ResultAsync.fromPromise(
-            db.query(
-              insertDocuments([
-                JSON.stringify(
-                  documents.map((d) => ({
-                    key: d.key,
-                    client_id: d.clientId,
-                    manager_id: d.managerId,
-                    filename: d.filename,
-                    size: d.size,
-                    stored_at: d.storedAt,
-                  })),
-                ),
-              ]),
-            ),
+            db.query(insertDocuments([JSON.stringify(documents.map(documentRowJson))])),
             unavailable,
           ).map(() => undefined),
 
@@ -64,7 +94,7 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
         ? okAsync([])
         : ResultAsync.fromPromise(
             db.query<DocumentRow>(
-              `SELECT key, client_id, manager_id, filename, size, stored_at FROM ${tables.documents}
+              `SELECT key, client_id, manager_id, filename, size, stored_at, upload FROM ${tables.documents}
              WHERE key = ANY($1::text[]) AND manager_id = $2`,
               [keys, managerId],
             ),
@@ -78,8 +108,23 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
                 filename: row.filename,
                 size: Number(row.size),
                 storedAt: row.stored_at.toISOString(),
+                ...(row.upload === null ? {} : { upload: row.upload }),
               }),
             ),
           ),
+
+    claimUploads: ({ holder, owner, uploads, now, expiresAt }) =>
+      uploads.length === 0
+        ? okAsync([])
+        : ResultAsync.fromPromise(
+            db.query<{ upload: string }>(claim([owner, holder, now, [...uploads], expiresAt])),
+            unavailable,
+          ).map((result) => result.rows.map((row) => row.upload)),
+
+    releaseUploads: (owner: string, holder: string) =>
+      ResultAsync.fromPromise(
+        db.query(`DELETE FROM ${tables.temporaryFileClaims} WHERE owner = $1 AND holder = $2`, [owner, holder]),
+        unavailable,
+      ).map(() => undefined),
   };
 };
