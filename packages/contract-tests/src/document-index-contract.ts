@@ -136,7 +136,9 @@ export const runDocumentIndexContract = ({ name, setup }: DocumentIndexContractO
         const first = randomUUID();
         const second = randomUUID();
         expect(await expectOk(fixture.documents.claimUploads(claimOf(first, owner, [b])))).toEqual([]);
-        expect(await expectOk(fixture.documents.claimUploads(claimOf(second, owner, [a, b, c])))).toEqual([b]);
+        expect(await expectOk(fixture.documents.claimUploads(claimOf(second, owner, [a, b, c])))).toEqual([
+          b,
+        ]);
         expect((await fixture.inspect.readUploadClaim(owner, a))?.holder).toBe(second);
         expect((await fixture.inspect.readUploadClaim(owner, b))?.holder).toBe(first);
         expect(await expectOk(fixture.documents.claimUploads(claimOf(first, owner, [b])))).toEqual([]);
@@ -156,7 +158,9 @@ export const runDocumentIndexContract = ({ name, setup }: DocumentIndexContractO
         await expectOk(fixture.documents.releaseUploads(owner, first));
         expect(await fixture.inspect.readUploadClaim(owner, a)).toBeNull();
         expect((await fixture.inspect.readUploadClaim(owner, b))?.holder).toBe(second);
-        expect(await expectOk(fixture.documents.claimUploads(claimOf(randomUUID(), owner, [a, b])))).toEqual([b]);
+        expect(await expectOk(fixture.documents.claimUploads(claimOf(randomUUID(), owner, [a, b])))).toEqual([
+          b,
+        ]);
         // Releasing what one does not hold changes nothing.
         await expectOk(fixture.documents.releaseUploads(owner, randomUUID()));
         expect((await fixture.inspect.readUploadClaim(owner, b))?.holder).toBe(second);
@@ -204,7 +208,9 @@ export const runDocumentIndexContract = ({ name, setup }: DocumentIndexContractO
           upload,
         ]);
         expect(
-          await expectOk(fixture.documents.claimUploads(claimOf(randomUUID(), owner, [upload], later(3_600_000)))),
+          await expectOk(
+            fixture.documents.claimUploads(claimOf(randomUUID(), owner, [upload], later(3_600_000))),
+          ),
         ).toEqual([upload]);
         // The last guard: a second document from the same upload is refused, and nothing of it kept.
         await expectErr(fixture.documents.insertMany([second]));

@@ -31,7 +31,11 @@ export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex =>
     access.write((tables) => {
       const at = now.getTime();
       const claims = tables.uploadClaims;
-      for (const row of claims.selectWithin('byOwner', owner, (r) => r.owner === owner && r.expiresAt <= at)) {
+      for (const row of claims.selectWithin(
+        'byOwner',
+        owner,
+        (r) => r.owner === owner && r.expiresAt <= at,
+      )) {
         claims.delete(uploadClaimId(owner, row.upload));
       }
       const refused: string[] = [];

@@ -123,7 +123,10 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
 
     releaseUploads: (owner: string, holder: string) =>
       ResultAsync.fromPromise(
-        db.query(`DELETE FROM ${tables.temporaryFileClaims} WHERE owner = $1 AND holder = $2`, [owner, holder]),
+        db.query(`DELETE FROM ${tables.temporaryFileClaims} WHERE owner = $1 AND holder = $2`, [
+          owner,
+          holder,
+        ]),
         unavailable,
       ).map(() => undefined),
   };

@@ -162,7 +162,9 @@ export const promoteDocumentsAround = <P, T>(
     };
     const usedByAnother = (refusedUploads: readonly string[]): DomainError => {
       const refused = new Set(refusedUploads);
-      const names = new Set(promoted.filter(({ upload }) => refused.has(upload)).map(({ item }) => item.filename));
+      const names = new Set(
+        promoted.filter(({ upload }) => refused.has(upload)).map(({ item }) => item.filename),
+      );
       return refusalAtReferences(references, 'Some documents are used by another request', (filename) =>
         names.has(filename)
           ? `File "${filename}" is used by another request: upload it again to use it here`
