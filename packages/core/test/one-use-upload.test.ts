@@ -163,7 +163,9 @@ describe('a claim on an upload after a failure or a crash', () => {
       documentStorage: {
         ...adapters.documentStorage,
         copyToPermanent: (items) =>
-          copy(items).andThen(() => kit.clients.delete(manager, client.id).map(() => undefined)),
+          copy(items).andThen(() =>
+            ResultAsync.fromSafePromise(kit.clients.delete(manager, client.id)).map(() => undefined),
+          ),
       },
     });
     expect(

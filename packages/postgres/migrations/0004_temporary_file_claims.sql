@@ -1,8 +1,8 @@
 -- onboarding-kit: one upload is used by at most one command.
 -- A command claims the uploads it names before it copies them (one row per upload, taken by
 -- INSERT ... ON CONFLICT); a claim its holder neither committed nor released (a crash) expires.
--- `upload` is the name core gives one upload of a temporary file (owner, filename, version, upload
--- time); the primary key leads with `owner`, so an owner's expired claims and a holder's release
+-- `upload` is the name core gives one upload of a temporary file (a SHA-256 of its owner, filename,
+-- version and upload time); the primary key leads with `owner`, so an owner's expired claims and a holder's release
 -- read that owner's rows only.
 CREATE TABLE temporary_file_claims (
   owner text NOT NULL,

@@ -23,8 +23,8 @@ import { recoverErr } from '../results/recover-err.js';
 
 /**
  * Decisions §4: every filename a payload names must be in the caller's temporary storage, not
- * expired, not empty and not over the size limit; then each distinct file is copied once to
- * `<uuid>_<filename>`, the command commits, and only then do the temporary files go. When the
+ * expired, not empty and not over the size limit; then the command claims the uploads (one upload,
+ * one command), each distinct file is copied once to `<uuid>_<filename>`, the command commits, and only then do the temporary files go. When the
  * commit fails the copies are removed and the temporary files stay, so nothing is lost; when its
  * outcome is unknown (the connection dropped during COMMIT) nothing is removed at all.
  */
@@ -145,7 +145,7 @@ export const promoteDocumentsAround = <P, T>(
         key: documentKeyFor(ids.uuid(), file.filename),
         version: file.version,
       } satisfies PromotionItem,
-      upload: uploadNameOf(owner, file),
+      upload: uploadNameOf(ctx.hashing, owner, file),
       size: file.size,
     }));
     const items = promoted.map(({ item }) => item);
