@@ -19,7 +19,7 @@ import {
 import { createRandomIds } from './id-generators.js';
 import { createMemoryApiKeyStore } from './memory-api-key-store.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';
-import { createMemoryDatabase, idempotencyRecordId, uploadClaimId } from './memory-database.js';
+import { createMemoryDatabase, idempotencyRecordId } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
 import {
   createMemoryDocumentStorage,
@@ -90,8 +90,8 @@ export type MemoryTestingHelpers = {
   readClient(clientId: string): StoredClient | null;
   readStatusHistory(clientId: string): StatusHistoryEntry[];
   readDocumentRecord(key: string): DocumentRecord | null;
-  /** A command's claim on one of `owner`'s uploads (`DocumentIndex.claimUploads`), expired or not. */
-  readUploadClaim(owner: string, upload: string): { holder: string; expiresAt: Date } | null;
+  /** A command's claim on an upload (`DocumentIndex.claimUploads`), expired or not. */
+  readUploadClaim(upload: string): { holder: string; expiresAt: Date } | null;
   readIdempotencyRecord(
     scope: string,
     key: string,
@@ -180,8 +180,8 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     readClient: (clientId) => structuredClone(committed.clients.get(clientId) ?? null),
     readStatusHistory: (clientId) => structuredClone([...(committed.statusHistory.get(clientId) ?? [])]),
     readDocumentRecord: (key) => structuredClone(committed.documents.get(key) ?? null),
-    readUploadClaim: (owner, upload) => {
-      const claim = committed.uploadClaims.get(uploadClaimId(owner, upload));
+    readUploadClaim: (upload) => {
+      const claim = committed.uploadClaims.get(upload);
       return claim === undefined ? null : { holder: claim.holder, expiresAt: new Date(claim.expiresAt) };
     },
     readIdempotencyRecord: (scope, key) => {

@@ -35,10 +35,8 @@ export type EventRow = LoggedEvent & { readonly position: number };
 /** A queued webhook job, due at `runAt` (ms since epoch); `sequence` orders jobs due together. */
 export type WebhookJobRow = { readonly sequence: number; readonly job: WebhookJob; readonly runAt: number };
 
-/** A command's claim on one upload (`DocumentIndex.claimUploads`), keyed by `uploadClaimId`. */
+/** A command's claim on one upload (`DocumentIndex.claimUploads`), keyed by the upload's name. */
 export type UploadClaimRow = {
-  readonly upload: string;
-  readonly owner: string;
   readonly holder: string;
   /** ms since epoch. */
   readonly expiresAt: number;
@@ -51,8 +49,11 @@ export type MemoryTables = {
   readonly documents: StagedMap<string, DocumentRecord>;
   /** The upload each document was made from, to the document's key: one document per upload. */
   readonly documentUploads: StagedMap<string, string>;
-  /** Indexed by owner: expired claims are dropped, and a holder's released, per owner. */
-  readonly uploadClaims: StagedMap<string, UploadClaimRow, 'byOwner'>;
+  /**
+   * Claims of commands in flight: a claim goes when its holder releases it or a document is made
+   * from its upload, so only claims of commands that never ended stay until taken over.
+   */
+  readonly uploadClaims: StagedMap<string, UploadClaimRow>;
   /** Indexed by owner: a claim's quota check reads that owner's records only. */
   readonly idempotency: StagedMap<string, IdempotencyRecord, 'byOwner'>;
   /** Indexed by manager (the event feed) and by event id (webhook jobs name their events). */
@@ -78,8 +79,6 @@ export type Staging = {
   /** Refuses later writes: a write still running after its transaction ended must not land anywhere. */
   close(): void;
 };
-
-export const uploadClaimId = (owner: string, upload: string): string => JSON.stringify([owner, upload]);
 
 export const idempotencyRecordId = (scope: string, key: string): string => JSON.stringify([scope, key]);
 
@@ -116,9 +115,6 @@ export const createMemoryDatabase = () => {
   const idempotencyIndexes = {
     byOwner: new KeyGroups<string, IdempotencyRecord>((record) => record.owner),
   };
-  const uploadClaimIndexes = {
-    byOwner: new KeyGroups<string, UploadClaimRow>((row) => row.owner),
-  };
   const eventIndexes = {
     byManager: new KeyGroups<number, EventRow>((row) => row.managerId),
     byEventId: new KeyGroups<number, EventRow>((row) => row.event.id),
@@ -132,7 +128,7 @@ export const createMemoryDatabase = () => {
       statusHistory: new StagedMap(committed.statusHistory, copies),
       documents: new StagedMap(committed.documents, copies),
       documentUploads: new StagedMap(committed.documentUploads, copies),
-      uploadClaims: new StagedMap(committed.uploadClaims, copies, uploadClaimIndexes),
+      uploadClaims: new StagedMap(committed.uploadClaims, copies),
       idempotency: new StagedMap(committed.idempotency, copies, idempotencyIndexes),
       events: new StagedMap(committed.events, copies, eventIndexes),
       webhookEndpoints: new StagedMap(committed.webhookEndpoints, copies),

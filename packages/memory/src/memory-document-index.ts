@@ -1,6 +1,6 @@
 import { type DocumentIndex, storageUnavailable } from '@onboarding-kit/core';
 import { err, ok } from 'neverthrow';
-import { type TableAccess, type UploadClaimRow, uploadClaimId } from './memory-database.js';
+import type { TableAccess } from './memory-database.js';
 
 const memoryUnavailable = storageUnavailable('memory');
 
@@ -14,6 +14,8 @@ export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex =>
             return err(memoryUnavailable(new Error('A document was already made from this upload')));
           }
           tables.documentUploads.set(document.upload, document.key);
+          // The document keeps the upload used from now on: its claim is no longer needed.
+          tables.uploadClaims.delete(document.upload);
         }
         tables.documents.set(document.key, document);
       }
@@ -27,33 +29,21 @@ export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex =>
         return document?.managerId === managerId ? [document] : [];
       }),
     ),
-  claimUploads: ({ holder, owner, uploads, now, expiresAt }) =>
+  claimUploads: ({ holder, uploads, now, expiresAt }) =>
     access.write((tables) => {
-      const at = now.getTime();
-      const claims = tables.uploadClaims;
-      for (const row of claims.selectWithin(
-        'byOwner',
-        owner,
-        (r) => r.owner === owner && r.expiresAt <= at,
-      )) {
-        claims.delete(uploadClaimId(owner, row.upload));
-      }
       const refused: string[] = [];
       for (const upload of uploads) {
-        const held = claims.get(uploadClaimId(owner, upload));
-        if (tables.documentUploads.has(upload) || (held !== undefined && held.holder !== holder)) {
-          refused.push(upload);
-        } else {
-          claims.set(uploadClaimId(owner, upload), { upload, owner, holder, expiresAt: expiresAt.getTime() });
-        }
+        const held = tables.uploadClaims.get(upload);
+        const heldByAnother = held !== undefined && held.holder !== holder && held.expiresAt > now.getTime();
+        if (tables.documentUploads.has(upload) || heldByAnother) refused.push(upload);
+        else tables.uploadClaims.set(upload, { holder, expiresAt: expiresAt.getTime() });
       }
       return ok(refused);
     }),
-  releaseUploads: (owner, holder) =>
+  releaseUploads: (holder, uploads) =>
     access.write((tables) => {
-      const ofHolder = (r: UploadClaimRow) => r.owner === owner && r.holder === holder;
-      for (const row of tables.uploadClaims.selectWithin('byOwner', owner, ofHolder)) {
-        tables.uploadClaims.delete(uploadClaimId(owner, row.upload));
+      for (const upload of uploads) {
+        if (tables.uploadClaims.get(upload)?.holder === holder) tables.uploadClaims.delete(upload);
       }
       return ok(undefined);
     }),

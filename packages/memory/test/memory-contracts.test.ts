@@ -48,7 +48,7 @@ runDocumentIndexContract({
       documents: adapters.documentIndex,
       inspect: {
         readDocumentRecord: async (key) => adapters.testing.readDocumentRecord(key),
-        readUploadClaim: async (owner, upload) => adapters.testing.readUploadClaim(owner, upload),
+        readUploadClaim: async (upload) => adapters.testing.readUploadClaim(upload),
       },
     };
   },

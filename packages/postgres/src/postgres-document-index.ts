@@ -38,31 +38,34 @@ const insertDocumentsStatement = statementsPerSchema((tables) =>
 );
 
 /**
- * A claim, read top to bottom: $1 the owner, $2 the holder, $3 now, $4 the uploads, $5 the expiry.
- * The owner's expired claims go first (rows another claim is taking over at that moment are
- * skipped, not waited for). Each upload no document was made from is then claimed, in name order
- * (two claims of overlapping sets never wait for each other in a cycle): a new row, or an existing
- * one that expired or that this holder already holds. The answer is the uploads not claimed.
+ * A claim, read top to bottom: $1 the holder, $2 now, $3 the uploads, $4 the expiry. A few expired
+ * claims of anyone go first, oldest first (rows another claim is taking over at that moment are
+ * skipped, not waited for), so the table holds little more than the claims in force. Each upload
+ * no document was made from is then claimed, in name order (two claims of overlapping sets never
+ * wait for each other in a cycle): a new row, or an existing one that expired or that this holder
+ * already holds. The answer is the uploads not claimed.
  */
 const claimStatement = statementsPerSchema((tables) =>
   preparedStatement(
     `WITH expired AS (
        DELETE FROM ${tables.temporaryFileClaims}
-       WHERE (owner, upload) IN (
-         SELECT owner, upload FROM ${tables.temporaryFileClaims}
-         WHERE owner = $1 AND expires_at <= $3 AND upload <> ALL($4::text[])
+       WHERE upload IN (
+         SELECT upload FROM ${tables.temporaryFileClaims}
+         WHERE expires_at <= $2 AND upload <> ALL($3::text[])
+         ORDER BY expires_at
+         LIMIT 100 + 2 * cardinality($3::text[])
          FOR UPDATE SKIP LOCKED)
      ), claimed AS (
-       INSERT INTO ${tables.temporaryFileClaims} AS claim (owner, upload, holder, expires_at)
-       SELECT DISTINCT $1, u.upload, $2, $5::timestamptz
-       FROM unnest($4::text[]) AS u(upload)
+       INSERT INTO ${tables.temporaryFileClaims} AS claim (upload, holder, expires_at)
+       SELECT DISTINCT u.upload, $1, $4::timestamptz
+       FROM unnest($3::text[]) AS u(upload)
        WHERE NOT EXISTS (SELECT 1 FROM ${tables.documents} d WHERE d.upload = u.upload)
-       ORDER BY 2
-       ON CONFLICT (owner, upload) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-       WHERE claim.expires_at <= $3 OR claim.holder = excluded.holder
+       ORDER BY u.upload
+       ON CONFLICT (upload) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE claim.expires_at <= $2 OR claim.holder = excluded.holder
        RETURNING upload
      )
-     SELECT u.upload FROM unnest($4::text[]) AS u(upload)
+     SELECT u.upload FROM unnest($3::text[]) AS u(upload)
      WHERE u.upload NOT IN (SELECT upload FROM claimed)`,
   ),
 );
@@ -113,21 +116,23 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
             ),
           ),
 
-    claimUploads: ({ holder, owner, uploads, now, expiresAt }) =>
+    claimUploads: ({ holder, uploads, now, expiresAt }) =>
       uploads.length === 0
         ? okAsync([])
         : ResultAsync.fromPromise(
-            db.query<{ upload: string }>(claim([owner, holder, now, [...uploads], expiresAt])),
+            db.query<{ upload: string }>(claim([holder, now, [...uploads], expiresAt])),
             unavailable,
           ).map((result) => result.rows.map((row) => row.upload)),
 
-    releaseUploads: (owner: string, holder: string) =>
-      ResultAsync.fromPromise(
-        db.query(`DELETE FROM ${tables.temporaryFileClaims} WHERE owner = $1 AND holder = $2`, [
-          owner,
-          holder,
-        ]),
-        unavailable,
-      ).map(() => undefined),
+    releaseUploads: (holder: string, uploads: readonly string[]) =>
+      uploads.length === 0
+        ? okAsync(undefined)
+        : ResultAsync.fromPromise(
+            db.query(
+              `DELETE FROM ${tables.temporaryFileClaims} WHERE upload = ANY($2::text[]) AND holder = $1`,
+              [holder, [...uploads]],
+            ),
+            unavailable,
+          ).map(() => undefined),
   };
 };

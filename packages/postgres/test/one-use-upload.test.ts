@@ -136,4 +136,24 @@ describe('one upload, many parallel commands (PostgreSQL)', () => {
     expect(await countOf(database.tables.documents)).toBe(1);
     expect(files.listDocumentKeys()).toHaveLength(1);
   });
+
+  it('claims that expired are deleted by later claims: the table holds about the claims in force', async () => {
+    const index = database.adapters.documentIndex;
+    const at = new Date();
+    const claim = (upload: string, now: Date) =>
+      index.claimUploads({
+        holder: randomUUID(),
+        uploads: [upload],
+        now,
+        expiresAt: new Date(now.getTime() + 60_000),
+      });
+    const crashed = randomUUID();
+    (await claim(crashed, at))._unsafeUnwrap();
+    (await claim(randomUUID(), new Date(at.getTime() + 60_000)))._unsafeUnwrap();
+    const left = await database.pool.query(
+      `SELECT 1 FROM ${database.tables.temporaryFileClaims} WHERE upload = $1`,
+      [crashed],
+    );
+    expect(left.rows).toEqual([]);
+  });
 });

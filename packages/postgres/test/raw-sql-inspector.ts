@@ -122,12 +122,11 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
         };
   };
 
-  const readUploadClaim = async (owner: string, upload: string) => {
+  const readUploadClaim = async (upload: string) => {
     const c = (
-      await pool.query(
-        `SELECT holder, expires_at FROM ${tables.temporaryFileClaims} WHERE owner = $1 AND upload = $2`,
-        [owner, upload],
-      )
+      await pool.query(`SELECT holder, expires_at FROM ${tables.temporaryFileClaims} WHERE upload = $1`, [
+        upload,
+      ])
     ).rows[0];
     return c === undefined ? null : { holder: c.holder as string, expiresAt: new Date(c.expires_at) };
   };

@@ -183,10 +183,11 @@ export const promoteDocumentsAround = <P, T>(
             () => errAsync(error),
           );
     const holder = ids.uuid();
+    const uploads = promoted.map(({ upload }) => upload);
     // Released after any failure, even an unknown commit outcome: a commit that was kept wrote the
     // document rows, which keep the uploads used without the claim.
     const releaseThenFail = (error: DomainError): ResultAsync<never, DomainError> =>
-      recoverErr(index.releaseUploads(owner, holder), () => ok(undefined)).andThen(() => errAsync(error));
+      recoverErr(index.releaseUploads(holder, uploads), () => ok(undefined)).andThen(() => errAsync(error));
 
     const copyAndCommit = (): ResultAsync<T, DomainError> =>
       // The port removes its own copies on failure; removing them again covers a removal that failed.
@@ -218,8 +219,7 @@ export const promoteDocumentsAround = <P, T>(
       index
         .claimUploads({
           holder,
-          owner,
-          uploads: promoted.map(({ upload }) => upload),
+          uploads,
           now,
           expiresAt: new Date(now.getTime() + claimTtlMs(ctx)),
         })

@@ -4,14 +4,12 @@ import type { StorageUnavailable } from '../errors.js';
 
 /**
  * A command's claim on the uploads it is about to promote, taken before any copy so that one upload
- * is used by at most one command. `uploads` are names core gives each upload (`uploadNameOf`): the
- * same file uploaded again is another name.
+ * is used by at most one command. `uploads` are the distinct names core gives each upload
+ * (`uploadNameOf`, a digest that includes the owner): the same file uploaded again is another name.
  */
 export type UploadClaim = {
   /** The claiming command's own random id. */
   readonly holder: string;
-  /** Whose temporary storage the uploads are in. */
-  readonly owner: string;
   readonly uploads: readonly string[];
   readonly now: Date;
   /** Until when the claim holds if its holder neither commits nor releases it (it crashed). */
@@ -34,10 +32,11 @@ export interface DocumentIndex {
    * Claims each upload for `holder` until `expiresAt`, atomically per upload, and resolves to the
    * uploads it refused: those another holder's claim holds (it expires after `now`) and those a
    * document was already made from. The others are claimed even when some are refused; the holder
-   * releases them. A claim is never released by its commit: it expires, and the document row keeps
-   * the upload used from then on. May drop expired claims of `owner`.
+   * releases them. A claim ends when released, when it expires, or once a document is made from
+   * its upload (the document row keeps the upload used; an adapter may keep the claim until it
+   * expires). An adapter may drop expired claims of anyone here.
    */
   claimUploads(claim: UploadClaim): ResultAsync<string[], StorageUnavailable>;
-  /** Drops every claim of `holder` on `owner`'s uploads (its command failed): they are free again at once. */
-  releaseUploads(owner: string, holder: string): ResultAsync<void, StorageUnavailable>;
+  /** Drops the claims `holder` holds among `uploads` (its command failed): they are free again at once. */
+  releaseUploads(holder: string, uploads: readonly string[]): ResultAsync<void, StorageUnavailable>;
 }
