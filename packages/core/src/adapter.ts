@@ -13,7 +13,7 @@ export type {
   ClientRepository,
   StaleClientState,
 } from './ports/client-repository.js';
-export type { DocumentIndex } from './ports/document-index.js';
+export type { DocumentIndex, UploadClaim } from './ports/document-index.js';
 export type {
   DocumentStorage,
   PermanentDocument,

@@ -97,6 +97,8 @@ export type MemoryTestingHelpers = {
   readClient(clientId: string): StoredClient | null;
   readStatusHistory(clientId: string): StatusHistoryEntry[];
   readDocumentRecord(key: string): DocumentRecord | null;
+  /** A command's claim on an upload (`DocumentIndex.claimUploads`), expired or not. */
+  readUploadClaim(upload: string): { holder: string; expiresAt: Date } | null;
   readIdempotencyRecord(
     scope: string,
     key: string,
@@ -189,6 +191,10 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     readClient: (clientId) => structuredClone(committed().clients.get(clientId) ?? null),
     readStatusHistory: (clientId) => structuredClone([...(committed().statusHistory.get(clientId) ?? [])]),
     readDocumentRecord: (key) => structuredClone(committed().documents.get(key) ?? null),
+    readUploadClaim: (upload) => {
+      const claim = committed().uploadClaims.get(upload);
+      return claim === undefined ? null : { holder: claim.holder, expiresAt: new Date(claim.expiresAt) };
+    },
     readIdempotencyRecord: (scope, key) => {
       const record = committed().idempotency.get(idempotencyRecordId(scope, key));
       return record === undefined

@@ -1,12 +1,24 @@
 import type { DocumentIndex } from '@onboarding-kit/core/adapter';
-import { ok } from 'neverthrow';
+import { storageUnavailable } from '@onboarding-kit/core/adapter';
+import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
+
+const memoryUnavailable = storageUnavailable('memory');
 
 export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex => ({
   insertMany: (documents) =>
     access.write((tables) => {
       for (const document of documents) {
+        if (document.upload !== undefined) {
+          // The unique constraint of a database: refused, and nothing of the write is kept.
+          if (tables.documentUploads.get(document.upload) !== undefined) {
+            return err(memoryUnavailable(new Error('A document was already made from this upload')));
+          }
+          tables.documentUploads.set(document.upload, document.key);
+          // The document keeps the upload used from now on: its claim is no longer needed.
+          tables.uploadClaims.delete(document.upload);
+        }
         tables.documents.set(document.key, frozenClone(document));
       }
       return ok(undefined);
@@ -20,4 +32,22 @@ export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex =>
         return document?.managerId === managerId ? [document] : [];
       }),
     ),
+  claimUploads: ({ holder, uploads, now, expiresAt }) =>
+    access.write((tables) => {
+      const refused: string[] = [];
+      for (const upload of uploads) {
+        const held = tables.uploadClaims.get(upload);
+        const heldByAnother = held !== undefined && held.holder !== holder && held.expiresAt > now.getTime();
+        if (tables.documentUploads.get(upload) !== undefined || heldByAnother) refused.push(upload);
+        else tables.uploadClaims.set(upload, { holder, expiresAt: expiresAt.getTime() });
+      }
+      return ok(refused);
+    }),
+  releaseUploads: (holder, uploads) =>
+    access.write((tables) => {
+      for (const upload of uploads) {
+        if (tables.uploadClaims.get(upload)?.holder === holder) tables.uploadClaims.delete(upload);
+      }
+      return ok(undefined);
+    }),
 });

@@ -83,11 +83,25 @@ export class RowChanges<V> implements Rows<V> {
   }
 }
 
+/** A command's claim on one upload (`DocumentIndex.claimUploads`), keyed by the upload's name. */
+export type UploadClaimRow = {
+  readonly holder: string;
+  /** ms since epoch. */
+  readonly expiresAt: number;
+};
+
 /** The tables of rows, by id; their rows are looked up by key only. */
 type RowTypes = {
   clients: StoredClient;
   statusHistory: readonly StatusHistoryEntry[];
   documents: DocumentRecord;
+  /** The upload each document was made from → the document's key: one document per upload. */
+  documentUploads: string;
+  /**
+   * Claims of commands in flight: a claim goes when its holder releases it or a document is made
+   * from its upload, so only claims of commands that never ended stay until taken over.
+   */
+  uploadClaims: UploadClaimRow;
   /** By `idempotencyRecordId(scope, key)`. */
   idempotency: IdempotencyRecord;
   /** Event id → its key in `events`. */
@@ -99,6 +113,8 @@ const rowTables = [
   'clients',
   'statusHistory',
   'documents',
+  'documentUploads',
+  'uploadClaims',
   'idempotency',
   'eventKeys',
   'webhookEndpoints',
@@ -142,6 +158,8 @@ export const emptyTables = (): CommittedTables => ({
   clients: new Map(),
   statusHistory: new Map(),
   documents: new Map(),
+  documentUploads: new Map(),
+  uploadClaims: new Map(),
   idempotency: new Map(),
   eventKeys: new Map(),
   webhookEndpoints: new Map(),

@@ -46,7 +46,10 @@ runDocumentIndexContract({
     const adapters = createMemoryAdapters();
     return {
       documents: adapters.documentIndex,
-      inspect: { readDocumentRecord: async (key) => adapters.testing.readDocumentRecord(key) },
+      inspect: {
+        readDocumentRecord: async (key) => adapters.testing.readDocumentRecord(key),
+        readUploadClaim: async (upload) => adapters.testing.readUploadClaim(upload),
+      },
     };
   },
 });

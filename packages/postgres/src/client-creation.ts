@@ -7,6 +7,7 @@ import type {
 } from '@onboarding-kit/core/adapter';
 import { childRowsJson, clientValues, reviewValues } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
+import { documentRowJson } from './postgres-document-index.js';
 import { defaultWebhookJobExpirySeconds, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement } from './prepared-statement.js';
 import { type Queryable, statementsPerSchema } from './sql-session.js';
@@ -90,10 +91,10 @@ WITH completion AS (
   SELECT client.id, $21, $22, $23, $24, $25::timestamptz FROM client
 ), documents AS (
   -- $26: its document rows; $27: its events (the outbox), in their order.
-  INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at)
-  SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at
+  INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
+  SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
   FROM client, jsonb_to_recordset($26::jsonb) AS d(key text, client_id uuid, manager_id text,
-    filename text, size bigint, stored_at timestamptz)
+    filename text, size bigint, stored_at timestamptz, upload text)
 ), events AS (
   INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
   SELECT e.event_id, e.manager_id, e.client_id, e.type, e.created_at, e.body
@@ -158,16 +159,7 @@ export const sendClientCreation = async (
       entry.reason,
       entry.actor,
       entry.at,
-      JSON.stringify(
-        creation.documents.map((d) => ({
-          key: d.key,
-          client_id: d.clientId,
-          manager_id: d.managerId,
-          filename: d.filename,
-          size: d.size,
-          stored_at: d.storedAt,
-        })),
-      ),
+      JSON.stringify(creation.documents.map(documentRowJson)),
       JSON.stringify(eventRows(creation.events)),
       JSON.stringify(
         creation.deliveries.map(({ managerId, event }, ordinal) => ({

@@ -19,6 +19,8 @@ export type KitTables = {
   readonly wallets: string;
   readonly statusHistory: string;
   readonly documents: string;
+  /** Claims of commands on the uploads they are promoting (`DocumentIndex.claimUploads`). */
+  readonly temporaryFileClaims: string;
   readonly presetFees: string;
   readonly idempotency: string;
   /** Per owner, how many idempotency records are stored (kept by triggers on `idempotency_records`). */
@@ -53,6 +55,7 @@ export const kitTables = (schema: string = defaultSchema): KitTables => {
     wallets: table('blockchain_wallets'),
     statusHistory: table('client_status_history'),
     documents: table('documents'),
+    temporaryFileClaims: table('temporary_file_claims'),
     presetFees: table('preset_fees'),
     idempotency: table('idempotency_records'),
     idempotencyOwnerRecords: table('idempotency_owner_records'),

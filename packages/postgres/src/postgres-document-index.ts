@@ -13,40 +13,73 @@ type DocumentRow = {
   filename: string;
   size: string;
   stored_at: Date;
+  upload: string | null;
 };
+
+/** A document row as the index's inserts take it, in a json array (also the create's statement). */
+export const documentRowJson = (d: DocumentRecord) => ({
+  key: d.key,
+  client_id: d.clientId,
+  manager_id: d.managerId,
+  filename: d.filename,
+  size: d.size,
+  stored_at: d.storedAt,
+  upload: d.upload ?? null,
+});
 
 /** The index's insert, built once per schema. */
 const insertDocumentsStatement = statementsPerSchema((tables) =>
   preparedStatement(
-    `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at)
-     SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at
+    `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
+     SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
      FROM jsonb_to_recordset($1::jsonb) AS d(key text, client_id uuid, manager_id text, filename text,
-       size bigint, stored_at timestamptz)`,
+       size bigint, stored_at timestamptz, upload text)`,
+  ),
+);
+
+/**
+ * A claim, read top to bottom: $1 the holder, $2 now, $3 the uploads, $4 the expiry. A few expired
+ * claims of anyone go first, oldest first (rows another claim is taking over at that moment are
+ * skipped, not waited for), so the table holds little more than the claims in force. Each upload
+ * no document was made from is then claimed, in name order (two claims of overlapping sets never
+ * wait for each other in a cycle): a new row, or an existing one that expired or that this holder
+ * already holds. The answer is the uploads not claimed.
+ */
+const claimStatement = statementsPerSchema((tables) =>
+  preparedStatement(
+    `WITH expired AS (
+       DELETE FROM ${tables.temporaryFileClaims}
+       WHERE upload IN (
+         SELECT upload FROM ${tables.temporaryFileClaims}
+         WHERE expires_at <= $2 AND upload <> ALL($3::text[])
+         ORDER BY expires_at
+         LIMIT 100 + 2 * cardinality($3::text[])
+         FOR UPDATE SKIP LOCKED)
+     ), claimed AS (
+       INSERT INTO ${tables.temporaryFileClaims} AS claim (upload, holder, expires_at)
+       SELECT DISTINCT u.upload, $1, $4::timestamptz
+       FROM unnest($3::text[]) AS u(upload)
+       WHERE NOT EXISTS (SELECT 1 FROM ${tables.documents} d WHERE d.upload = u.upload)
+       ORDER BY u.upload
+       ON CONFLICT (upload) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE claim.expires_at <= $2 OR claim.holder = excluded.holder
+       RETURNING upload
+     )
+     SELECT u.upload FROM unnest($3::text[]) AS u(upload)
+     WHERE u.upload NOT IN (SELECT upload FROM claimed)`,
   ),
 );
 
 /** The documents index on PostgreSQL: one multi-row INSERT per batch, one lookup by primary key. */
 export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): DocumentIndex => {
   const insertDocuments = insertDocumentsStatement(tables);
+  const claim = claimStatement(tables);
   return {
     insertMany: (documents: readonly DocumentRecord[]) =>
       documents.length === 0
         ? okAsync(undefined)
         : ResultAsync.fromPromise(
-            db.query(
-              insertDocuments([
-                JSON.stringify(
-                  documents.map((d) => ({
-                    key: d.key,
-                    client_id: d.clientId,
-                    manager_id: d.managerId,
-                    filename: d.filename,
-                    size: d.size,
-                    stored_at: d.storedAt,
-                  })),
-                ),
-              ]),
-            ),
+            db.query(insertDocuments([JSON.stringify(documents.map(documentRowJson))])),
             unavailable,
           ).map(() => undefined),
 
@@ -64,7 +97,7 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
         ? okAsync([])
         : ResultAsync.fromPromise(
             db.query<DocumentRow>(
-              `SELECT key, client_id, manager_id, filename, size, stored_at FROM ${tables.documents}
+              `SELECT key, client_id, manager_id, filename, size, stored_at, upload FROM ${tables.documents}
              WHERE key = ANY($1::text[]) AND manager_id = $2`,
               [keys, managerId],
             ),
@@ -78,8 +111,28 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
                 filename: row.filename,
                 size: Number(row.size),
                 storedAt: row.stored_at.toISOString(),
+                ...(row.upload === null ? {} : { upload: row.upload }),
               }),
             ),
           ),
+
+    claimUploads: ({ holder, uploads, now, expiresAt }) =>
+      uploads.length === 0
+        ? okAsync([])
+        : ResultAsync.fromPromise(
+            db.query<{ upload: string }>(claim([holder, now, [...uploads], expiresAt])),
+            unavailable,
+          ).map((result) => result.rows.map((row) => row.upload)),
+
+    releaseUploads: (holder: string, uploads: readonly string[]) =>
+      uploads.length === 0
+        ? okAsync(undefined)
+        : ResultAsync.fromPromise(
+            db.query(
+              `DELETE FROM ${tables.temporaryFileClaims} WHERE upload = ANY($2::text[]) AND holder = $1`,
+              [holder, [...uploads]],
+            ),
+            unavailable,
+          ).map(() => undefined),
   };
 };

@@ -43,7 +43,7 @@ runDocumentIndexContract({
   name: 'postgres',
   setup: async () => ({
     documents: database.adapters.documentIndex,
-    inspect: { readDocumentRecord: inspect.readDocumentRecord },
+    inspect: { readDocumentRecord: inspect.readDocumentRecord, readUploadClaim: inspect.readUploadClaim },
     // documents.client_id references clients(id).
     prepareClient: ({ clientId, managerId }) => inspect.insertBareClient(clientId, managerId),
   }),

@@ -30,7 +30,7 @@ const kitOnPostgres = () => {
 };
 
 describe('createIndividual through the kit on the postgres adapters', () => {
-  it('creates the client, its rows, its document and the idempotency record in 2 round trips', async () => {
+  it('creates the client, its rows, its document and the idempotency record in 3 round trips', async () => {
     const { kit, files } = kitOnPostgres();
     const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
     files.putTemporaryFile(
@@ -50,10 +50,11 @@ describe('createIndividual through the kit on the postgres adapters', () => {
     const roundTrips = database.queryCount() - before;
     const client: Client = created._unsafeUnwrap();
 
-    // The claim, then one statement committed on its own (client-creation.ts): the client with
+    // The key's claim, the claim on the upload (one upload, one command), then one statement
+    // committed on its own (client-creation.ts): the client with
     // every child row and its history, the documents, its events (the outbox), their webhook job
     // when the manager has an endpoint, and the completion.
-    expect(roundTrips).toBe(2);
+    expect(roundTrips).toBe(3);
 
     const inspect = rawSqlInspector(database.pool, database.tables);
     const stored = await inspect.readClient(client.id);

@@ -119,7 +119,17 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
           filename: d.filename,
           size: Number(d.size),
           storedAt: isoOf(d.stored_at),
+          ...(d.upload === null ? {} : { upload: d.upload }),
         };
+  };
+
+  const readUploadClaim = async (upload: string) => {
+    const c = (
+      await pool.query(`SELECT holder, expires_at FROM ${tables.temporaryFileClaims} WHERE upload = $1`, [
+        upload,
+      ])
+    ).rows[0];
+    return c === undefined ? null : { holder: c.holder as string, expiresAt: new Date(c.expires_at) };
   };
 
   const readIdempotencyRecord = async (scope: string, key: string) => {
@@ -174,6 +184,7 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
     readClient,
     readStatusHistory,
     readDocumentRecord,
+    readUploadClaim,
     readIdempotencyRecord,
     readPresetFee,
     dumpApiKeys,

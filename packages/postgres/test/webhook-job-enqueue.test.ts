@@ -36,14 +36,15 @@ const setup = async () => {
 describe('webhook jobs sent by commands on PostgreSQL', () => {
   it('a create sends the job of a manager with an endpoint in its one statement, and none without', async () => {
     const { kit, principal, create, jobs } = await setup();
-    // One statement (this create holds no idempotency key), whether the manager has an endpoint or not.
-    expect(await create()).toBe(1);
+    // The claim on its upload, then one statement (this create holds no idempotency key), whether
+    // the manager has an endpoint or not.
+    expect(await create()).toBe(2);
     expect(await jobs()).toEqual([]);
     (
       await kit.webhooks.createEndpoint(principal, { url: 'https://portal.example.com/hooks' })
     )._unsafeUnwrap();
-    expect(await create()).toBe(1);
-    expect(await create()).toBe(1);
+    expect(await create()).toBe(2);
+    expect(await create()).toBe(2);
     const sent = await jobs();
     expect(sent).toHaveLength(2);
     for (const job of sent) {

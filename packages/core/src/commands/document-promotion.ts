@@ -4,7 +4,12 @@ import {
   type DocumentReference,
   replaceDocumentReferences,
 } from '../domain/document-references.js';
-import { type DocumentRecord, documentKeyFor, type TemporaryFile } from '../domain/documents.js';
+import {
+  type DocumentRecord,
+  documentKeyFor,
+  type TemporaryFile,
+  uploadNameOf,
+} from '../domain/documents.js';
 import {
   type DomainError,
   type ParameterErrors,
@@ -18,8 +23,8 @@ import { recoverErr } from '../results/recover-err.js';
 
 /**
  * Decisions §4: every filename a payload names must be in the caller's temporary storage, not
- * expired, not empty and not over the size limit; then each distinct file is copied once to
- * `<uuid>_<filename>`, the command commits, and only then do the temporary files go. When the
+ * expired, not empty and not over the size limit; then the command claims the uploads (one upload,
+ * one command), each distinct file is copied once to `<uuid>_<filename>`, the command commits, and only then do the temporary files go. When the
  * commit fails the copies are removed and the temporary files stay, so nothing is lost; when its
  * outcome is unknown (the connection dropped during COMMIT) nothing is removed at all.
  */
@@ -106,8 +111,22 @@ export type PromotedDocuments<P> = {
 };
 
 /**
+ * How long a claim on an upload holds when its holder neither commits nor releases it (a crashed
+ * process): as long as a request may keep its idempotency key (its lock renewed for at most
+ * `idempotencyLockMaxRenewalMs`, then expiring one `idempotencyLockTtlMs` later).
+ */
+const claimTtlMs = (ctx: KitContext): number =>
+  ctx.options.idempotencyLockMaxRenewalMs + ctx.options.idempotencyLockTtlMs;
+
+/**
  * Runs `commit` between the copy and the delete of the payload's documents. `commit` receives the
  * payload with filenames replaced by document keys, and the index rows to write with the client.
+ *
+ * Before any copy, the command claims the uploads it names in the document index: one upload is
+ * used by at most one command. A claim refused (another command holds it, or made a document from
+ * it) refuses the command at those fields, with nothing copied. Any failure after the claim releases
+ * it, so a corrected retry can use the files at once; a success leaves it to expire, the document
+ * rows keeping the uploads used from then on.
  */
 export const promoteDocumentsAround = <P, T>(
   ctx: KitContext,
@@ -117,13 +136,19 @@ export const promoteDocumentsAround = <P, T>(
 ): ResultAsync<T, DomainError> => {
   const references = collectDocumentReferences(payload);
   return checkReferencedFiles(ctx, owner, references).andThen((files) => {
-    const storage = ctx.ports.documentStorage;
-    const items: PromotionItem[] = [...files.values()].map((file) => ({
-      owner,
-      filename: file.filename,
-      key: documentKeyFor(ctx.ports.ids.uuid(), file.filename),
-      version: file.version,
+    if (files.size === 0) return commit({ payload, documentRecords: () => [] });
+    const { documentStorage: storage, documentIndex: index, clock, ids } = ctx.ports;
+    const promoted = [...files.values()].map((file) => ({
+      item: {
+        owner,
+        filename: file.filename,
+        key: documentKeyFor(ids.uuid(), file.filename),
+        version: file.version,
+      } satisfies PromotionItem,
+      upload: uploadNameOf(ctx.hashing, owner, file),
+      size: file.size,
     }));
+    const items = promoted.map(({ item }) => item);
     const changedSinceChecked = (changed: TemporaryFilesChanged): DomainError => {
       const names = new Set(changed.filenames);
       return refusalAtReferences(
@@ -135,8 +160,20 @@ export const promoteDocumentsAround = <P, T>(
             : undefined,
       );
     };
+    const usedByAnother = (refusedUploads: readonly string[]): DomainError => {
+      const refused = new Set(refusedUploads);
+      const names = new Set(
+        promoted.filter(({ upload }) => refused.has(upload)).map(({ item }) => item.filename),
+      );
+      return refusalAtReferences(references, 'Some documents are used by another request', (filename) =>
+        names.has(filename)
+          ? `File "${filename}" is used by another request: upload it again to use it here`
+          : undefined,
+      );
+    };
     const keyByFilename = new Map(items.map((item) => [item.filename, item.key]));
-    const storedAt = ctx.ports.clock.now().toISOString();
+    const now = clock.now();
+    const storedAt = now.toISOString();
     const removeCopiesThenFail = (error: DomainError): ResultAsync<never, DomainError> =>
       // A commit that may have been kept may reference the copies: they stay (the orphan sweep
       // removes them if it was not), and so do the temporary files.
@@ -145,15 +182,18 @@ export const promoteDocumentsAround = <P, T>(
         : recoverErr(storage.deletePermanent(items.map((item) => item.key)), () => ok(undefined)).andThen(
             () => errAsync(error),
           );
+    const holder = ids.uuid();
+    const uploads = promoted.map(({ upload }) => upload);
+    // Released after any failure, even an unknown commit outcome: a commit that was kept wrote the
+    // document rows, which keep the uploads used without the claim.
+    const releaseThenFail = (error: DomainError): ResultAsync<never, DomainError> =>
+      recoverErr(index.releaseUploads(holder, uploads), () => ok(undefined)).andThen(() => errAsync(error));
 
-    if (items.length === 0) {
-      return commit({ payload, documentRecords: () => [] });
-    }
-    // The port removes its own copies on failure; removing them again covers a removal that failed.
-    return recoverErr(storage.copyToPermanent(items), (error) =>
-      removeCopiesThenFail(error.type === 'TemporaryFilesChanged' ? changedSinceChecked(error) : error),
-    )
-      .andThen(() =>
+    const copyAndCommit = (): ResultAsync<T, DomainError> =>
+      // The port removes its own copies on failure; removing them again covers a removal that failed.
+      recoverErr(storage.copyToPermanent(items), (error) =>
+        removeCopiesThenFail(error.type === 'TemporaryFilesChanged' ? changedSinceChecked(error) : error),
+      ).andThen(() =>
         recoverErr(
           commit({
             payload: replaceDocumentReferences(
@@ -161,28 +201,40 @@ export const promoteDocumentsAround = <P, T>(
               (filename) => keyByFilename.get(filename) ?? filename,
             ),
             documentRecords: (clientId, managerId) =>
-              items.map((item) => ({
+              promoted.map(({ item, upload, size }) => ({
                 key: item.key,
                 clientId,
                 managerId,
                 filename: item.filename,
-                size: files.get(item.filename)?.size ?? 0,
+                size,
                 storedAt,
+                upload,
               })),
           }),
           removeCopiesThenFail,
         ),
-      )
-      .andThen((value) =>
-        // The client is committed: a failed delete only leaves temporary files to expire in 24 h.
-        // Only the versions used: a file uploaded again meanwhile under the same name stays.
-        recoverErr(
-          storage.deleteTemporary(
-            owner,
-            items.map(({ filename, version }) => ({ filename, version })),
-          ),
-          () => ok(undefined),
-        ).andThen(() => ok(value)),
       );
+
+    return recoverErr(
+      index
+        .claimUploads({
+          holder,
+          uploads,
+          now,
+          expiresAt: new Date(now.getTime() + claimTtlMs(ctx)),
+        })
+        .andThen((refused) => (refused.length === 0 ? copyAndCommit() : errAsync(usedByAnother(refused)))),
+      releaseThenFail,
+    ).andThen((value) =>
+      // The client is committed: a failed delete only leaves temporary files to expire in 24 h.
+      // Only the versions used: a file uploaded again meanwhile under the same name stays.
+      recoverErr(
+        storage.deleteTemporary(
+          owner,
+          items.map(({ filename, version }) => ({ filename, version })),
+        ),
+        () => ok(undefined),
+      ).andThen(() => ok(value)),
+    );
   });
 };
