@@ -10,6 +10,7 @@ export type { IdempotentCommandContext } from './commands/idempotent-command.js'
 // --- Wiring the kit -------------------------------------------------------------------------------
 export { createOnboardingKit, defaultOnboardingKitOptions } from './create-onboarding-kit.js';
 export { attachmentContentDisposition } from './domain/attachment-content-disposition.js';
+export { auditActorOf, auditChanges, type CommandAuditEntry } from './domain/audit-entry.js';
 export { replaceDocumentReferences } from './domain/document-references.js';
 export { type DocumentRecord, documentKeyFor, type TemporaryFile } from './domain/documents.js';
 export { evaluateFee, validateFeeConfiguration } from './domain/fee-models.js';
@@ -84,6 +85,7 @@ export type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboa
 export type { OnboardingKitPorts } from './onboarding-kit-ports.js';
 // --- Ports, and what adapter authors build them with ------------------------------------------------
 export type { ApiKeyStore } from './ports/api-key-store.js';
+export type { AuditLog, AuditLogQuery } from './ports/audit-log.js';
 export type {
   ClientListCursor,
   ClientListQuery,
@@ -127,6 +129,18 @@ export {
 } from './principal.js';
 // --- Helpers for adapter authors ----------------------------------------------------------------
 export { type SettledItem, settleBounded } from './results/bounded-concurrency.js';
+export {
+  type AuditAction,
+  type AuditActor,
+  type AuditChange,
+  type AuditEntry,
+  type AuditListQueryInput,
+  type AuditListResponse,
+  auditActions,
+  auditEntrySchema,
+  auditListQuerySchema,
+  auditListResponseSchema,
+} from './schemas/audit.js';
 export {
   CLIENT_EVENT_API_VERSION,
   type ClientEvent,
@@ -231,6 +245,7 @@ export {
   webhookSecretRotationResponseSchema,
 } from './schemas/webhook-endpoints.js';
 export type { ApiKeyService } from './services/api-key-service.js';
+export type { AuditTrailService } from './services/audit-trail-service.js';
 export type { ClientEventService } from './services/client-event-service.js';
 export type { ClientService } from './services/client-service.js';
 export type { ComplianceService } from './services/compliance-service.js';

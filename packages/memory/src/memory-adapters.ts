@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AuditEntry,
   type Clock,
   type DocumentRecord,
   type IdGenerator,
@@ -18,6 +19,7 @@ import {
 } from '@onboarding-kit/core';
 import { createRandomIds } from './id-generators.js';
 import { createMemoryApiKeyStore } from './memory-api-key-store.js';
+import { createMemoryAuditLog } from './memory-audit-log.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';
 import { createMemoryDatabase, idempotencyRecordId } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
@@ -90,6 +92,8 @@ export type MemoryTestingHelpers = {
   readClient(clientId: string): StoredClient | null;
   readStatusHistory(clientId: string): StatusHistoryEntry[];
   readDocumentRecord(key: string): DocumentRecord | null;
+  /** A client's committed audit entries, in (at, id) order. */
+  readAuditEntries(clientId: string): AuditEntry[];
   readIdempotencyRecord(
     scope: string,
     key: string,
@@ -178,6 +182,12 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     readClient: (clientId) => structuredClone(committed.clients.get(clientId) ?? null),
     readStatusHistory: (clientId) => structuredClone([...(committed.statusHistory.get(clientId) ?? [])]),
     readDocumentRecord: (key) => structuredClone(committed.documents.get(key) ?? null),
+    readAuditEntries: (clientId) =>
+      structuredClone(
+        [...committed.auditEntries.values()]
+          .filter((entry) => entry.clientId === clientId)
+          .sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? -1 : 1)),
+      ),
     readIdempotencyRecord: (scope, key) => {
       const record = committed.idempotency.get(idempotencyRecordId(scope, key));
       return record === undefined
@@ -219,6 +229,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     presetFees: createMemoryPresetFeeRepository(presetFees),
     idempotency: createMemoryIdempotencyStore(database.committedAccess),
     events: createMemoryEventLog(database.committedAccess),
+    audit: createMemoryAuditLog(database.committedAccess),
     webhookEndpoints: createMemoryWebhookEndpointStore(database.committedAccess),
     webhookDeliveries: createMemoryWebhookDeliveryStore(database.committedAccess),
     webhookTransport,

@@ -1,4 +1,5 @@
 import {
+  type AuditEntry,
   type DocumentRecord,
   type LoggedEvent,
   type RecordedOutcome,
@@ -47,6 +48,8 @@ export type MemoryTables = {
   readonly webhookEndpoints: StagedMap<string, StoredWebhookEndpoint>;
   readonly webhookDeliveries: StagedMap<string, StoredWebhookDelivery>;
   readonly webhookJobs: StagedMap<number, WebhookJobRow>;
+  /** The audit trail by entry id, indexed by client (a client's trail is read on its own). */
+  readonly auditEntries: StagedMap<string, AuditEntry, 'byClient'>;
 };
 
 type CommittedTables = {
@@ -94,6 +97,7 @@ export const createMemoryDatabase = () => {
     webhookEndpoints: new Map(),
     webhookDeliveries: new Map(),
     webhookJobs: new Map(),
+    auditEntries: new Map(),
   };
   // Secondary indexes of the committed tables, kept up to date by every commit.
   const idempotencyIndexes = {
@@ -102,6 +106,9 @@ export const createMemoryDatabase = () => {
   const eventIndexes = {
     byManager: new KeyGroups<number, EventRow>((row) => row.managerId),
     byEventId: new KeyGroups<number, EventRow>((row) => row.event.id),
+  };
+  const auditIndexes = {
+    byClient: new KeyGroups<string, AuditEntry>((entry) => entry.clientId),
   };
   const queue = createSerialQueue();
 
@@ -116,6 +123,7 @@ export const createMemoryDatabase = () => {
       webhookEndpoints: new StagedMap(committed.webhookEndpoints, copies),
       webhookDeliveries: new StagedMap(committed.webhookDeliveries, copies),
       webhookJobs: new StagedMap(committed.webhookJobs, copies),
+      auditEntries: new StagedMap(committed.auditEntries, copies, auditIndexes),
     };
   };
   const commitAll = (tables: MemoryTables) => {
@@ -127,6 +135,7 @@ export const createMemoryDatabase = () => {
     tables.webhookEndpoints.commit();
     tables.webhookDeliveries.commit();
     tables.webhookJobs.commit();
+    tables.auditEntries.commit();
   };
 
   /**

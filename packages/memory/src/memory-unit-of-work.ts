@@ -7,6 +7,7 @@ import {
   type UnitOfWork,
 } from '@onboarding-kit/core';
 import { type Result, ResultAsync } from 'neverthrow';
+import { createMemoryAuditLog } from './memory-audit-log.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';
 import type { MemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
@@ -63,6 +64,7 @@ export const createMemoryUnitOfWork = (
                     complete: (ref, response) => completeIdempotencyClaim(staging.access, ref, response),
                   },
                   events: createMemoryEventLog(staging.access),
+                  audit: createMemoryAuditLog(staging.access),
                   webhookEndpoints: createMemoryWebhookEndpointStore(staging.access),
                   webhookDeliveries: createMemoryWebhookDeliveryStore(staging.access),
                   webhookJobs: createMemoryWebhookJobQueue(staging.access, clock, jobSequence),

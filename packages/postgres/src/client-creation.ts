@@ -1,4 +1,5 @@
 import type {
+  AuditEntry,
   DocumentRecord,
   IdempotencyClaimRef,
   LoggedEvent,
@@ -7,6 +8,12 @@ import type {
 } from '@onboarding-kit/core';
 import { childRowsJson, clientValues } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
+import {
+  auditEntriesFromJson,
+  auditEntryInsertColumns,
+  auditEntryRowsJson,
+  auditEntrySelectValues,
+} from './postgres-audit-log.js';
 import { defaultWebhookJobExpirySeconds, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement } from './prepared-statement.js';
 import { type Queryable, statementsPerSchema } from './sql-session.js';
@@ -19,6 +26,8 @@ export type ClientCreation = {
   events: LoggedEvent[];
   /** The events whose managers get a webhook delivery job, when they have an endpoint. */
   deliveries: LoggedEvent[];
+  /** Its audit entry (the trail is written with the change). */
+  auditEntries: AuditEntry[];
   /** The idempotency record the create completes, with its outcome already serialized. */
   completion?: { readonly ref: IdempotencyClaimRef; readonly outcome: string; readonly at: Date };
 };
@@ -118,6 +127,11 @@ WITH completion AS (
     coalesce(queue.retry_backoff, false), queue.dead_letter, queue.policy
   FROM ${tables.jobSchema}.queue, delivered
   WHERE queue.name = $29 AND delivered.event_ids IS NOT NULL
+), audit AS (
+  -- $31: its audit entries.
+  INSERT INTO ${tables.auditEntries} ${auditEntryInsertColumns}
+  SELECT ${auditEntrySelectValues}
+  FROM client, ${auditEntriesFromJson('$31')}
 )
 SELECT EXISTS (SELECT 1 FROM client) AS created`),
 );
@@ -178,6 +192,7 @@ export const sendClientCreation = async (
       ),
       webhookQueue,
       webhookJobExpirySeconds,
+      auditEntryRowsJson(creation.auditEntries),
     ]),
   );
   return result.rows[0]?.created === true;

@@ -2,10 +2,11 @@ import { errAsync, type ResultAsync } from 'neverthrow';
 import { runClientTransition } from '../commands/client-transition.js';
 import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
 import { runCommand } from '../commands/idempotent-command.js';
+import { auditActorOf } from '../domain/audit-entry.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
-import { type CompliancePrincipal, principalKey } from '../principal.js';
+import type { CompliancePrincipal } from '../principal.js';
 import type { Client } from '../schemas/client-response.js';
 import { requestResubmissionBodySchema } from '../schemas/compliance.js';
 import { parseRequest } from '../validation/parse-request.js';
@@ -45,7 +46,7 @@ export const createComplianceService = (ctx: KitContext): ComplianceService => {
         ? runClientTransition(ctx, transaction, {
             clientId,
             trigger,
-            actor: principalKey(principal),
+            actor: auditActorOf(principal),
             visibleTo: () => true,
             reason: resubmissionReason,
             // The reason is shown only while the client is in RESUBMISSION_REQUIRED.

@@ -1,0 +1,109 @@
+import {
+  type AuditAction,
+  type AuditChange,
+  type AuditEntry,
+  type AuditLog,
+  storageUnavailable,
+} from '@onboarding-kit/core';
+import { okAsync, ResultAsync } from 'neverthrow';
+import { isoTimestampSql } from './iso-timestamp-sql.js';
+import type { KitTables } from './kit-tables.js';
+import { preparedStatement } from './prepared-statement.js';
+import { type SqlSession, statementsPerSchema } from './sql-session.js';
+
+const unavailable = storageUnavailable('postgres');
+
+/** The columns of `audit_entries` as a json record set, read by `auditEntriesFromJson` (here and in a create). */
+export const auditEntryRowsJson = (entries: readonly AuditEntry[]): string =>
+  JSON.stringify(
+    entries.map((entry) => ({
+      id: entry.id,
+      client_id: entry.clientId,
+      action: entry.action,
+      actor_kind: entry.actor.kind,
+      actor_id: entry.actor.id,
+      request_id: entry.requestId,
+      at: entry.at,
+      changes: entry.changes,
+      documents: entry.documents,
+    })),
+  );
+
+/** The rows of a json parameter made by `auditEntryRowsJson`, as a FROM item named `a`. */
+export const auditEntriesFromJson = (parameter: string): string =>
+  `json_to_recordset(${parameter}::json) AS a(id uuid, client_id uuid, action text, actor_kind text,
+    actor_id text, request_id text, at timestamptz, changes json, documents json)`;
+
+/** The values of an `audit_entries` insert selected from `a`. */
+export const auditEntryInsertColumns =
+  '(id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)';
+export const auditEntrySelectValues = `a.id, a.client_id, a.action, a.actor_kind, a.actor_id, a.request_id,
+    a.at, a.changes, ARRAY(SELECT json_array_elements_text(a.documents))`;
+
+const auditLogStatements = statementsPerSchema((tables) => ({
+  append: preparedStatement(
+    `INSERT INTO ${tables.auditEntries} ${auditEntryInsertColumns}
+     SELECT ${auditEntrySelectValues} FROM ${auditEntriesFromJson('$1')}`,
+  ),
+  // Without a cursor the page starts after (-infinity, the nil uuid): one statement, one index scan.
+  list: preparedStatement(
+    `SELECT id, client_id, action, actor_kind, actor_id, request_id, ${isoTimestampSql('at')} AS at,
+       changes, documents
+     FROM ${tables.auditEntries}
+     WHERE client_id = $1 AND (at, id) > ($2::timestamptz, $3::uuid)
+     ORDER BY at, id LIMIT $4`,
+  ),
+}));
+
+type AuditEntryRow = {
+  id: string;
+  client_id: string;
+  action: AuditAction;
+  actor_kind: AuditEntry['actor']['kind'];
+  actor_id: string;
+  request_id: string | null;
+  at: string;
+  changes: AuditChange[];
+  documents: string[];
+};
+
+/**
+ * The audit trail on PostgreSQL: one INSERT per append, in the command's transaction (a create's
+ * entry is part of its one statement, client-creation.ts). The table refuses UPDATE and DELETE
+ * (migration 0002), so no statement here could change an entry even by mistake.
+ */
+export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): AuditLog => {
+  const statements = auditLogStatements(tables);
+  return {
+    append: (entries) =>
+      entries.length === 0
+        ? okAsync(undefined)
+        : ResultAsync.fromPromise(
+            db.query(statements.append([auditEntryRowsJson(entries)])),
+            unavailable,
+          ).map(() => undefined),
+    listForClient: ({ clientId, after, limit }) =>
+      ResultAsync.fromPromise(
+        db.query<AuditEntryRow>(
+          statements.list([
+            clientId,
+            after?.at ?? '-infinity',
+            after?.id ?? '00000000-0000-0000-0000-000000000000',
+            Math.max(1, Math.floor(limit)),
+          ]),
+        ),
+        unavailable,
+      ).map((result) =>
+        result.rows.map((row) => ({
+          id: row.id,
+          clientId: row.client_id,
+          action: row.action,
+          actor: { kind: row.actor_kind, id: row.actor_id },
+          requestId: row.request_id,
+          at: row.at,
+          changes: row.changes,
+          documents: row.documents,
+        })),
+      ),
+  };
+};
