@@ -1,4 +1,5 @@
 export * from './api-key-store-contract.js';
+export * from './audit-log-contract.js';
 export * from './client-fixtures.js';
 export * from './client-repository-contract.js';
 export * from './document-index-contract.js';

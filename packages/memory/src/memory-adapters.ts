@@ -92,7 +92,7 @@ export type MemoryTestingHelpers = {
   readClient(clientId: string): StoredClient | null;
   readStatusHistory(clientId: string): StatusHistoryEntry[];
   readDocumentRecord(key: string): DocumentRecord | null;
-  /** A client's committed audit entries, in (at, id) order. */
+  /** A client's committed audit entries, in the order they were appended. */
   readAuditEntries(clientId: string): AuditEntry[];
   readIdempotencyRecord(
     scope: string,
@@ -185,8 +185,9 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     readAuditEntries: (clientId) =>
       structuredClone(
         [...committed.auditEntries.values()]
-          .filter((entry) => entry.clientId === clientId)
-          .sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? -1 : 1)),
+          .filter((row) => row.entry.clientId === clientId)
+          .sort((a, b) => a.position - b.position)
+          .map((row) => row.entry),
       ),
     readIdempotencyRecord: (scope, key) => {
       const record = committed.idempotency.get(idempotencyRecordId(scope, key));

@@ -3,34 +3,37 @@ import { err, ok } from 'neverthrow';
 import type { TableAccess } from './memory-database.js';
 
 /**
- * The audit trail in memory: entries are staged with their transaction and only ever added (an
- * entry whose id is already taken is refused, as PostgreSQL's primary key refuses it); a client's
- * are read in (at, id) order.
+ * The audit trail in memory: entries are staged with their transaction and numbered as they are
+ * appended (transactions run one at a time, so positions follow commit order). Entries are only
+ * ever added: an id already taken is refused, as PostgreSQL's primary key refuses it.
  */
 export const createMemoryAuditLog = (access: TableAccess): AuditLog => ({
   append: (entries) =>
     access.write((tables) => {
-      const ids = new Set<string>();
-      for (const entry of entries) {
-        if (tables.auditEntries.has(entry.id) || ids.has(entry.id)) {
-          return err(storageUnavailable('memory')(new Error(`The audit entry ${entry.id} already exists`)));
-        }
-        ids.add(entry.id);
+      const ids = new Set(entries.map(({ id }) => id));
+      const taken = entries.find(
+        ({ id }) => tables.auditEntries.selectWithin('byId', id, (row) => row.entry.id === id).length > 0,
+      );
+      if (taken !== undefined || ids.size < entries.length) {
+        return err(storageUnavailable('memory')(new Error('An audit entry id is already taken')));
       }
-      for (const entry of entries) tables.auditEntries.set(entry.id, entry);
+      let position = tables.auditEntries.size();
+      for (const entry of entries) {
+        position += 1;
+        tables.auditEntries.set(position, { position, entry });
+      }
       return ok(undefined);
     }),
-  listForClient: ({ clientId, after, limit }) =>
+  listForClient: ({ clientId, afterPosition = '0', limit }) =>
     access.read((tables) =>
       tables.auditEntries
         .selectWithin(
           'byClient',
           clientId,
-          (entry) =>
-            entry.clientId === clientId &&
-            (after === undefined || entry.at > after.at || (entry.at === after.at && entry.id > after.id)),
+          (row) => row.entry.clientId === clientId && row.position > Number(afterPosition),
         )
-        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-        .slice(0, Math.max(1, Math.floor(limit))),
+        .sort((a, b) => a.position - b.position)
+        .slice(0, Math.max(1, Math.floor(limit)))
+        .map(({ position, entry }) => ({ position: String(position), entry })),
     ),
 });

@@ -33,6 +33,9 @@ export type IdempotencyRecord = {
 /** The event log, by position (1, 2, 3 … in commit order: transactions run one at a time). */
 export type EventRow = LoggedEvent & { readonly position: number };
 
+/** An audit entry at its position (1, 2, 3 … in commit order, like events). */
+export type AuditRow = { readonly position: number; readonly entry: AuditEntry };
+
 /** A queued webhook job, due at `runAt` (ms since epoch); `sequence` orders jobs due together. */
 export type WebhookJobRow = { readonly sequence: number; readonly job: WebhookJob; readonly runAt: number };
 
@@ -48,8 +51,8 @@ export type MemoryTables = {
   readonly webhookEndpoints: StagedMap<string, StoredWebhookEndpoint>;
   readonly webhookDeliveries: StagedMap<string, StoredWebhookDelivery>;
   readonly webhookJobs: StagedMap<number, WebhookJobRow>;
-  /** The audit trail by entry id, indexed by client (a client's trail is read on its own). */
-  readonly auditEntries: StagedMap<string, AuditEntry, 'byClient'>;
+  /** The audit trail by position, indexed by client (a client's trail is read on its own) and entry id. */
+  readonly auditEntries: StagedMap<number, AuditRow, 'byClient' | 'byId'>;
 };
 
 type CommittedTables = {
@@ -108,7 +111,8 @@ export const createMemoryDatabase = () => {
     byEventId: new KeyGroups<number, EventRow>((row) => row.event.id),
   };
   const auditIndexes = {
-    byClient: new KeyGroups<string, AuditEntry>((entry) => entry.clientId),
+    byClient: new KeyGroups<number, AuditRow>((row) => row.entry.clientId),
+    byId: new KeyGroups<number, AuditRow>((row) => row.entry.id),
   };
   const queue = createSerialQueue();
 

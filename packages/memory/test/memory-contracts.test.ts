@@ -3,6 +3,7 @@ import {
   runClientRepositoryContract,
   runDocumentIndexContract,
   runDocumentStorageContract,
+  runAuditLogContract,
   runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
@@ -125,6 +126,18 @@ runEventLogContract({
   setup: async () => {
     const adapters = createMemoryAdapters();
     return { events: adapters.events, unitOfWork: adapters.unitOfWork };
+  },
+});
+
+runAuditLogContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      audit: adapters.audit,
+      unitOfWork: adapters.unitOfWork,
+      inspect: { readEntries: async (clientId) => adapters.testing.readAuditEntries(clientId) },
+    };
   },
 });
 

@@ -3,7 +3,10 @@
 -- transaction of the change. No foreign key to `clients`: the trail outlives what it describes.
 
 CREATE TABLE audit_entries (
-  id uuid PRIMARY KEY,
+  -- The order of the trail: for one client, the order of its changes (each locks the client), also
+  -- for changes within one millisecond, where `at` cannot tell.
+  position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id uuid NOT NULL UNIQUE,
   client_id uuid NOT NULL,
   action text NOT NULL CHECK (action IN (
     'create', 'resubmit', 'approve', 'request-resubmission', 'terms-signed', 'delete',
@@ -18,8 +21,8 @@ CREATE TABLE audit_entries (
   documents text[] NOT NULL
 );
 
--- A client's trail, oldest first with ties by id: each page reads this index in order.
-CREATE INDEX audit_entries_by_client ON audit_entries (client_id, at, id);
+-- A client's trail, oldest first: each page reads this index in order, from its cursor (a position).
+CREATE INDEX audit_entries_by_client ON audit_entries (client_id, position);
 
 -- Append-only. UPDATE, DELETE and TRUNCATE are refused, whoever sends them. The one exception is
 -- redaction: a transaction that ran `SET LOCAL onboarding_kit.redacting = 'on'` may rewrite the
@@ -29,9 +32,9 @@ CREATE FUNCTION audit_entries_refuse_change() RETURNS trigger LANGUAGE plpgsql A
 BEGIN
   IF TG_OP = 'UPDATE'
     AND current_setting('onboarding_kit.redacting', true) = 'on'
-    AND (NEW.id, NEW.client_id, NEW.action, NEW.actor_kind, NEW.actor_id, NEW.request_id, NEW.at, NEW.documents)
+    AND (NEW.position, NEW.id, NEW.client_id, NEW.action, NEW.actor_kind, NEW.actor_id, NEW.request_id, NEW.at, NEW.documents)
       IS NOT DISTINCT FROM
-        (OLD.id, OLD.client_id, OLD.action, OLD.actor_kind, OLD.actor_id, OLD.request_id, OLD.at, OLD.documents)
+        (OLD.position, OLD.id, OLD.client_id, OLD.action, OLD.actor_kind, OLD.actor_id, OLD.request_id, OLD.at, OLD.documents)
   THEN
     RETURN NEW;
   END IF;

@@ -132,6 +132,7 @@ WITH completion AS (
   INSERT INTO ${tables.auditEntries} ${auditEntryInsertColumns}
   SELECT ${auditEntrySelectValues}
   FROM client, ${auditEntriesFromJson('$31')}
+  ORDER BY a.ordinal
 )
 SELECT EXISTS (SELECT 1 FROM client) AS created`),
 );

@@ -13,10 +13,11 @@ import { type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
-/** The columns of `audit_entries` as a json record set, read by `auditEntriesFromJson` (here and in a create). */
+/** The columns of `audit_entries` (but its position, given by the table) as a json record set, read by `auditEntriesFromJson` (here and in a create). */
 export const auditEntryRowsJson = (entries: readonly AuditEntry[]): string =>
   JSON.stringify(
-    entries.map((entry) => ({
+    entries.map((entry, ordinal) => ({
+      ordinal,
       id: entry.id,
       client_id: entry.clientId,
       action: entry.action,
@@ -29,9 +30,9 @@ export const auditEntryRowsJson = (entries: readonly AuditEntry[]): string =>
     })),
   );
 
-/** The rows of a json parameter made by `auditEntryRowsJson`, as a FROM item named `a`. */
+/** The rows of a json parameter made by `auditEntryRowsJson`, as a FROM item named `a` (insert them by `a.ordinal`). */
 export const auditEntriesFromJson = (parameter: string): string =>
-  `json_to_recordset(${parameter}::json) AS a(id uuid, client_id uuid, action text, actor_kind text,
+  `json_to_recordset(${parameter}::json) AS a(ordinal integer, id uuid, client_id uuid, action text, actor_kind text,
     actor_id text, request_id text, at timestamptz, changes json, documents json)`;
 
 /** The values of an `audit_entries` insert selected from `a`. */
@@ -43,19 +44,19 @@ export const auditEntrySelectValues = `a.id, a.client_id, a.action, a.actor_kind
 const auditLogStatements = statementsPerSchema((tables) => ({
   append: preparedStatement(
     `INSERT INTO ${tables.auditEntries} ${auditEntryInsertColumns}
-     SELECT ${auditEntrySelectValues} FROM ${auditEntriesFromJson('$1')}`,
+     SELECT ${auditEntrySelectValues} FROM ${auditEntriesFromJson('$1')} ORDER BY a.ordinal`,
   ),
-  // Without a cursor the page starts after (-infinity, the nil uuid): one statement, one index scan.
   list: preparedStatement(
-    `SELECT id, client_id, action, actor_kind, actor_id, request_id, ${isoTimestampSql('at')} AS at,
+    `SELECT position, id, client_id, action, actor_kind, actor_id, request_id, ${isoTimestampSql('at')} AS at,
        changes, documents
      FROM ${tables.auditEntries}
-     WHERE client_id = $1 AND (at, id) > ($2::timestamptz, $3::uuid)
-     ORDER BY at, id LIMIT $4`,
+     WHERE client_id = $1 AND position > $2::bigint
+     ORDER BY position LIMIT $3`,
   ),
 }));
 
 type AuditEntryRow = {
+  position: string;
   id: string;
   client_id: string;
   action: AuditAction;
@@ -82,27 +83,23 @@ export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): Audit
             db.query(statements.append([auditEntryRowsJson(entries)])),
             unavailable,
           ).map(() => undefined),
-    listForClient: ({ clientId, after, limit }) =>
+    listForClient: ({ clientId, afterPosition = '0', limit }) =>
       ResultAsync.fromPromise(
-        db.query<AuditEntryRow>(
-          statements.list([
-            clientId,
-            after?.at ?? '-infinity',
-            after?.id ?? '00000000-0000-0000-0000-000000000000',
-            Math.max(1, Math.floor(limit)),
-          ]),
-        ),
+        db.query<AuditEntryRow>(statements.list([clientId, afterPosition, Math.max(1, Math.floor(limit))])),
         unavailable,
       ).map((result) =>
         result.rows.map((row) => ({
-          id: row.id,
-          clientId: row.client_id,
-          action: row.action,
-          actor: { kind: row.actor_kind, id: row.actor_id },
-          requestId: row.request_id,
-          at: row.at,
-          changes: row.changes,
-          documents: row.documents,
+          position: row.position,
+          entry: {
+            id: row.id,
+            clientId: row.client_id,
+            action: row.action,
+            actor: { kind: row.actor_kind, id: row.actor_id },
+            requestId: row.request_id,
+            at: row.at,
+            changes: row.changes,
+            documents: row.documents,
+          },
         })),
       ),
   };

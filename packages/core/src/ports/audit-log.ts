@@ -2,19 +2,27 @@ import type { ResultAsync } from 'neverthrow';
 import type { StorageUnavailable } from '../errors.js';
 import type { AuditEntry } from '../schemas/audit.js';
 
+/**
+ * An entry read back with its place in the trail: decimal digits (a bigint), increasing in the
+ * order the entries were appended, which for one client is the order of its changes (they lock the
+ * client). Entries of one millisecond keep that order, which their `at` alone could not.
+ */
+export type PositionedAuditEntry = { readonly position: string; readonly entry: AuditEntry };
+
 export type AuditLogQuery = {
   readonly clientId: string;
-  /** Only entries after this one, in (at, id) order (a cursor core decoded and checked). */
-  readonly after?: { readonly at: string; readonly id: string };
+  /** Only entries after this position (one the log returned, checked by core's cursor codec). */
+  readonly afterPosition?: string;
   readonly limit: number;
 };
 
 /**
  * The audit trail (decisions §10): commands append their entries in their own transaction, so a
  * rolled-back command leaves none and a committed change always has its entry. Entries are never
- * updated or deleted through this port; a client's are read oldest first, by (at, id).
+ * updated or deleted through this port (an id already taken is refused); a client's are read
+ * oldest first, by position.
  */
 export interface AuditLog {
   append(entries: readonly AuditEntry[]): ResultAsync<void, StorageUnavailable>;
-  listForClient(query: AuditLogQuery): ResultAsync<AuditEntry[], StorageUnavailable>;
+  listForClient(query: AuditLogQuery): ResultAsync<PositionedAuditEntry[], StorageUnavailable>;
 }

@@ -2,7 +2,7 @@ import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
-import { createdAtAndIdCursor } from '../pagination/page-cursor.js';
+import { auditPositionCursor } from '../pagination/page-cursor.js';
 import type { CompliancePrincipal, ManagerPrincipal } from '../principal.js';
 import { type AuditListResponse, auditListQuerySchema } from '../schemas/audit.js';
 import { parseRequest } from '../validation/parse-request.js';
@@ -25,8 +25,7 @@ export const createAuditTrailService = ({ ports }: KitContext): AuditTrailServic
     const parsed = parseRequest(auditListQuerySchema, query, 'The query parameters are invalid');
     if (parsed.isErr()) return errAsync(parsed.error);
     const { limit, cursor } = parsed.value;
-    // One cursor codec for every list: an entry's (at, id) in the slots of (createdAt, id).
-    const after = createdAtAndIdCursor.decode(cursor, 'cursor');
+    const after = auditPositionCursor.decode(cursor, 'cursor');
     if (after.isErr()) return errAsync(after.error);
     if (!isUuid(clientId)) return errAsync(clientNotFound(clientId));
     return ports.clients
@@ -40,16 +39,15 @@ export const createAuditTrailService = ({ ports }: KitContext): AuditTrailServic
         ports.audit.listForClient({
           clientId,
           limit: limit + 1,
-          ...(after.value === undefined ? {} : { after: { at: after.value.createdAt, id: after.value.id } }),
+          ...(after.value === undefined ? {} : { afterPosition: after.value }),
         }),
       )
       .andThen((entries) => {
         const page = entries.slice(0, limit);
         const last = page.at(-1);
         return ok({
-          data: page,
-          nextCursor:
-            entries.length > limit && last ? createdAtAndIdCursor.encode({ createdAt: last.at, id: last.id }) : null,
+          data: page.map(({ entry }) => entry),
+          nextCursor: entries.length > limit && last ? auditPositionCursor.encode(last.position) : null,
         });
       });
   },
