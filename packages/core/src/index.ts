@@ -10,7 +10,6 @@ export type { IdempotentCommandContext } from './commands/idempotent-command.js'
 // --- Wiring the kit -------------------------------------------------------------------------------
 export { createOnboardingKit, defaultOnboardingKitOptions } from './create-onboarding-kit.js';
 export { attachmentContentDisposition } from './domain/attachment-content-disposition.js';
-export { auditActorOf, auditChanges, type CommandAuditEntry } from './domain/audit-entry.js';
 export { replaceDocumentReferences } from './domain/document-references.js';
 export { type DocumentRecord, documentKeyFor, type TemporaryFile } from './domain/documents.js';
 export { evaluateFee, validateFeeConfiguration } from './domain/fee-models.js';

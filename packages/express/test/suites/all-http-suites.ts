@@ -1,4 +1,5 @@
 import { describeApiDocs } from './api-docs.js';
+import { describeAuditTrail } from './audit-trail.js';
 import { describeBoundedAnswers } from './bounded-answers.js';
 import { describeHostileRequests } from './hostile-requests.js';
 import { describeHttpErrors } from './http-errors.js';
@@ -14,6 +15,7 @@ import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-s
 export const describeAllHttpSuites = () => {
   describeInterfaceRoutes();
   describeManagerIsolation();
+  describeAuditTrail();
   describeHttpErrors();
   describeIdempotency();
   describeUnreachableIdempotencyStore();
