@@ -47,7 +47,11 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
       // Same instant on purpose: the order is the append order, which `at` alone cannot tell.
       const mine = [
         anEntry(client, { action: 'create', requestId: null }),
-        anEntry(client, { action: 'download-links-issued', changes: [], documents: [`${randomUUID()}_a.pdf`] }),
+        anEntry(client, {
+          action: 'download-links-issued',
+          changes: [],
+          documents: [`${randomUUID()}_a.pdf`],
+        }),
         anEntry(client, { action: 'approve', actor: { kind: 'compliance', id: 'officer-1' } }),
         anEntry(client, { action: 'delete', actor: { kind: 'system', id: 'retention' } }),
       ];
@@ -72,7 +76,11 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
       let afterPosition: string | undefined;
       for (let page = 0; page < 4; page += 1) {
         const read = await expectOk(
-          audit.listForClient({ clientId: client, limit: 2, ...(afterPosition === undefined ? {} : { afterPosition }) }),
+          audit.listForClient({
+            clientId: client,
+            limit: 2,
+            ...(afterPosition === undefined ? {} : { afterPosition }),
+          }),
         );
         expect(read.length).toBeLessThanOrEqual(2);
         for (const { position, entry } of read) {
@@ -94,9 +102,9 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
           stores.audit.append([dropped]).andThen(() => errAsync({ type: 'DecidedAgainst' as const })),
         ),
       );
-      expect((await expectOk(audit.listForClient({ clientId: client, limit: 10 }))).map(({ entry }) => entry)).toEqual([
-        kept,
-      ]);
+      expect(
+        (await expectOk(audit.listForClient({ clientId: client, limit: 10 }))).map(({ entry }) => entry),
+      ).toEqual([kept]);
       expect(await inspect.readEntries(client)).toEqual([kept]);
     });
 

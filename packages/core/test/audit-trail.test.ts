@@ -61,7 +61,9 @@ describe('audit trail (decisions §10)', () => {
     await upload(manager, 'passport.pdf');
     const payload = exampleIndividualPayload();
     payload.profile.lastName = 'Dupont';
-    (await kit.clients.resubmitIndividual(manager, client.id, payload, { requestId: 'req-3' }))._unsafeUnwrap();
+    (
+      await kit.clients.resubmitIndividual(manager, client.id, payload, { requestId: 'req-3' })
+    )._unsafeUnwrap();
     (await kit.compliance.approve(compliance, client.id))._unsafeUnwrap();
     (await kit.compliance.markTermsSigned(compliance, client.id))._unsafeUnwrap();
     (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
@@ -86,7 +88,11 @@ describe('audit trail (decisions §10)', () => {
     });
     expect(resubmitted?.actor).toEqual({ kind: 'manager', id: manager.managerId });
     expect(resubmitted?.requestId).toBe('req-3');
-    expect(resubmitted?.changes).toContainEqual({ path: 'profile.lastName', before: 'Durand', after: 'Dupont' });
+    expect(resubmitted?.changes).toContainEqual({
+      path: 'profile.lastName',
+      before: 'Durand',
+      after: 'Dupont',
+    });
     // Unchanged fields are not listed; the new upload is a new document key.
     expect(resubmitted?.changes.map(({ path }) => path).sort()).toEqual([
       'onboardingResubmissionReason',
@@ -96,7 +102,13 @@ describe('audit trail (decisions §10)', () => {
     ]);
     expect(approved).toMatchObject({
       requestId: null,
-      changes: [{ path: 'status', before: 'ONBOARDING_UNDER_REVIEW', after: 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE' }],
+      changes: [
+        {
+          path: 'status',
+          before: 'ONBOARDING_UNDER_REVIEW',
+          after: 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
+        },
+      ],
     });
     expect(deleted?.changes).toEqual([{ path: 'status', before: 'VERIFIED', after: 'DELETED' }]);
     expect(new Set(entries.map(({ id }) => id)).size).toBe(6);
@@ -182,9 +194,11 @@ describe('audit trail (decisions §10)', () => {
     const { kit, clock, manager, client } = await created();
     for (let i = 0; i < 4; i += 1) {
       clock.advance(1000);
-      (await kit.documents.requestDownloadBatch(manager, {
-        filenames: [client.individualProfile?.idDocuments[0] as string],
-      }))._unsafeUnwrap();
+      (
+        await kit.documents.requestDownloadBatch(manager, {
+          filenames: [client.individualProfile?.idDocuments[0] as string],
+        })
+      )._unsafeUnwrap();
     }
     const first = (await kit.audit.list(manager, client.id, { limit: '2' }))._unsafeUnwrap();
     expect(trail(first.data)).toEqual(['create', 'download-links-issued']);
@@ -212,9 +226,10 @@ describe('audit trail (decisions §10)', () => {
         clientId,
       });
     }
-    expect(
-      (await kit.audit.list(manager, client.id, { cursor: 'bogus' }))._unsafeUnwrapErr(),
-    ).toMatchObject({ type: 'ValidationFailed', parameterErrors: { cursor: [expect.any(String)] } });
+    expect((await kit.audit.list(manager, client.id, { cursor: 'bogus' }))._unsafeUnwrapErr()).toMatchObject({
+      type: 'ValidationFailed',
+      parameterErrors: { cursor: [expect.any(String)] },
+    });
     expect(
       (await kit.audit.list(manager, client.id, { limit: '0', extra: '1' }))._unsafeUnwrapErr(),
     ).toMatchObject({ type: 'ValidationFailed' });

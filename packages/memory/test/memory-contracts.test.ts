@@ -1,9 +1,9 @@
 import {
   runApiKeyStoreContract,
+  runAuditLogContract,
   runClientRepositoryContract,
   runDocumentIndexContract,
   runDocumentStorageContract,
-  runAuditLogContract,
   runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,

@@ -54,10 +54,14 @@ describe('the audit trail on PostgreSQL', () => {
     upload();
     const payload = exampleIndividualPayload();
     payload.profile.lastName = 'Dupont';
-    (await kit.clients.resubmitIndividual(manager, client.id, payload, { requestId: 'req-3' }))._unsafeUnwrap();
+    (
+      await kit.clients.resubmitIndividual(manager, client.id, payload, { requestId: 'req-3' })
+    )._unsafeUnwrap();
     (await kit.compliance.approve(compliance, client.id))._unsafeUnwrap();
     const key = client.individualProfile?.idDocuments[0] as string;
-    (await kit.documents.requestDownloadBatch(manager, { filenames: [key] }, { requestId: 'req-5' }))._unsafeUnwrap();
+    (
+      await kit.documents.requestDownloadBatch(manager, { filenames: [key] }, { requestId: 'req-5' })
+    )._unsafeUnwrap();
 
     const rows = await rowsOf(client.id);
     expect(rows.map(({ action, actor_id, request_id }) => [action, actor_id, request_id])).toEqual([
@@ -69,7 +73,11 @@ describe('the audit trail on PostgreSQL', () => {
     ]);
     const read = (await kit.audit.list(compliance, client.id, { limit: '100' }))._unsafeUnwrap();
     expect(read.data.map(({ id }) => id)).toEqual(rows.map(({ id }) => id));
-    expect(read.data[2]?.changes).toContainEqual({ path: 'profile.lastName', before: 'Durand', after: 'Dupont' });
+    expect(read.data[2]?.changes).toContainEqual({
+      path: 'profile.lastName',
+      before: 'Durand',
+      after: 'Dupont',
+    });
     expect(read.data[4]?.documents).toEqual([key]);
     expect(read.data[0]?.at).toBe(client.createdAt);
   });
@@ -77,7 +85,9 @@ describe('the audit trail on PostgreSQL', () => {
   it('no entry, no change: an entry the table refuses rolls the create or the move back', async () => {
     const { kit: plain, manager, upload } = kitOnPostgres();
     upload();
-    const client = (await plain.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    const client = (
+      await plain.clients.createIndividual(manager, exampleIndividualPayload())
+    )._unsafeUnwrap();
     const [taken] = await rowsOf(client.id);
     // Every entry is appended under an id the table already holds: the primary key refuses it.
     const reusingIds: UnitOfWork = {
@@ -86,7 +96,8 @@ describe('the audit trail on PostgreSQL', () => {
           work({
             ...stores,
             audit: {
-              append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, id: taken?.id as string }))),
+              append: (entries) =>
+                stores.audit.append(entries.map((entry) => ({ ...entry, id: taken?.id as string }))),
             },
           }),
         ),
@@ -103,11 +114,14 @@ describe('the audit trail on PostgreSQL', () => {
     const other = kitOnPostgres(reusingIds);
     other.upload();
     expect(
-      (await other.kit.clients.createIndividual(other.manager, exampleIndividualPayload()))._unsafeUnwrapErr(),
+      (
+        await other.kit.clients.createIndividual(other.manager, exampleIndividualPayload())
+      )._unsafeUnwrapErr(),
     ).toMatchObject({ type: 'StorageUnavailable' });
-    const created = await database.pool.query(`SELECT count(*)::int AS n FROM ${database.tables.clients} WHERE manager_id = $1`, [
-      other.manager.managerId,
-    ]);
+    const created = await database.pool.query(
+      `SELECT count(*)::int AS n FROM ${database.tables.clients} WHERE manager_id = $1`,
+      [other.manager.managerId],
+    );
     expect(created.rows[0]?.n).toBe(0);
     expect((await rowsOf(client.id)).map(({ action }) => action)).toEqual(['create']);
   });
@@ -121,7 +135,8 @@ describe('the audit trail on PostgreSQL', () => {
       const connection = await database.pool.connect();
       try {
         await connection.query('BEGIN');
-        for (const statement of statements) await connection.query(statement, statement.includes('$1') ? [client.id] : []);
+        for (const statement of statements)
+          await connection.query(statement, statement.includes('$1') ? [client.id] : []);
         await connection.query('COMMIT');
         return null;
       } catch (failure) {
@@ -157,7 +172,9 @@ describe('the audit trail on PostgreSQL', () => {
     ).toBeNull();
     const [entry] = (await kit.audit.list(manager, client.id, {}))._unsafeUnwrap().data;
     expect(entry?.changes.length).toBeGreaterThan(10);
-    expect(entry?.changes.every(({ before, after }) => before === '[redacted]' && after === '[redacted]')).toBe(true);
+    expect(
+      entry?.changes.every(({ before, after }) => before === '[redacted]' && after === '[redacted]'),
+    ).toBe(true);
     // SET LOCAL ends with its transaction: the next one is refused again.
     expect(await refused([`UPDATE ${table} SET changes = '[]' WHERE client_id = $1`])).toMatchObject({
       code: '42501',

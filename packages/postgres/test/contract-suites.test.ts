@@ -1,8 +1,8 @@
 import {
   runApiKeyStoreContract,
+  runAuditLogContract,
   runClientRepositoryContract,
   runDocumentIndexContract,
-  runAuditLogContract,
   runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
@@ -98,7 +98,9 @@ runAuditLogContract({
             at: Date;
             changes: AuditEntry['changes'];
             documents: string[];
-          }>(`SELECT * FROM ${database.tables.auditEntries} WHERE client_id = $1 ORDER BY position`, [clientId])
+          }>(`SELECT * FROM ${database.tables.auditEntries} WHERE client_id = $1 ORDER BY position`, [
+            clientId,
+          ])
         ).rows.map((row) => ({
           id: row.id,
           clientId: row.client_id,

@@ -1,6 +1,6 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { type DomainError, isRecordableRefusal, lockLostAsInProgress } from '../errors.js';
 import { auditRequestId, type CommandAuditEntry } from '../domain/audit-entry.js';
+import { type DomainError, isRecordableRefusal, lockLostAsInProgress } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { IdempotencyClaimRef, RecordedOutcome } from '../ports/idempotency-store.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
@@ -29,7 +29,9 @@ export type CommandStores = Pick<
 > & {
   readonly webhookJobs: Pick<TransactionalStores['webhookJobs'], 'enqueueAttempt'>;
   /** Appends the command's audit entries, with the request id of the call. */
-  readonly audit: { append(entries: readonly CommandAuditEntry[]): ReturnType<TransactionalStores['audit']['append']> };
+  readonly audit: {
+    append(entries: readonly CommandAuditEntry[]): ReturnType<TransactionalStores['audit']['append']>;
+  };
 };
 
 /**
@@ -81,8 +83,7 @@ export const runCommand = <T>(
           webhookDeliveries: stores.webhookDeliveries,
           webhookJobs: stores.webhookJobs,
           audit: {
-            append: (entries) =>
-              stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
+            append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
           },
         }).andThen((value) =>
           claim === undefined

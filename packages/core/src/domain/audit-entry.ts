@@ -42,7 +42,13 @@ export const auditActorOf = (principal: Principal): AuditActor => {
 export const auditActorKey = (actor: AuditActor): string => `${actor.kind}:${actor.id}`;
 
 const withoutStamps = <T extends object>(row: T): Partial<T> => {
-  const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, deletedAt: _deletedAt, ...rest } = row as T & {
+  const {
+    id: _id,
+    createdAt: _createdAt,
+    updatedAt: _updatedAt,
+    deletedAt: _deletedAt,
+    ...rest
+  } = row as T & {
     id?: unknown;
     createdAt?: unknown;
     updatedAt?: unknown;
@@ -91,9 +97,14 @@ const collectChanges = (path: string, before: unknown, after: unknown, changes: 
   const from = childrenOf(before);
   const to = childrenOf(after);
   const absent = (value: unknown) => value === null || value === undefined;
-  if ((from !== undefined || to !== undefined) && (from !== undefined || absent(before)) && (to !== undefined || absent(after))) {
+  if (
+    (from !== undefined || to !== undefined) &&
+    (from !== undefined || absent(before)) &&
+    (to !== undefined || absent(after))
+  ) {
     const keys = new Set<PropertyKey>([...(from?.keys() ?? []), ...(to?.keys() ?? [])]);
-    for (const key of keys) collectChanges(appendToJsonPath(path, key), from?.get(key), to?.get(key), changes);
+    for (const key of keys)
+      collectChanges(appendToJsonPath(path, key), from?.get(key), to?.get(key), changes);
     return;
   }
   if (JSON.stringify(before ?? null) !== JSON.stringify(after ?? null)) {

@@ -19,7 +19,7 @@ export const describeAuditTrail = () =>
     });
     afterAll(() => h.close());
 
-    test("each change and download request is an entry with its actor and request id, on both interfaces", async () => {
+    test('each change and download request is an entry with its actor and request id, on both interfaces', async () => {
       const client = await createIndividual(h, h.keys.managerA);
       const approved = await h.api
         .post(`/compliance/v1/clients/${client.id}/approve`)
@@ -36,7 +36,9 @@ export const describeAuditTrail = () =>
         .send({ filenames: [key] });
       expect(links.status).toBe(200);
 
-      const asManager = await h.api.get(`/manager/v1/clients/${client.id}/audit`).set('SERVICE_API_KEY', h.keys.managerA);
+      const asManager = await h.api
+        .get(`/manager/v1/clients/${client.id}/audit`)
+        .set('SERVICE_API_KEY', h.keys.managerA);
       const asCompliance = await h.api
         .get(`/compliance/v1/clients/${client.id}/audit`)
         .set('SERVICE_API_KEY', h.keys.compliance);
@@ -44,17 +46,26 @@ export const describeAuditTrail = () =>
       expect(asCompliance.body).toEqual(asManager.body);
       expect(asManager.body.nextCursor).toBeNull();
       expect(
-        asManager.body.data.map((entry: { action: string; actor: unknown; requestId: unknown; documents: unknown }) => [
-          entry.action,
-          entry.actor,
-          entry.requestId,
-          entry.documents,
-        ]),
-      ).toEqual([
-        ['create', { kind: 'manager', id: h.principals.managerA.managerId }, null],
-        ['approve', { kind: 'compliance', id: 'compliance-team' }, 'req-approve', []],
-        ['download-links-issued', { kind: 'manager', id: h.principals.managerA.managerId }, 'req-host', [key]],
-      ].map(([action, actor, requestId, documents]) => [action, actor, requestId, documents ?? []]));
+        asManager.body.data.map(
+          (entry: { action: string; actor: unknown; requestId: unknown; documents: unknown }) => [
+            entry.action,
+            entry.actor,
+            entry.requestId,
+            entry.documents,
+          ],
+        ),
+      ).toEqual(
+        [
+          ['create', { kind: 'manager', id: h.principals.managerA.managerId }, null],
+          ['approve', { kind: 'compliance', id: 'compliance-team' }, 'req-approve', []],
+          [
+            'download-links-issued',
+            { kind: 'manager', id: h.principals.managerA.managerId },
+            'req-host',
+            [key],
+          ],
+        ].map(([action, actor, requestId, documents]) => [action, actor, requestId, documents ?? []]),
+      );
     });
 
     test('pages with limit and cursor; a crafted cursor is 400; unknown clients and other keys are refused', async () => {
@@ -78,14 +89,19 @@ export const describeAuditTrail = () =>
       expect(second.body.data).toHaveLength(1);
       expect(second.body.nextCursor).toBeNull();
 
-      const crafted = await h.api.get(path).query({ cursor: 'WyIxIn0' }).set('SERVICE_API_KEY', h.keys.managerA);
+      const crafted = await h.api
+        .get(path)
+        .query({ cursor: 'WyIxIn0' })
+        .set('SERVICE_API_KEY', h.keys.managerA);
       expect(crafted.status).toBe(400);
       expect(crafted.body.parameterErrors).toHaveProperty('cursor');
       const unknown = await h.api
         .get(`/compliance/v1/clients/${randomUUID()}/audit`)
         .set('SERVICE_API_KEY', h.keys.compliance);
       expect(unknown.status).toBe(404);
-      const asClient = await h.api.get(`/client/v1/clients/${client.id}/audit`).set('SERVICE_API_KEY', h.keys.clientOfA);
+      const asClient = await h.api
+        .get(`/client/v1/clients/${client.id}/audit`)
+        .set('SERVICE_API_KEY', h.keys.clientOfA);
       expect(asClient.status).toBe(404);
       const anonymous = await h.api.get(path);
       expect(anonymous.status).toBe(401);
