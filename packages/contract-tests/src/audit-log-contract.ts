@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditEntry, AuditLog, UnitOfWork } from '@onboarding-kit/core';
+import { type AuditEntry, type AuditLog, REDACTED_VALUE, type UnitOfWork } from '@onboarding-kit/core';
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
@@ -119,6 +119,44 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
       const twice = anEntry(client);
       await expectErr(audit.append([twice, twice]));
       expect(await inspect.readEntries(client)).toEqual([first]);
+    });
+
+    it("redaction replaces the client's change values, keeps the rest of its entries, and no one else's", async () => {
+      const { audit, unitOfWork, inspect } = await openFixture(setup);
+      const client = randomUUID();
+      const mine = [
+        anEntry(client),
+        anEntry(client, { action: 'download-links-issued', changes: [], documents: ['k'] }),
+      ];
+      const other = anEntry(randomUUID());
+      await expectOk(audit.append([...mine, other]));
+      // Rolled back with its transaction like any write.
+      await expectErr(
+        unitOfWork.transaction((stores) =>
+          stores.audit.redactChanges(client).andThen(() => errAsync({ type: 'DecidedAgainst' as const })),
+        ),
+      );
+      expect(await inspect.readEntries(client)).toEqual(mine);
+
+      const redacted = [
+        {
+          ...mine[0],
+          changes: [
+            { path: 'profile.lastName', before: REDACTED_VALUE, after: REDACTED_VALUE },
+            { path: 'bankAccounts[0].identifiers.iban', before: null, after: REDACTED_VALUE },
+            { path: 'profile["odd key"]', before: REDACTED_VALUE, after: REDACTED_VALUE },
+          ],
+        },
+        mine[1],
+      ];
+      await expectOk(unitOfWork.transaction((stores) => stores.audit.redactChanges(client)));
+      expect(await inspect.readEntries(client)).toEqual(redacted);
+      await expectOk(audit.redactChanges(client));
+      expect(
+        (await expectOk(audit.listForClient({ clientId: client, limit: 10 }))).map(({ entry }) => entry),
+      ).toEqual(redacted);
+      expect(await inspect.readEntries(other.clientId)).toEqual([other]);
+      await expectOk(audit.redactChanges(randomUUID()));
     });
 
     it('appending nothing succeeds and writes nothing', async () => {

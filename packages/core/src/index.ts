@@ -84,7 +84,12 @@ export type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboa
 export type { OnboardingKitPorts } from './onboarding-kit-ports.js';
 // --- Ports, and what adapter authors build them with ------------------------------------------------
 export type { ApiKeyStore } from './ports/api-key-store.js';
-export type { AuditLog, AuditLogQuery, PositionedAuditEntry } from './ports/audit-log.js';
+export {
+  type AuditLog,
+  type AuditLogQuery,
+  type PositionedAuditEntry,
+  REDACTED_VALUE,
+} from './ports/audit-log.js';
 export type {
   ClientListCursor,
   ClientListQuery,

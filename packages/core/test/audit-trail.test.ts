@@ -128,6 +128,7 @@ describe('audit trail (decisions §10)', () => {
       transaction: (work) =>
         adapters.unitOfWork.transaction((stores) => {
           const audit = {
+            ...stores.audit,
             append: () => errAsync(storageUnavailable('memory')(new Error('the trail is unavailable'))),
           };
           const ran = work(where === 'append' ? { ...stores, audit } : stores);
@@ -179,7 +180,10 @@ describe('audit trail (decisions §10)', () => {
           setup.adapters.unitOfWork.transaction((stores) =>
             work({
               ...stores,
-              audit: { append: () => errAsync(storageUnavailable('memory')(new Error('unavailable'))) },
+              audit: {
+                ...stores.audit,
+                append: () => errAsync(storageUnavailable('memory')(new Error('unavailable'))),
+              },
             }),
           ),
       },

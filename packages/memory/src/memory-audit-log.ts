@@ -1,4 +1,4 @@
-import { type AuditLog, storageUnavailable } from '@onboarding-kit/core';
+import { type AuditChange, type AuditLog, REDACTED_VALUE, storageUnavailable } from '@onboarding-kit/core';
 import { err, ok } from 'neverthrow';
 import type { TableAccess } from './memory-database.js';
 
@@ -36,4 +36,23 @@ export const createMemoryAuditLog = (access: TableAccess): AuditLog => ({
         .slice(0, Math.max(1, Math.floor(limit)))
         .map(({ position, entry }) => ({ position: String(position), entry })),
     ),
+  redactChanges: (clientId) =>
+    access.write((tables) => {
+      const redacted = (value: unknown) => (value === null ? null : REDACTED_VALUE);
+      for (const row of tables.auditEntries.selectWithin(
+        'byClient',
+        clientId,
+        (r) => r.entry.clientId === clientId,
+      )) {
+        const changes = row.entry.changes.map(
+          ({ path, before, after }): AuditChange => ({
+            path,
+            before: redacted(before),
+            after: redacted(after),
+          }),
+        );
+        tables.auditEntries.set(row.position, { ...row, entry: { ...row.entry, changes } });
+      }
+      return ok(undefined);
+    }),
 });

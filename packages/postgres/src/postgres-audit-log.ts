@@ -3,6 +3,7 @@ import {
   type AuditChange,
   type AuditEntry,
   type AuditLog,
+  REDACTED_VALUE,
   storageUnavailable,
 } from '@onboarding-kit/core';
 import { okAsync, ResultAsync } from 'neverthrow';
@@ -53,6 +54,18 @@ const auditLogStatements = statementsPerSchema((tables) => ({
      WHERE client_id = $1 AND position > $2::bigint
      ORDER BY position LIMIT $3`,
   ),
+  // The table lets an UPDATE of `changes` through only while this transaction says it is redacting
+  // (migration 0002); the setting is turned off again right after, for the rest of the transaction.
+  redactingOn: "SELECT set_config('onboarding_kit.redacting', 'on', true)",
+  redactingOff: "SELECT set_config('onboarding_kit.redacting', 'off', true)",
+  redact: `UPDATE ${tables.auditEntries} SET changes = (
+      SELECT coalesce(json_agg(json_build_object(
+          'path', c.value -> 'path',
+          'before', CASE WHEN json_typeof(c.value -> 'before') = 'null' THEN c.value -> 'before' ELSE to_json($2::text) END,
+          'after', CASE WHEN json_typeof(c.value -> 'after') = 'null' THEN c.value -> 'after' ELSE to_json($2::text) END
+        ) ORDER BY c.ordinality), '[]'::json)
+      FROM json_array_elements(changes) WITH ORDINALITY AS c(value, ordinality))
+    WHERE client_id = $1`,
 }));
 
 type AuditEntryRow = {
@@ -76,6 +89,15 @@ type AuditEntryRow = {
 export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): AuditLog => {
   const statements = auditLogStatements(tables);
   return {
+    redactChanges: (clientId) =>
+      ResultAsync.fromPromise(
+        db.atomically(async (transaction) => {
+          await transaction.query(statements.redactingOn);
+          await transaction.query(statements.redact, [clientId, REDACTED_VALUE]);
+          await transaction.query(statements.redactingOff);
+        }),
+        unavailable,
+      ),
     append: (entries) =>
       entries.length === 0
         ? okAsync(undefined)

@@ -122,6 +122,7 @@ const transactionalStores = (
         gather.add((creation) => creation.events.push(...logged)) ? gathered : events.append(logged),
     },
     audit: {
+      redactChanges: (clientId) => audit.redactChanges(clientId),
       append: (entries) =>
         gather.add((creation) => creation.auditEntries.push(...entries)) ? gathered : audit.append(entries),
     },

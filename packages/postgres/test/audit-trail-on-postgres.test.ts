@@ -9,6 +9,8 @@ import {
 } from '@onboarding-kit/core';
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresAuditLog } from '../src/postgres-audit-log.js';
+import type { SqlSession } from '../src/sql-session.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 
 let database: MigratedDatabase;
@@ -96,6 +98,7 @@ describe('the audit trail on PostgreSQL', () => {
           work({
             ...stores,
             audit: {
+              ...stores.audit,
               append: (entries) =>
                 stores.audit.append(entries.map((entry) => ({ ...entry, id: taken?.id as string }))),
             },
@@ -175,6 +178,27 @@ describe('the audit trail on PostgreSQL', () => {
     expect(
       entry?.changes.every(({ before, after }) => before === '[redacted]' && after === '[redacted]'),
     ).toBe(true);
+    // The adapter's redaction, inside a transaction, turns the setting off again after its UPDATE:
+    // a later statement of the same transaction is refused.
+    const connection = await database.pool.connect();
+    try {
+      await connection.query('BEGIN');
+      const inTransaction = {
+        query: connection.query.bind(connection),
+        atomically: (run: (db: typeof connection) => Promise<unknown>) => run(connection),
+      } as unknown as SqlSession;
+      expect(
+        (await createPostgresAuditLog(inTransaction, database.tables).redactChanges(client.id)).isOk(),
+      ).toBe(true);
+      await expect(
+        connection.query(`UPDATE ${table} SET changes = '[]' WHERE client_id = $1`, [client.id]),
+      ).rejects.toMatchObject({
+        code: '42501',
+      });
+    } finally {
+      await connection.query('ROLLBACK');
+      connection.release();
+    }
     // SET LOCAL ends with its transaction: the next one is refused again.
     expect(await refused([`UPDATE ${table} SET changes = '[]' WHERE client_id = $1`])).toMatchObject({
       code: '42501',

@@ -16,13 +16,22 @@ export type AuditLogQuery = {
   readonly limit: number;
 };
 
+/** What redaction leaves in place of a value of `changes` (decisions §11). */
+export const REDACTED_VALUE = '[redacted]';
+
 /**
  * The audit trail (decisions §10): commands append their entries in their own transaction, so a
  * rolled-back command leaves none and a committed change always has its entry. Entries are never
- * updated or deleted through this port (an id already taken is refused); a client's are read
- * oldest first, by position.
+ * updated or deleted through this port (an id already taken is refused) but by `redactChanges`;
+ * a client's are read oldest first, by position.
  */
 export interface AuditLog {
   append(entries: readonly AuditEntry[]): ResultAsync<void, StorageUnavailable>;
   listForClient(query: AuditLogQuery): ResultAsync<PositionedAuditEntry[], StorageUnavailable>;
+  /**
+   * Replaces every `before` and `after` of the client's entries that is not null by
+   * `REDACTED_VALUE` (paths, ids, actions, actors, request ids, times and documents stay).
+   * Idempotent. For the redaction of a deleted client (decisions §11); nothing else calls it.
+   */
+  redactChanges(clientId: string): ResultAsync<void, StorageUnavailable>;
 }

@@ -16,8 +16,8 @@ export type TransactionalStores = {
   readonly idempotency: Pick<IdempotencyStore, 'complete'>;
   /** The command's events, committed with it (the outbox). */
   readonly events: Pick<EventLog, 'append'>;
-  /** The command's audit entries, committed with it: no entry, no change. */
-  readonly audit: Pick<AuditLog, 'append'>;
+  /** The command's audit entries, committed with it: no entry, no change (and redaction's rewrite). */
+  readonly audit: Pick<AuditLog, 'append' | 'redactChanges'>;
   /** A manager's endpoints, registered, rotated and removed together with the command's record. */
   readonly webhookEndpoints: WebhookEndpointStore;
   /** Deliveries created and attempts recorded together with the jobs that follow them up. */
