@@ -165,25 +165,20 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
           const missing = keys.filter((key) => !byKey.has(key));
           // Nothing is presigned unless every key is one of the caller's documents.
           if (missing.length > 0) return errAsync(documentNotFound(missing));
-          // No entry, no links: the links are made in the transaction that records who asked for them.
-          return transaction((tx) =>
-            tx.audit
-              .append(downloadAuditEntries(principal, keys, byKey))
-              .andThen(() =>
-                ResultAsync.combine(
-                  parsed.value.filenames.map((key) => {
-                    const document = byKey.get(key);
-                    return ports.documentStorage
-                      .presignDownload(key, document?.filename ?? key, expiresAt)
-                      .map((downloadUrl) => ({
-                        filename: key,
-                        downloadUrl,
-                        expiresAt: expiresAt.toISOString(),
-                      }));
-                  }),
-                ),
-              )
-              .map((downloads) => ({ downloads })),
+          // No entry, no links: the links are answered only once the entry that records who asked
+          // for them is committed (they are made first, so the storage's signer, which may fetch
+          // credentials, never runs inside the transaction).
+          return ResultAsync.combine(
+            parsed.value.filenames.map((key) => {
+              const document = byKey.get(key);
+              return ports.documentStorage
+                .presignDownload(key, document?.filename ?? key, expiresAt)
+                .map((downloadUrl) => ({ filename: key, downloadUrl, expiresAt: expiresAt.toISOString() }));
+            }),
+          ).andThen((downloads) =>
+            transaction((tx) =>
+              tx.audit.append(downloadAuditEntries(principal, keys, byKey)).map(() => ({ downloads })),
+            ),
           );
         });
       }),
