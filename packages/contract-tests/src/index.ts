@@ -21,6 +21,11 @@ export {
   transitionEntry,
 } from './client-fixtures.js';
 export {
+  type AuditLogContractFixture,
+  type AuditLogContractOptions,
+  runAuditLogContract,
+} from './audit-log-contract.js';
+export {
   type ClientRepositoryContractFixture,
   type ClientRepositoryContractOptions,
   type ClientStoreInspector,

@@ -7,6 +7,12 @@
 
 // --- Ports ----------------------------------------------------------------------------------------
 export type { ApiKeyStore } from './ports/api-key-store.js';
+export {
+  type AuditLog,
+  type AuditLogQuery,
+  type PositionedAuditEntry,
+  REDACTED_VALUE,
+} from './ports/audit-log.js';
 export type {
   ClientListCursor,
   ClientListQuery,

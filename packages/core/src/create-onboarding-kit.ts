@@ -6,6 +6,7 @@ import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
 import { portableTextHashing } from './ports/text-hashing.js';
 import { createOnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
 import { createApiKeyService } from './services/api-key-service.js';
+import { createAuditTrailService } from './services/audit-trail-service.js';
 import { createClientEventService } from './services/client-event-service.js';
 import { createClientService } from './services/client-service.js';
 import { createComplianceService } from './services/compliance-service.js';
@@ -83,5 +84,6 @@ export const createOnboardingKit = (
     events: createClientEventService(ctx),
     webhooks: createWebhookService(ctx),
     idempotency: createIdempotencyService(ctx),
+    audit: createAuditTrailService(ctx),
   };
 };

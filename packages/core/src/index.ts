@@ -107,6 +107,17 @@ export { iso3166CountryCodes } from './validation/iso-3166-country-codes.js';
 export { iso4217CurrencyCodes, iso4217FiatCurrencyCodes } from './validation/iso-4217-currency-codes.js';
 export { type BlockchainAddressFormat, blockchainAddressFormats } from './validation/blockchain-address.js';
 
+// --- The audit trail of a client ------------------------------------------------------------------
+export {
+  type AuditAction,
+  type AuditActor,
+  type AuditChange,
+  type AuditEntry,
+  type AuditListResponse,
+  auditActions,
+} from './schemas/audit.js';
+export type { AuditTrailService } from './services/audit-trail-service.js';
+
 // --- Compliance review and documents --------------------------------------------------------------
 export type { RequestResubmissionBody, TermsSignedBody } from './schemas/compliance.js';
 export type {

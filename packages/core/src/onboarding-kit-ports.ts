@@ -1,4 +1,5 @@
 import type { ApiKeyStore } from './ports/api-key-store.js';
+import type { AuditLog } from './ports/audit-log.js';
 import type { ClientRepository } from './ports/client-repository.js';
 import type { Clock } from './ports/clock.js';
 import type { DocumentIndex } from './ports/document-index.js';
@@ -22,6 +23,8 @@ export type OnboardingKitPorts = {
   readonly idempotency: IdempotencyStore;
   /** The transactional outbox of client events. */
   readonly events: EventLog;
+  /** The audit trail of client changes and issued download links. */
+  readonly audit: AuditLog;
   readonly webhookEndpoints: WebhookEndpointStore;
   readonly webhookDeliveries: WebhookDeliveryStore;
   /**

@@ -1,6 +1,7 @@
 import type { ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 import type { OnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
 import type { ApiKeyService } from './services/api-key-service.js';
+import type { AuditTrailService } from './services/audit-trail-service.js';
 import type { ClientEventService } from './services/client-event-service.js';
 import type { ClientService } from './services/client-service.js';
 import type { ComplianceService } from './services/compliance-service.js';
@@ -20,4 +21,5 @@ export interface OnboardingKit extends ApiKeyService {
   readonly events: ClientEventService;
   readonly webhooks: WebhookService;
   readonly idempotency: IdempotencyService;
+  readonly audit: AuditTrailService;
 }

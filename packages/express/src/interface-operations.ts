@@ -1,5 +1,7 @@
 import type { Principal } from '@onboarding-kit/core';
 import {
+  auditListQuerySchema,
+  auditListResponseSchema,
   batchDownloadRequestSchema,
   batchDownloadResponseSchema,
   batchUploadRequestSchema,
@@ -286,6 +288,27 @@ export const interfaceOperations = {
       schema: statusHistoryResponseSchema,
     },
     refusals: ['CLIENT_NOT_FOUND'],
+  },
+  auditTrail: {
+    interfaces: ['manager', 'compliance'],
+    method: 'get',
+    path: '/clients/:clientId/audit',
+    idempotent: false,
+    summary: "A client's audit trail, oldest first",
+    description:
+      'One entry per change of the client (`create`, `resubmit`, `approve`, `request-resubmission`, ' +
+      '`terms-signed`, `delete`) and per request of download links for its documents ' +
+      '(`download-links-issued`, the keys in `documents`), written with the change itself. `actor` is who made ' +
+      'it, `requestId` the `X-Request-Id` of its request, `changes` the fields that differ (JSON paths). ' +
+      'Entries are never changed. `limit` per page; pass `nextCursor` back as `cursor` for the next page.',
+    query: auditListQuerySchema,
+    success: {
+      status: 200,
+      description: 'One page of audit entries',
+      component: 'AuditTrail',
+      schema: auditListResponseSchema,
+    },
+    refusals: ['VALIDATION_FAILED', 'CLIENT_NOT_FOUND'],
   },
   requestBatchUpload: {
     interfaces: ['manager', 'client'],

@@ -111,6 +111,8 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
       next(new Error(`No ${kind} principal on an authenticated route`));
       return;
     }
+    // The request id goes with the command, to its audit entries.
+    const requestId = reporting.requestIdOf(req, res);
     const run = (context: IdempotentCommandContext) =>
       handler({
         principal,
@@ -118,7 +120,7 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
         params: req.params as OperationInput<PrincipalOfKind<K>, Spec>['params'],
         query: req.query,
         body: req.body,
-        context,
+        context: requestId === undefined ? context : { ...context, requestId },
       });
     // Without an Idempotency-Key (every read, most writes) the command runs at once and its answer
     // is sent from one `then`: no async function awaiting neverthrow's thenables on each request.

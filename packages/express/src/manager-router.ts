@@ -35,6 +35,7 @@ export const createManagerRouter = (kit: OnboardingKit, options: RouterOptions =
       deleteClient: ({ principal, params, context }) =>
         kit.clients.delete(principal, params.clientId, context),
       statusHistory: ({ principal, params }) => kit.clients.statusHistory(principal, params.clientId),
+      auditTrail: ({ principal, params, query }) => kit.audit.list(principal, params.clientId, query),
       requestBatchUpload: ({ principal, body, context }) =>
         kit.documents.requestUploadBatch(principal, body, context),
       listUploads: ({ principal }) => kit.documents.listUploads(principal),

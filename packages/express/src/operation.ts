@@ -60,7 +60,7 @@ export type OperationInput<P, Spec extends OperationSpec> = {
   readonly params: Readonly<Record<PathParameterNames<Spec['path']>, string>>;
   readonly query: unknown;
   readonly body: unknown;
-  /** Lets a writing command record its idempotency outcome in its own transaction. */
+  /** The idempotency claim a writing command records its outcome under, and the request id its audit entries carry. */
   readonly context: IdempotentCommandContext;
 };
 

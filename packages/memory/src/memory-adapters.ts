@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AuditEntry,
   type Clock,
   type OnboardingKit,
   type OnboardingKitPorts,
@@ -20,6 +21,7 @@ import type {
 } from '@onboarding-kit/core/adapter';
 import { createRandomIds } from './id-generators.js';
 import { createMemoryApiKeyStore } from './memory-api-key-store.js';
+import { createMemoryAuditLog } from './memory-audit-log.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';
 import { createMemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
@@ -33,7 +35,7 @@ import {
 import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
-import { entries, idempotencyRecordId } from './memory-tables.js';
+import { ascending, entries, idempotencyRecordId } from './memory-tables.js';
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
@@ -99,6 +101,8 @@ export type MemoryTestingHelpers = {
   readDocumentRecord(key: string): DocumentRecord | null;
   /** A command's claim on an upload (`DocumentIndex.claimUploads`), expired or not. */
   readUploadClaim(upload: string): { holder: string; expiresAt: Date } | null;
+  /** A client's committed audit entries, in the order they were appended. */
+  readAuditEntries(clientId: string): AuditEntry[];
   readIdempotencyRecord(
     scope: string,
     key: string,
@@ -195,6 +199,12 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
       const claim = committed().uploadClaims.get(upload);
       return claim === undefined ? null : { holder: claim.holder, expiresAt: new Date(claim.expiresAt) };
     },
+    readAuditEntries: (clientId) =>
+      structuredClone(
+        [...ascending(committed().auditByClient, clientId)].flatMap(
+          ([, id]) => committed().auditEntries.get(id)?.entry ?? [],
+        ),
+      ),
     readIdempotencyRecord: (scope, key) => {
       const record = committed().idempotency.get(idempotencyRecordId(scope, key));
       return record === undefined
@@ -238,6 +248,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     presetFees: createMemoryPresetFeeRepository(presetFees),
     idempotency: createMemoryIdempotencyStore(database.committedAccess),
     events: createMemoryEventLog(database.committedAccess),
+    audit: createMemoryAuditLog(database.committedAccess),
     webhookEndpoints: createMemoryWebhookEndpointStore(database.committedAccess),
     webhookDeliveries: createMemoryWebhookDeliveryStore(database.committedAccess),
     webhookTransport,

@@ -1,4 +1,4 @@
-import type { StatusHistoryEntry } from '@onboarding-kit/core';
+import type { AuditEntry, StatusHistoryEntry } from '@onboarding-kit/core';
 import type {
   DocumentRecord,
   LoggedEvent,
@@ -83,6 +83,9 @@ export class RowChanges<V> implements Rows<V> {
   }
 }
 
+/** An audit entry with its place in its client's trail (1, 2, 3 … in the order appended). */
+export type AuditRow = { readonly position: number; readonly entry: AuditEntry };
+
 /** A command's claim on one upload (`DocumentIndex.claimUploads`), keyed by the upload's name. */
 export type UploadClaimRow = {
   readonly holder: string;
@@ -108,6 +111,8 @@ type RowTypes = {
   eventKeys: OrderKey;
   webhookEndpoints: StoredWebhookEndpoint;
   webhookDeliveries: StoredWebhookDelivery;
+  /** By entry id. */
+  auditEntries: AuditRow;
 };
 const rowTables = [
   'clients',
@@ -119,6 +124,7 @@ const rowTables = [
   'eventKeys',
   'webhookEndpoints',
   'webhookDeliveries',
+  'auditEntries',
 ] as const satisfies readonly (keyof RowTypes)[];
 
 /**
@@ -143,6 +149,8 @@ type OrderedTables = {
   deliveriesByEvent: Tree<OrderKey, string>;
   /** [runAt ms, sequence]: soonest due first. */
   webhookJobs: Tree<OrderKey, WebhookJob>;
+  /** [clientId, position] → entry id: a client's audit trail, in the order it was appended. */
+  auditByClient: Tree<OrderKey, string>;
 };
 
 /** The committed state: Maps of rows, and the ordered tables. */
@@ -164,6 +172,7 @@ export const emptyTables = (): CommittedTables => ({
   eventKeys: new Map(),
   webhookEndpoints: new Map(),
   webhookDeliveries: new Map(),
+  auditEntries: new Map(),
   clientsByManager: createTree(compareOrderKeys),
   idempotencyByOwner: createTree(compareOrderKeys),
   idempotencyByAge: createTree(compareOrderKeys),
@@ -172,6 +181,7 @@ export const emptyTables = (): CommittedTables => ({
   deliveriesByEndpoint: createTree(compareOrderKeys),
   deliveriesByEvent: createTree(compareOrderKeys),
   webhookJobs: createTree(compareOrderKeys),
+  auditByClient: createTree(compareOrderKeys),
 });
 
 /** A write's view of `base`: no changes yet, the ordered tables as `base` has them. */
@@ -196,6 +206,7 @@ export const applyChanges = (changes: MemoryTables, base: CommittedTables | Memo
     deliveriesByEndpoint: changes.deliveriesByEndpoint,
     deliveriesByEvent: changes.deliveriesByEvent,
     webhookJobs: changes.webhookJobs,
+    auditByClient: changes.auditByClient,
   } satisfies OrderedTables);
 };
 

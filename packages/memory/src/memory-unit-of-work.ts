@@ -7,6 +7,7 @@ import {
   type UnitOfWork,
 } from '@onboarding-kit/core/adapter';
 import { type Result, ResultAsync } from 'neverthrow';
+import { createMemoryAuditLog } from './memory-audit-log.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';
 import type { MemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
@@ -64,6 +65,7 @@ export const createMemoryUnitOfWork = (
                     complete: (ref, response) => completeIdempotencyClaim(view.access, ref, response),
                   },
                   events: createMemoryEventLog(view.access),
+                  audit: createMemoryAuditLog(view.access),
                   webhookEndpoints: createMemoryWebhookEndpointStore(view.access),
                   webhookDeliveries: createMemoryWebhookDeliveryStore(view.access),
                   webhookJobs: createMemoryWebhookJobQueue(view.access, clock, jobSequence),

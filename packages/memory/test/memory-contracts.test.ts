@@ -1,5 +1,6 @@
 import {
   runApiKeyStoreContract,
+  runAuditLogContract,
   runClientRepositoryContract,
   runDocumentIndexContract,
   runDocumentStorageContract,
@@ -128,6 +129,18 @@ runEventLogContract({
   setup: async () => {
     const adapters = createMemoryAdapters();
     return { events: adapters.events, unitOfWork: adapters.unitOfWork };
+  },
+});
+
+runAuditLogContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      audit: adapters.audit,
+      unitOfWork: adapters.unitOfWork,
+      inspect: { readEntries: async (clientId) => adapters.testing.readAuditEntries(clientId) },
+    };
   },
 });
 

@@ -1,4 +1,4 @@
-import type { StatusHistoryEntry } from '@onboarding-kit/core';
+import type { AuditEntry, StatusHistoryEntry } from '@onboarding-kit/core';
 import type {
   DocumentRecord,
   IdempotencyClaimRef,
@@ -7,6 +7,12 @@ import type {
 } from '@onboarding-kit/core/adapter';
 import { childRowsJson, clientValues, reviewValues } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
+import {
+  auditEntriesFromJson,
+  auditEntryInsertColumns,
+  auditEntryRowsJson,
+  auditEntrySelectValues,
+} from './postgres-audit-log.js';
 import { documentRowJson } from './postgres-document-index.js';
 import { defaultWebhookJobExpirySeconds, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement } from './prepared-statement.js';
@@ -20,6 +26,8 @@ export type ClientCreation = {
   events: LoggedEvent[];
   /** The events whose managers get a webhook delivery job, when they have an endpoint. */
   deliveries: LoggedEvent[];
+  /** Its audit entry (the trail is written with the change). */
+  auditEntries: AuditEntry[];
   /** The idempotency record the create completes, with its outcome already serialized. */
   completion?: { readonly ref: IdempotencyClaimRef; readonly outcome: string; readonly at: Date };
 };
@@ -119,6 +127,12 @@ WITH completion AS (
     coalesce(queue.retry_backoff, false), queue.dead_letter, queue.policy
   FROM ${tables.jobSchema}.queue, delivered
   WHERE queue.name = $29 AND delivered.event_ids IS NOT NULL
+), audit AS (
+  -- $33: its audit entries.
+  INSERT INTO ${tables.auditEntries} ${auditEntryInsertColumns}
+  SELECT ${auditEntrySelectValues}
+  FROM client, ${auditEntriesFromJson('$33')}
+  ORDER BY a.ordinal
 )
 SELECT EXISTS (SELECT 1 FROM client) AS created`),
 );
@@ -171,6 +185,7 @@ export const sendClientCreation = async (
       webhookQueue,
       webhookJobExpirySeconds,
       ...reviewValues(client),
+      auditEntryRowsJson(creation.auditEntries),
     ]),
   );
   return result.rows[0]?.created === true;

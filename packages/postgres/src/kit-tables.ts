@@ -29,6 +29,8 @@ export type KitTables = {
   readonly events: string;
   readonly webhookEndpoints: string;
   readonly webhookDeliveries: string;
+  /** The audit trail, append-only (migration 0002). */
+  readonly auditEntries: string;
   readonly migrations: string;
   /** The schema of the job engine (pg-boss): the kit's schema + `_jobs`. */
   readonly jobSchema: string;
@@ -63,6 +65,7 @@ export const kitTables = (schema: string = defaultSchema): KitTables => {
     events: table('client_events'),
     webhookEndpoints: table('webhook_endpoints'),
     webhookDeliveries: table('webhook_deliveries'),
+    auditEntries: table('audit_entries'),
     migrations: table('schema_migrations'),
     jobSchema: `${schema}${JOB_SCHEMA_SUFFIX}`,
   };

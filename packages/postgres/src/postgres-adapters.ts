@@ -1,5 +1,6 @@
 import type {
   ApiKeyStore,
+  AuditLog,
   ClientRepository,
   DocumentIndex,
   EventLog,
@@ -12,6 +13,7 @@ import type {
 import type { Pool } from 'pg';
 import { defaultSchema, kitTables } from './kit-tables.js';
 import { createPostgresApiKeyStore } from './postgres-api-key-store.js';
+import { createPostgresAuditLog } from './postgres-audit-log.js';
 import { createPostgresClientRepository } from './postgres-client-repository.js';
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresEventLog } from './postgres-event-log.js';
@@ -42,6 +44,7 @@ export type PostgresAdapters = {
   readonly presetFees: PresetFeeRepository;
   readonly idempotency: IdempotencyStore;
   readonly events: EventLog;
+  readonly audit: AuditLog;
   readonly webhookEndpoints: WebhookEndpointStore;
   readonly webhookDeliveries: WebhookDeliveryStore;
   readonly apiKeys: ApiKeyStore;
@@ -70,6 +73,7 @@ export const createPostgresAdapters = ({
     presetFees: createPostgresPresetFeeRepository(session, tables),
     idempotency: createPostgresIdempotencyStore(session, tables),
     events: createPostgresEventLog(session, tables),
+    audit: createPostgresAuditLog(session, tables),
     webhookEndpoints: createPostgresWebhookEndpointStore(session, tables),
     webhookDeliveries: createPostgresWebhookDeliveryStore(session, tables),
     apiKeys: createPostgresApiKeyStore(session, tables),

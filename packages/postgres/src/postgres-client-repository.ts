@@ -123,7 +123,14 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
 
     insert: (client: StoredClient, entry: StatusHistoryEntry) =>
       ResultAsync.fromPromise(
-        sendClientCreation(db, tables, { client, entry, documents: [], events: [], deliveries: [] }),
+        sendClientCreation(db, tables, {
+          client,
+          entry,
+          documents: [],
+          events: [],
+          deliveries: [],
+          auditEntries: [],
+        }),
         unavailable,
       ).map(() => undefined),
 

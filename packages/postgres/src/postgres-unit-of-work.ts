@@ -11,6 +11,7 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow
 import type { Pool } from 'pg';
 import { type ClientCreation, sendClientCreation } from './client-creation.js';
 import type { KitTables } from './kit-tables.js';
+import { createPostgresAuditLog } from './postgres-audit-log.js';
 import { createPostgresClientRepository } from './postgres-client-repository.js';
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresEventLog } from './postgres-event-log.js';
@@ -50,7 +51,7 @@ type TransactionFailure = StorageUnavailable | CommitOutcomeUnknown | Idempotenc
  *
  * A create is the exception, for its round trips: while nothing has been sent, the writes a create
  * is made of (the client, its documents, its events and their webhook job, its idempotency
- * completion) are gathered and sent at the commit as the one statement of client-creation.ts,
+ * completion, its audit entry) are gathered and sent at the commit as the one statement of client-creation.ts,
  * committed on its own (no BEGIN, no COMMIT). Any other statement first opens the transaction and
  * sends what was gathered in it. When that statement finds the create's claim lost, it writes
  * nothing and the transaction ends `IdempotencyLockLost`.
@@ -97,6 +98,7 @@ const transactionalStores = (
   const clients = createPostgresClientRepository(session, tables);
   const documents = createPostgresDocumentIndex(session, tables);
   const events = createPostgresEventLog(session, tables);
+  const audit = createPostgresAuditLog(session, tables);
   const idempotency = createPostgresIdempotencyStore(session, tables);
   const webhookJobs = createPostgresWebhookJobQueue(session, tables, jobs);
   const gathered = okAsync<void, never>(undefined);
@@ -104,7 +106,7 @@ const transactionalStores = (
     clients: {
       ...clients,
       insert: (client, entry) =>
-        gather.start({ client, entry, documents: [], events: [], deliveries: [] })
+        gather.start({ client, entry, documents: [], events: [], deliveries: [], auditEntries: [] })
           ? gathered
           : clients.insert(client, entry),
     },
@@ -118,6 +120,11 @@ const transactionalStores = (
     events: {
       append: (logged) =>
         gather.add((creation) => creation.events.push(...logged)) ? gathered : events.append(logged),
+    },
+    audit: {
+      redactChanges: (clientId) => audit.redactChanges(clientId),
+      append: (entries) =>
+        gather.add((creation) => creation.auditEntries.push(...entries)) ? gathered : audit.append(entries),
     },
     idempotency: {
       complete: (ref, outcome, at) => {

@@ -1,5 +1,6 @@
 import {
   runApiKeyStoreContract,
+  runAuditLogContract,
   runClientRepositoryContract,
   runDocumentIndexContract,
   runEventLogContract,
@@ -9,6 +10,7 @@ import {
   runWebhookEndpointStoreContract,
   runWebhookJobQueueContract,
 } from '@onboarding-kit/contract-tests';
+import type { AuditEntry } from '@onboarding-kit/core';
 import type { WebhookJob } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll } from 'vitest';
 import { webhookQueue } from '../src/postgres-job-engine.js';
@@ -76,6 +78,42 @@ runApiKeyStoreContract({
 runEventLogContract({
   name: 'postgres',
   setup: async () => ({ events: database.adapters.events, unitOfWork: database.adapters.unitOfWork }),
+});
+
+runAuditLogContract({
+  name: 'postgres',
+  setup: async () => ({
+    audit: database.adapters.audit,
+    unitOfWork: database.adapters.unitOfWork,
+    inspect: {
+      // Plain SELECT, the timestamp through a Date (not the adapter's SQL rendering of it).
+      readEntries: async (clientId) =>
+        (
+          await database.pool.query<{
+            id: string;
+            client_id: string;
+            action: AuditEntry['action'];
+            actor_kind: AuditEntry['actor']['kind'];
+            actor_id: string;
+            request_id: string | null;
+            at: Date;
+            changes: AuditEntry['changes'];
+            documents: string[];
+          }>(`SELECT * FROM ${database.tables.auditEntries} WHERE client_id = $1 ORDER BY position`, [
+            clientId,
+          ])
+        ).rows.map((row) => ({
+          id: row.id,
+          clientId: row.client_id,
+          action: row.action,
+          actor: { kind: row.actor_kind, id: row.actor_id },
+          requestId: row.request_id,
+          at: row.at.toISOString(),
+          changes: row.changes,
+          documents: row.documents,
+        })),
+    },
+  }),
 });
 
 const webhookStores = async () => ({

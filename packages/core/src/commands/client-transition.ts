@@ -1,4 +1,5 @@
 import { err, errAsync, okAsync, type Result, type ResultAsync } from 'neverthrow';
+import { auditActionOfTrigger, auditActorKey, auditChanges } from '../domain/audit-entry.js';
 import { eventsOfCommand } from '../domain/client-events.js';
 import type { DocumentRecord } from '../domain/documents.js';
 import { historyEntry } from '../domain/onboarding-information.js';
@@ -6,6 +7,7 @@ import { type ClientStatusTrigger, transitionClientStatus } from '../domain/stat
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { clientNotFound, clientTypeMismatch, type DomainError, invalidStatus } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
+import type { AuditActor } from '../schemas/audit.js';
 import type { Client, ClientStatus, ClientType } from '../schemas/client-response.js';
 import type { CommandTransaction } from './idempotent-command.js';
 
@@ -13,8 +15,8 @@ import type { CommandTransaction } from './idempotent-command.js';
 export type ClientTransition = {
   readonly clientId: string;
   readonly trigger: Exclude<ClientStatusTrigger, 'CREATE'>;
-  /** `principalKey` of who moves it, written to the status history. */
-  readonly actor: string;
+  /** Who moves it: the audit entry's actor, and (as `principalKey`) the status history's. */
+  readonly actor: AuditActor;
   /** Whether the caller may see this client (another manager's client is "not found"). */
   readonly visibleTo: (client: StoredClient) => boolean;
   /** Resubmissions must match the client's type. */
@@ -45,7 +47,8 @@ export const checkTransition = (
 
 /**
  * Runs the move in the command's transaction: lock the client, check the move, write the client,
- * its history entry and the document index rows (the transaction adds the idempotency record).
+ * its history entry, the document index rows, its events and its audit entry (the transaction adds
+ * the idempotency record).
  */
 export const runClientTransition = (
   ctx: KitContext,
@@ -59,7 +62,13 @@ export const runClientTransition = (
       const { client, to } = checked.value;
       const at = ctx.ports.clock.now().toISOString();
       const next = transition.apply(client, to, at);
-      const entry = historyEntry(client.status, to, transition.actor, at, transition.reason ?? null);
+      const entry = historyEntry(
+        client.status,
+        to,
+        auditActorKey(transition.actor),
+        at,
+        transition.reason ?? null,
+      );
       const documents = transition.documents ?? [];
       return tx.clients
         .update(next, client.status, entry)
@@ -79,6 +88,19 @@ export const runClientTransition = (
               { newId: () => ctx.ports.ids.uuid(), at },
             ),
           ),
+        )
+        .andThen(() =>
+          tx.audit.append([
+            {
+              id: ctx.ports.ids.uuid(),
+              clientId: next.id,
+              action: auditActionOfTrigger[transition.trigger],
+              actor: transition.actor,
+              at,
+              changes: auditChanges(client, next),
+              documents: [],
+            },
+          ]),
         )
         .map(() => toClientResponse(next));
     }),

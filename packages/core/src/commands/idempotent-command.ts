@@ -1,4 +1,5 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { auditRequestId, type CommandAuditEntry } from '../domain/audit-entry.js';
 import { type DomainError, isRecordableRefusal, lockLostAsInProgress } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { IdempotencyClaimRef, RecordedOutcome } from '../ports/idempotency-store.js';
@@ -10,17 +11,28 @@ import type { TransactionalStores } from '../ports/unit-of-work.js';
  * transaction (a success with its writes, a recordable refusal on its own) or releases the claim
  * (any other failure). The caller only maps the outcome; it never completes or releases the claim.
  */
-export type IdempotentCommandContext = { readonly claim?: IdempotencyClaimRef };
+export type IdempotentCommandContext = {
+  readonly claim?: IdempotencyClaimRef;
+  /** The id the host gave the request (`X-Request-Id`), written to the command's audit entries. */
+  readonly requestId?: string;
+};
 
 /**
  * The stores a command writes through: its idempotency record is not among them (runCommand writes
- * it), and appending its events also enqueues their webhook deliveries, in the same transaction.
+ * it), appending its events also enqueues their webhook deliveries, in the same transaction, and its
+ * audit entries get the call's request id.
  * A redelivery enqueues its one attempt itself.
  */
 export type CommandStores = Pick<
   TransactionalStores,
   'clients' | 'documents' | 'events' | 'webhookEndpoints' | 'webhookDeliveries'
-> & { readonly webhookJobs: Pick<TransactionalStores['webhookJobs'], 'enqueueAttempt'> };
+> & {
+  readonly webhookJobs: Pick<TransactionalStores['webhookJobs'], 'enqueueAttempt'>;
+  /** Appends the command's audit entries, with the request id of the call. */
+  readonly audit: {
+    append(entries: readonly CommandAuditEntry[]): ReturnType<TransactionalStores['audit']['append']>;
+  };
+};
 
 /**
  * A command's one transaction. What `work` resolves to is the command's result: when the caller
@@ -52,6 +64,7 @@ export const runCommand = <T>(
   const complete = (ref: IdempotencyClaimRef, outcome: RecordedOutcome) =>
     ports.idempotency.complete(ref, outcome, ports.clock.now()).mapErr(lockLostAsInProgress);
 
+  const requestId = auditRequestId(context?.requestId);
   let transacted = false;
   const transaction: CommandTransaction<T> = (work) => {
     transacted = true;
@@ -69,6 +82,9 @@ export const runCommand = <T>(
           webhookEndpoints: stores.webhookEndpoints,
           webhookDeliveries: stores.webhookDeliveries,
           webhookJobs: stores.webhookJobs,
+          audit: {
+            append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
+          },
         }).andThen((value) =>
           claim === undefined
             ? okAsync(value)

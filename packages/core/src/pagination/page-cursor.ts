@@ -100,3 +100,10 @@ export const eventPositionCursor = pageCursor(
   (position: string) => position.split('.'),
   (sequences) => sequences.join('.'),
 );
+
+/** The last audit entry read: its position in the trail (`AuditLog`: one bigint). */
+export const auditPositionCursor = pageCursor(
+  z.tuple([cursorSequenceSchema]),
+  (position: string): [string] => [position],
+  ([position]) => position,
+);

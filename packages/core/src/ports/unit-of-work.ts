@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow';
 import type { CommitOutcomeUnknown, StorageUnavailable } from '../errors.js';
+import type { AuditLog } from './audit-log.js';
 import type { ClientRepository } from './client-repository.js';
 import type { DocumentIndex } from './document-index.js';
 import type { EventLog } from './event-log.js';
@@ -15,6 +16,8 @@ export type TransactionalStores = {
   readonly idempotency: Pick<IdempotencyStore, 'complete'>;
   /** The command's events, committed with it (the outbox). */
   readonly events: Pick<EventLog, 'append'>;
+  /** The command's audit entries, committed with it: no entry, no change (and redaction's rewrite). */
+  readonly audit: Pick<AuditLog, 'append' | 'redactChanges'>;
   /** A manager's endpoints, registered, rotated and removed together with the command's record. */
   readonly webhookEndpoints: WebhookEndpointStore;
   /** Deliveries created and attempts recorded together with the jobs that follow them up. */

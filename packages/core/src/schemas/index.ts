@@ -58,6 +58,14 @@ export {
   presetFeeSchema,
 } from './preset-fee.js';
 
+// --- The audit trail ------------------------------------------------------------------------------
+export {
+  type AuditListQueryInput,
+  auditEntrySchema,
+  auditListQuerySchema,
+  auditListResponseSchema,
+} from './audit.js';
+
 // --- Events, webhooks, errors ---------------------------------------------------------------------
 export {
   clientEventListQuerySchema,

@@ -4,6 +4,7 @@ import { checkTransition, runClientTransition } from '../commands/client-transit
 import { promoteDocumentsAround } from '../commands/document-promotion.js';
 import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
 import { runCommand } from '../commands/idempotent-command.js';
+import { auditActorOf, auditChanges } from '../domain/audit-entry.js';
 import { eventsOfCommand } from '../domain/client-events.js';
 import {
   entityOnboardingInformation,
@@ -141,6 +142,19 @@ export const createClientService = (ctx: KitContext): ClientService => {
                 ),
               ),
             )
+            .andThen(() =>
+              tx.audit.append([
+                {
+                  id: ports.ids.uuid(),
+                  clientId: client.id,
+                  action: 'create',
+                  actor: auditActorOf(principal),
+                  at,
+                  changes: auditChanges(null, client),
+                  documents: [],
+                },
+              ]),
+            )
             .andThen(() => ok(response)),
         );
       });
@@ -160,7 +174,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
     const transition = {
       clientId,
       trigger: 'RESUBMIT',
-      actor: owner,
+      actor: auditActorOf(principal),
       visibleTo: ownedBy(principal),
       expectedType: clientType,
     } as const;
@@ -266,7 +280,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
           ? runClientTransition(ctx, transaction, {
               clientId,
               trigger: 'DELETE',
-              actor: principalKey(principal),
+              actor: auditActorOf(principal),
               visibleTo: ownedBy(principal),
               apply: (client, to, at) => ({
                 ...client,

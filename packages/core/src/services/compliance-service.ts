@@ -2,13 +2,14 @@ import { errAsync, type ResultAsync } from 'neverthrow';
 import { runClientTransition } from '../commands/client-transition.js';
 import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
 import { runCommand } from '../commands/idempotent-command.js';
+import { auditActorOf } from '../domain/audit-entry.js';
 import { refuseUnknownRequirementFields } from '../domain/resubmission-requirements.js';
 import type { StoredClient } from '../domain/stored-client.js';
 import { toTermsAcceptance } from '../domain/terms-acceptance.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
-import { type CompliancePrincipal, principalKey } from '../principal.js';
+import type { CompliancePrincipal } from '../principal.js';
 import type { Client, ClientStatus } from '../schemas/client-response.js';
 import { requestResubmissionBodySchema, termsSignedBodySchema } from '../schemas/compliance.js';
 import { parseRequest } from '../validation/parse-request.js';
@@ -61,7 +62,7 @@ export const createComplianceService = (ctx: KitContext): ComplianceService => {
         ? runClientTransition(ctx, transaction, {
             clientId,
             trigger: move.trigger,
-            actor: principalKey(principal),
+            actor: auditActorOf(principal),
             visibleTo: () => true,
             reason: move.resubmissionReason ?? null,
             ...(move.refuseBody && { refuseBody: move.refuseBody }),

@@ -1,6 +1,8 @@
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
 import { runCommand } from '../commands/idempotent-command.js';
+import { auditActorOf, type CommandAuditEntry } from '../domain/audit-entry.js';
+import type { DocumentRecord } from '../domain/documents.js';
 import { type DomainError, documentNotFound, validationFailed } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { ManagerPrincipal, UploaderPrincipal } from '../principal.js';
@@ -50,6 +52,29 @@ const MAX_SWEEP_PAGE_SIZE = 10_000;
 export const createDocumentService = (ctx: KitContext): DocumentService => {
   const { ports, options } = ctx;
   const later = (ms: number) => new Date(ports.clock.now().getTime() + ms);
+
+  /** One `download-links-issued` entry per client whose documents the request names, listing its keys. */
+  const downloadAuditEntries = (
+    principal: ManagerPrincipal,
+    keys: readonly string[],
+    byKey: ReadonlyMap<string, DocumentRecord>,
+  ): CommandAuditEntry[] => {
+    const keysByClient = new Map<string, string[]>();
+    for (const key of keys) {
+      const clientId = byKey.get(key)?.clientId;
+      if (clientId !== undefined) keysByClient.set(clientId, [...(keysByClient.get(clientId) ?? []), key]);
+    }
+    const at = ports.clock.now().toISOString();
+    return [...keysByClient].map(([clientId, documents]) => ({
+      id: ports.ids.uuid(),
+      clientId,
+      action: 'download-links-issued',
+      actor: auditActorOf(principal),
+      at,
+      changes: [],
+      documents,
+    }));
+  };
 
   const sweepPage = (
     after: string | null,
@@ -130,7 +155,7 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
     },
 
     requestDownloadBatch: (principal, body, command) =>
-      runCommand(ctx, command, () => {
+      runCommand(ctx, command, (transaction) => {
         const parsed = parseRequest(batchDownloadRequestSchema, body);
         if (parsed.isErr()) return errAsync(parsed.error);
         const keys = [...new Set(parsed.value.filenames)];
@@ -143,6 +168,9 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
           if (missing.length > 0) return errAsync(documentNotFound(missing));
           return ports.documentStorage.missingPermanent(keys).andThen((gone) => {
             if (gone.length > 0) return errAsync(documentNotFound(gone));
+            // No entry, no links: the links are answered only once the entry that records who asked
+            // for them is committed (they are made first, so the storage's signer, which may fetch
+            // credentials, never runs inside the transaction).
             return ResultAsync.combine(
               parsed.value.filenames.map((key) => {
                 const document = byKey.get(key);
@@ -150,7 +178,11 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
                   .presignDownload(key, document?.filename ?? key, expiresAt)
                   .map((downloadUrl) => ({ filename: key, downloadUrl, expiresAt: expiresAt.toISOString() }));
               }),
-            ).map((downloads) => ({ downloads }));
+            ).andThen((downloads) =>
+              transaction((tx) =>
+                tx.audit.append(downloadAuditEntries(principal, keys, byKey)).map(() => ({ downloads })),
+              ),
+            );
           });
         });
       }),

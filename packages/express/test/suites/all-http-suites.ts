@@ -1,4 +1,5 @@
 import { describeApiDocs } from './api-docs.js';
+import { describeAuditTrail } from './audit-trail.js';
 import { describeBoundedAnswers } from './bounded-answers.js';
 import { describeComplianceReviewDepth } from './compliance-review-depth.js';
 import { describeHostileRequests } from './hostile-requests.js';
@@ -16,6 +17,7 @@ export const describeAllHttpSuites = () => {
   describeInterfaceRoutes();
   describeComplianceReviewDepth();
   describeManagerIsolation();
+  describeAuditTrail();
   describeHttpErrors();
   describeIdempotency();
   describeUnreachableIdempotencyStore();

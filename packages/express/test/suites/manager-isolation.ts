@@ -55,6 +55,10 @@ export const describeManagerIsolation = () =>
         (key, id) => h.api.get(`/manager/v1/clients/${id}/status-history`).set('SERVICE_API_KEY', key),
         () => individualId,
       ],
+      'GET /clients/:id/audit': [
+        (key, id) => h.api.get(`/manager/v1/clients/${id}/audit`).set('SERVICE_API_KEY', key),
+        () => individualId,
+      ],
       'PUT /clients/individuals/:id/onboarding': [
         (key, id) =>
           h.api

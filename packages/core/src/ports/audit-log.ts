@@ -1,0 +1,37 @@
+import type { ResultAsync } from 'neverthrow';
+import type { StorageUnavailable } from '../errors.js';
+import type { AuditEntry } from '../schemas/audit.js';
+
+/**
+ * An entry read back with its place in the trail: decimal digits (a bigint), increasing in the
+ * order the entries were appended, which for one client is the order of its changes (they lock the
+ * client). Entries of one millisecond keep that order, which their `at` alone could not.
+ */
+export type PositionedAuditEntry = { readonly position: string; readonly entry: AuditEntry };
+
+export type AuditLogQuery = {
+  readonly clientId: string;
+  /** Only entries after this position (one the log returned, checked by core's cursor codec). */
+  readonly afterPosition?: string;
+  readonly limit: number;
+};
+
+/** What redaction leaves in place of a value of `changes` (decisions §11). */
+export const REDACTED_VALUE = '[redacted]';
+
+/**
+ * The audit trail (decisions §10): commands append their entries in their own transaction, so a
+ * rolled-back command leaves none and a committed change always has its entry. Entries are never
+ * updated or deleted through this port (an id already taken is refused) but by `redactChanges`;
+ * a client's are read oldest first, by position.
+ */
+export interface AuditLog {
+  append(entries: readonly AuditEntry[]): ResultAsync<void, StorageUnavailable>;
+  listForClient(query: AuditLogQuery): ResultAsync<PositionedAuditEntry[], StorageUnavailable>;
+  /**
+   * Replaces every `before` and `after` of the client's entries that is not null by
+   * `REDACTED_VALUE` (paths, ids, actions, actors, request ids, times and documents stay).
+   * Idempotent. For the redaction of a deleted client (decisions §11); nothing else calls it.
+   */
+  redactChanges(clientId: string): ResultAsync<void, StorageUnavailable>;
+}

@@ -1,0 +1,122 @@
+import type { AuditAction, AuditChange, AuditEntry } from '@onboarding-kit/core';
+import { type AuditLog, REDACTED_VALUE, storageUnavailable } from '@onboarding-kit/core/adapter';
+import { okAsync, ResultAsync } from 'neverthrow';
+import { isoTimestampSql } from './iso-timestamp-sql.js';
+import type { KitTables } from './kit-tables.js';
+import { preparedStatement } from './prepared-statement.js';
+import { type SqlSession, statementsPerSchema } from './sql-session.js';
+
+const unavailable = storageUnavailable('postgres');
+
+/** The columns of `audit_entries` (but its position, given by the table) as a json record set, read by `auditEntriesFromJson` (here and in a create). */
+export const auditEntryRowsJson = (entries: readonly AuditEntry[]): string =>
+  JSON.stringify(
+    entries.map((entry, ordinal) => ({
+      ordinal,
+      id: entry.id,
+      client_id: entry.clientId,
+      action: entry.action,
+      actor_kind: entry.actor.kind,
+      actor_id: entry.actor.id,
+      request_id: entry.requestId,
+      at: entry.at,
+      changes: entry.changes,
+      documents: entry.documents,
+    })),
+  );
+
+/** The rows of a json parameter made by `auditEntryRowsJson`, as a FROM item named `a` (insert them by `a.ordinal`). */
+export const auditEntriesFromJson = (parameter: string): string =>
+  `json_to_recordset(${parameter}::json) AS a(ordinal integer, id uuid, client_id uuid, action text, actor_kind text,
+    actor_id text, request_id text, at timestamptz, changes json, documents json)`;
+
+/** The values of an `audit_entries` insert selected from `a`. */
+export const auditEntryInsertColumns =
+  '(id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)';
+export const auditEntrySelectValues = `a.id, a.client_id, a.action, a.actor_kind, a.actor_id, a.request_id,
+    a.at, a.changes, ARRAY(SELECT json_array_elements_text(a.documents))`;
+
+const auditLogStatements = statementsPerSchema((tables) => ({
+  append: preparedStatement(
+    `INSERT INTO ${tables.auditEntries} ${auditEntryInsertColumns}
+     SELECT ${auditEntrySelectValues} FROM ${auditEntriesFromJson('$1')} ORDER BY a.ordinal`,
+  ),
+  list: preparedStatement(
+    `SELECT position, id, client_id, action, actor_kind, actor_id, request_id, ${isoTimestampSql('at')} AS at,
+       changes, documents
+     FROM ${tables.auditEntries}
+     WHERE client_id = $1 AND position > $2::bigint
+     ORDER BY position LIMIT $3`,
+  ),
+  // The table lets an UPDATE of `changes` through only while this transaction says it is redacting
+  // (migration 0002); the setting is turned off again right after, for the rest of the transaction.
+  redactingOn: "SELECT set_config('onboarding_kit.redacting', 'on', true)",
+  redactingOff: "SELECT set_config('onboarding_kit.redacting', 'off', true)",
+  redact: `UPDATE ${tables.auditEntries} SET changes = (
+      SELECT coalesce(json_agg(json_build_object(
+          'path', c.value -> 'path',
+          'before', CASE WHEN json_typeof(c.value -> 'before') = 'null' THEN c.value -> 'before' ELSE to_json($2::text) END,
+          'after', CASE WHEN json_typeof(c.value -> 'after') = 'null' THEN c.value -> 'after' ELSE to_json($2::text) END
+        ) ORDER BY c.ordinality), '[]'::json)
+      FROM json_array_elements(changes) WITH ORDINALITY AS c(value, ordinality))
+    WHERE client_id = $1`,
+}));
+
+type AuditEntryRow = {
+  position: string;
+  id: string;
+  client_id: string;
+  action: AuditAction;
+  actor_kind: AuditEntry['actor']['kind'];
+  actor_id: string;
+  request_id: string | null;
+  at: string;
+  changes: AuditChange[];
+  documents: string[];
+};
+
+/**
+ * The audit trail on PostgreSQL: one INSERT per append, in the command's transaction (a create's
+ * entry is part of its one statement, client-creation.ts). The table refuses UPDATE and DELETE
+ * (migration 0002), so no statement here could change an entry even by mistake.
+ */
+export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): AuditLog => {
+  const statements = auditLogStatements(tables);
+  return {
+    redactChanges: (clientId) =>
+      ResultAsync.fromPromise(
+        db.atomically(async (transaction) => {
+          await transaction.query(statements.redactingOn);
+          await transaction.query(statements.redact, [clientId, REDACTED_VALUE]);
+          await transaction.query(statements.redactingOff);
+        }),
+        unavailable,
+      ),
+    append: (entries) =>
+      entries.length === 0
+        ? okAsync(undefined)
+        : ResultAsync.fromPromise(
+            db.query(statements.append([auditEntryRowsJson(entries)])),
+            unavailable,
+          ).map(() => undefined),
+    listForClient: ({ clientId, afterPosition = '0', limit }) =>
+      ResultAsync.fromPromise(
+        db.query<AuditEntryRow>(statements.list([clientId, afterPosition, Math.max(1, Math.floor(limit))])),
+        unavailable,
+      ).map((result) =>
+        result.rows.map((row) => ({
+          position: row.position,
+          entry: {
+            id: row.id,
+            clientId: row.client_id,
+            action: row.action,
+            actor: { kind: row.actor_kind, id: row.actor_id },
+            requestId: row.request_id,
+            at: row.at,
+            changes: row.changes,
+            documents: row.documents,
+          },
+        })),
+      ),
+  };
+};
