@@ -115,7 +115,7 @@ export const startDemo = (
       })
       .map(({ adapters, kit, webhook, jobs }): RunningDemo => {
         server.on('request', createDemoApp({ kit, signedLinks: adapters.signedLinks, logger }));
-        // Purge of expired idempotency records, sweep of orphan documents (issue 11 §4): on timers in
+        // Purge of expired idempotency records, sweep of orphan documents: on timers in
         // memory mode; on PostgreSQL the job runner's schedules do both, once per tick across processes.
         const maintenance = startKitMaintenance(kit, {
           logger,

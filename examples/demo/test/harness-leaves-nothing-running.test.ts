@@ -5,7 +5,7 @@ import { describe, expect, type TestContext, test } from 'vitest';
 import { groupAlive, signalGroup } from '../../../test-support/process-groups.js';
 
 /**
- * The harness never leaves a server behind (issue 8 §9): a global setup that fails midway stops what
+ * The harness never leaves a server behind: a global setup that fails midway stops what
  * it started, and a run that dies (uncaught exception, SIGTERM, even SIGKILL) takes its servers with
  * it. Real PostgreSQL, s3rver and moto_server, started in a separate Node process by the demo's
  * global setup (test/processes/servers-then-failure.ts); checked by process group, so the processes

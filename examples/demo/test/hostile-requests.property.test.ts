@@ -13,7 +13,7 @@ import { percentEncodeBytes, percentEncodeUtf8, type RawAnswer, rawCaller } from
 import { startTestDemo, type TestDemo } from './support/test-demo.js';
 
 /**
- * Issue 8's proof that attack classes are closed, not instances: generated valid and hostile
+ * The proof that attack classes are closed, not instances: generated valid and hostile
  * requests against every route of the demo, on memory and on PostgreSQL. Whatever is sent, the
  * answer is never a 5xx, its status is one the served OpenAPI document lists for the operation,
  * its body matches the documented schema (every error the documented error body), and a valid

@@ -7,7 +7,7 @@ import { demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http
 import { type DemoProcess, spawnDemoProcess } from './support/demo-process.js';
 
 /**
- * Two app instances behind a load balancer on one PostgreSQL (issue 4): two demo processes, each
+ * Two app instances behind a load balancer on one PostgreSQL: two demo processes, each
  * with its own memory document storage holding the same uploaded file, receive 200 creates with one
  * Idempotency-Key and one body at once, 100 each.
  */

@@ -12,7 +12,7 @@ import { demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http
 import { type DemoProcess, spawnDemoProcess } from './support/demo-process.js';
 
 /**
- * Issue 11 §4 with a real crash: the demo (PostgreSQL + S3) is killed after S3 made a permanent
+ * The orphan sweep after a real crash: the demo (PostgreSQL + S3) is killed after S3 made a permanent
  * copy and before its transaction committed. The copy is an orphan (no index row, no client); the
  * sweep removes it once past the grace period and keeps every referenced document.
  */

@@ -11,7 +11,7 @@ import { demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http
 import { type DemoProcess, spawnDemoProcess } from './support/demo-process.js';
 
 /**
- * Issue 9's proof: two demo processes on one PostgreSQL deliver every event of 200 creates to a
+ * The proof: two demo processes on one PostgreSQL deliver every event of 200 creates to a
  * receiver that fails 30 % of attempts, while one of the processes is SIGKILLed mid-run. The
  * receiver deduplicates on webhook-id and checks each signature with its own HMAC (node:crypto,
  * not the kit's code nor the standardwebhooks package).

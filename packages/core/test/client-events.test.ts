@@ -18,7 +18,7 @@ const eventsOf = async (
   query = {},
 ) => (await kit.events.list(manager, { limit: 100, ...query }))._unsafeUnwrap();
 
-/** Issue 9: every committed state change has its one event, written with it; a refused one none. */
+/** Every committed state change has its one event, written with it; a refused one none. */
 describe('client events (the transactional outbox)', () => {
   it('every transition of the status machine emits its one event, with the client as it became', async () => {
     const { kit, upload } = createMemoryKit();

@@ -5,7 +5,7 @@ import { type DocumentStorage, MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from '../src
 import { createOnboardingKit, exampleEntityPayload, principalKey } from '../src/index.js';
 import { aManager } from './support/memory-kit.js';
 
-/** Issue 11 §6: what one payload can make the kit do to its storage is bounded. */
+/** What one payload can make the kit do to its storage is bounded. */
 
 const names = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}-${i}.pdf`);

@@ -5,7 +5,7 @@ import { createOnboardingKit, exampleIndividualPayload, principalKey } from '../
 import { aManager } from './support/memory-kit.js';
 
 /**
- * Issue 11 §3: the file that was checked is the file that is moved. A re-upload under the same name
+ * The file that was checked is the file that is moved. A re-upload under the same name
  * between the check (size, emptiness, expiry) and the copy must not slip through the checks, and a
  * re-upload after the copy must not be deleted by the promotion's cleanup.
  */

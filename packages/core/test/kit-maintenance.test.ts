@@ -5,7 +5,7 @@ import { createOnboardingKit, startKitMaintenance } from '../src/index.js';
 
 const day = 24 * 60 * 60_000;
 
-/** Issue 14 §7: the kit's background work has a documented start and a close that drains it. */
+/** The kit's background work has a documented start and a close that drains it. */
 describe('startKitMaintenance', () => {
   test('runs the purge and the sweep at start and at their intervals; close stops them and drains a run', async () => {
     const clock = createControllableClock(new Date('2030-01-01T00:00:00Z'));

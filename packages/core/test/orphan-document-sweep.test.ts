@@ -6,7 +6,7 @@ import { aManager, createMemoryKit } from './support/memory-kit.js';
 const hour = 60 * 60_000;
 
 /**
- * Issue 11 §4: a permanent copy that no client references (its command crashed between the copy
+ * A permanent copy that no client references (its command crashed between the copy
  * and the commit) is removed once older than the grace period; referenced documents never are.
  */
 describe('kit.documents.sweepOrphanDocuments', () => {

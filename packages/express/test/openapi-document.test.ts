@@ -230,7 +230,7 @@ describe('the figures the document states are the kit’s options', () => {
   });
 });
 
-describe('a host-shaped document (issue 14 §3)', () => {
+describe('a host-shaped document', () => {
   const hostError = {
     type: 'object',
     required: ['error'],

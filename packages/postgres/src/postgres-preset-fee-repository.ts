@@ -27,7 +27,7 @@ export const createPostgresPresetFeeRepository = (db: SqlSession, tables: KitTab
   return {
     // The rows are taken inside the promise, not by a neverthrow `map`: `map` awaits through a
     // generator, and with ~1,000 rows that made young-generation GC keep and promote most of each
-    // list (5–7 ms scavenges, p99 about 10 ms instead of 3.5 ms; docs/performance.md, issue 10).
+    // list (5–7 ms scavenges, p99 about 10 ms instead of 3.5 ms; docs/performance.md).
     listByManager: (managerId) =>
       ResultAsync.fromPromise(
         db.query<PresetFee>(listOfManager([managerId])).then((result) => result.rows),

@@ -15,7 +15,7 @@ import { newSchemaName } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
 /**
- * Issue 11 §1: the server commits, then the connection drops before its reply arrives. The kit
+ * The server commits, then the connection drops before its reply arrives. The kit
  * cannot know the outcome; it must not act as if the commit had failed (removing the documents a
  * saved client points at), and a retry with the same key must replay the saved client.
  */

@@ -6,7 +6,7 @@ import { type ConditionProxy, startConditionProxy } from './condition-proxy.js';
 import { freshBucket, s3ClientFor } from './s3-compatible-client.js';
 
 /**
- * Issue 11 §6: with `maxUploadBytes`, S3 itself refuses a file over the bound (a presigned POST
+ * With `maxUploadBytes`, S3 itself refuses a file over the bound (a presigned POST
  * whose policy carries `content-length-range`). s3rver does not enforce policies: the condition
  * proxy does, as S3 documents it.
  */

@@ -25,7 +25,7 @@ export type EventLogQuery = {
 };
 
 /**
- * The transactional outbox (issue 9): commands append their events in their own transaction, so a
+ * The transactional outbox: commands append their events in their own transaction, so a
  * rolled-back command leaves none and a committed one always has its own. A manager's events are
  * read oldest first, and a reader paging with `afterPosition` never skips an event whose
  * transaction commits later (the log holds back what follows a transaction still running).

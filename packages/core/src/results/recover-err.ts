@@ -3,8 +3,8 @@ import { ok, type Result, ResultAsync } from 'neverthrow';
 /**
  * `result.orElse(recover)` in one `then`: an Ok passes through as it is, an Err becomes what
  * `recover` answers. neverthrow's `orElse` (like its `map` and `mapErr`) runs every result, Ok
- * included, through a generator-based awaiter: more promises and objects on each request's path
- * (issue 10). Use it where the Ok is the common way through.
+ * included, through a generator-based awaiter: more promises and objects on each request's path.
+ * Use it where the Ok is the common way through.
  */
 export const recoverErr = <T, E, U, F>(
   result: ResultAsync<T, E>,

@@ -16,7 +16,7 @@ export interface ClientEventService {
   list(principal: ManagerPrincipal, query: unknown): ResultAsync<ClientEventListResponse, DomainError>;
 }
 
-/** A manager's events, oldest first (issue 9): what a portal polls instead of listing clients. */
+/** A manager's events, oldest first: what a portal polls instead of listing clients. */
 export const createClientEventService = ({ ports }: KitContext): ClientEventService => ({
   list: (principal, query) => {
     const parsed = parseRequest(clientEventListQuerySchema, query, 'The query parameters are invalid');

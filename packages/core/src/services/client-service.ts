@@ -262,7 +262,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
             ...(after.value === undefined ? {} : { after: after.value }),
           })
           // andThen with a synchronous Result, not map: neverthrow's map awaits through a generator,
-          // which made young-generation GC promote large lists (see the preset fee list, issue 10).
+          // which made young-generation GC promote large lists (see the preset fee list).
           .andThen((clients) => {
             const page = clients.slice(0, limit);
             const last = page.at(-1);

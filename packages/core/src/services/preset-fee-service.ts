@@ -20,7 +20,7 @@ export interface PresetFeeService {
 export const createPresetFeeService = ({ ports }: KitContext): PresetFeeService => ({
   // andThen with a synchronous Result, not map: neverthrow's map awaits through a generator, and
   // with ~1,000 fees per list that made young-generation GC keep and promote most of each list
-  // (scavenges of 5–7 ms instead of under 1 ms; docs/performance.md, issue 10).
+  // (scavenges of 5–7 ms instead of under 1 ms; docs/performance.md).
   list: (principal) =>
     ports.presetFees.listByManager(principal.managerId).andThen((fees) => ok(fees.map(toPresetFeeListItem))),
   get: (principal, presetFeeId) =>

@@ -24,7 +24,7 @@ export type WebhookJobReport = {
 };
 
 /**
- * Webhook endpoints of a manager and the deliveries of its events (issue 9). Runners (the
+ * Webhook endpoints of a manager and the deliveries of its events. Runners (the
  * PostgreSQL job engine, the memory queue) hand each job to `runJob`.
  */
 export interface WebhookService {

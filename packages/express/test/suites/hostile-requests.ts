@@ -50,7 +50,7 @@ const uploadPath = async (h: Harness, filename: string): Promise<string> => {
 
 const TWENTY_SIX_MB_AND_A_KIB = 26 * 1024 * 1024 + 1024;
 
-/** Issue 8: the attack classes an outsider with or without a key or a link can try, closed. */
+/** The attack classes an outsider with or without a key or a link can try, closed. */
 export const describeHostileRequests = () =>
   describe('hostile requests', () => {
     let h: Harness;
