@@ -13,10 +13,11 @@ export type HandwrittenCreate = {
 
 /**
  * A create as a team would write it by hand with pg, the baseline of the PostgreSQL benches: the
- * idempotency record claimed in its own autocommitted INSERT, then BEGIN, one statement per row
- * (the document, the client, each bank account, each wallet, the status history, the two outbox
- * events in one INSERT, the completed record), COMMIT. The same rows as the kit writes, into the
- * kit's own tables. Answers the client as created.
+ * idempotency record claimed in its own autocommitted INSERT, the uploaded file claimed in another
+ * (so that two requests cannot both use it: the kit claims before it copies), then BEGIN, one
+ * statement per row (the document, the client, each bank account, each wallet, the status
+ * history, the two outbox events in one INSERT, the audit entry, the completed record), COMMIT.
+ * The same rows as the kit writes, into the kit's own tables. Answers the client as created.
  */
 export const handwrittenPostgresCreate =
   (pool: Pool, schema: string, hashing: TextHashing) =>
@@ -30,6 +31,12 @@ export const handwrittenPostgresCreate =
       `INSERT INTO ${t}.idempotency_records (owner, scope, idempotency_key, fingerprint, token, state, created_at, locked_at)
        VALUES ($6, $1, $2, $3, $4, 'IN_PROGRESS', $5, $5)`,
       [scope, idempotencyKey, fingerprintRequestBody(payload, hashing)._unsafeUnwrap(), token, now, owner],
+    );
+    const upload = `${owner}/${filename}/${token}`;
+    await pool.query(
+      `INSERT INTO ${t}.temporary_file_claims (upload, holder, expires_at) VALUES ($1, $2, $3)
+       ON CONFLICT (upload) DO NOTHING`,
+      [upload, token, new Date(now.getTime() + 360_000)],
     );
     const clientId = randomUUID();
     const documentKey = `${randomUUID()}_${filename}`;
@@ -49,8 +56,9 @@ export const handwrittenPostgresCreate =
     try {
       await db.query('BEGIN');
       await db.query(
-        `INSERT INTO ${t}.documents (key, client_id, manager_id, filename, size, stored_at) VALUES ($1, $2, $3, $4, 2048, $5)`,
-        [documentKey, clientId, managerId, filename, now],
+        `INSERT INTO ${t}.documents (key, client_id, manager_id, filename, size, stored_at, upload)
+         VALUES ($1, $2, $3, $4, 2048, $5, $6)`,
+        [documentKey, clientId, managerId, filename, now, upload],
       );
       await db.query(
         `INSERT INTO ${t}.clients (id, manager_id, client_type, status, individual_profile, individual_source_of_funds,
@@ -109,6 +117,20 @@ export const handwrittenPostgresCreate =
             createdAt: now.toISOString(),
             data: { clientId, documents: [{ key: documentKey, filename, size: 2048 }] },
           }),
+        ],
+      );
+      await db.query(
+        `INSERT INTO ${t}.audit_entries (id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)
+         VALUES ($1, $2, 'create', 'manager', $3, NULL, $4, $5, $6)`,
+        [
+          randomUUID(),
+          clientId,
+          managerId,
+          now,
+          JSON.stringify(
+            Object.entries({ ...payload, profile }).map(([path, after]) => ({ path, before: null, after })),
+          ),
+          [documentKey],
         ],
       );
       await db.query(

@@ -10,7 +10,6 @@ import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
 import {
-  ascending,
   entries,
   type IdempotencyRecord,
   idempotencyRecordId,
@@ -65,8 +64,9 @@ export const completeIdempotencyClaim = (
   });
 
 /**
- * `QuotaExceeded` when the owner already holds `maxLiveRecordsPerOwner` live records: a read of
- * that owner's live records (the owner index sorts them by claim) up to the bound.
+ * `QuotaExceeded` when the owner already holds `maxLiveRecordsPerOwner` live records. The owner
+ * index sorts an owner's records by claim, and its tree counts its nodes: the live ones are those
+ * between the first claimed within the TTL and the owner's end, counted in O(log n).
  */
 const ownerQuotaRefusal = (
   tables: MemoryTables,
@@ -76,18 +76,10 @@ const ownerQuotaRefusal = (
   if (limit === null) return null;
   const now = request.now.getTime();
   // A record is live while `now - claimedAt <= recordTtlMs`.
-  const live = ascending(tables.idempotencyByOwner, request.owner, [
-    request.owner,
-    now - request.recordTtlMs,
-  ]);
-  let held = 0;
-  let oldest = now;
-  for (const [key] of live) {
-    if (held === 0) oldest = key[1] as number;
-    held += 1;
-    if (held >= limit) break;
-  }
-  if (held < limit) return null;
+  const oldestLive = tables.idempotencyByOwner.ge([request.owner, now - request.recordTtlMs]);
+  const ownerEnd = tables.idempotencyByOwner.ge([request.owner, Number.POSITIVE_INFINITY]);
+  if (ownerEnd.index - oldestLive.index < limit) return null;
+  const oldest = oldestLive.key?.[1] as number;
   // A record is expired once strictly older than the TTL: 1 ms after it reaches it.
   return { type: 'QuotaExceeded', retryAfterMs: oldest + request.recordTtlMs + 1 - now };
 };
