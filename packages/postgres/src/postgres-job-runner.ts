@@ -79,16 +79,17 @@ export const startPostgresJobRunner = async ({
   });
   boss.on('error', onError);
   await boss.start();
+  try {
+    await boss.schedule(idempotencyPurgeQueue, idempotencyPurgeCron);
+    if (orphanSweepCron === null) await boss.unschedule(orphanSweepQueue);
+    else await boss.schedule(orphanSweepQueue, orphanSweepCron);
+  } catch (error) {
+    // Nothing is fetched yet: the engine's maintenance and schedules are all there is to stop.
+    await boss.stop({ graceful: false, close: false, wait: true });
+    await statements.settled();
+    throw error;
+  }
 
-  const queueWorkers: QueueWorker[] = [
-    workQueue<WebhookJob>(boss, webhookQueue, (job) => kit.webhooks.runJob(job), {
-      batchSize,
-      maxJobsInHand,
-      workers,
-      pollingIntervalMs: pollingIntervalSeconds * 1000,
-      onError,
-    }),
-  ];
   // The periodic work: one job per tick of its schedule, looked for every 2 s (as pg-boss's `work`).
   const periodic = (queue: string, runJob: () => ResultAsync<unknown, { readonly type: string }>) =>
     workQueue<object>(boss, queue, runJob, {
@@ -98,14 +99,19 @@ export const startPostgresJobRunner = async ({
       pollingIntervalMs: 2_000,
       onError,
     });
-
-  await boss.schedule(idempotencyPurgeQueue, idempotencyPurgeCron);
-  queueWorkers.push(periodic(idempotencyPurgeQueue, () => kit.idempotency.purgeExpired()));
-  if (orphanSweepCron === null) await boss.unschedule(orphanSweepQueue);
-  else {
-    await boss.schedule(orphanSweepQueue, orphanSweepCron);
-    queueWorkers.push(periodic(orphanSweepQueue, () => kit.documents.sweepOrphanDocuments()));
-  }
+  const queueWorkers: QueueWorker[] = [
+    workQueue<WebhookJob>(boss, webhookQueue, (job) => kit.webhooks.runJob(job), {
+      batchSize,
+      maxJobsInHand,
+      workers,
+      pollingIntervalMs: pollingIntervalSeconds * 1000,
+      onError,
+    }),
+    periodic(idempotencyPurgeQueue, () => kit.idempotency.purgeExpired()),
+    ...(orphanSweepCron === null
+      ? []
+      : [periodic(orphanSweepQueue, () => kit.documents.sweepOrphanDocuments())]),
+  ];
 
   const closeOnce = async () => {
     await Promise.all(queueWorkers.map((worker) => worker.stop()));

@@ -31,7 +31,11 @@ export const statementsInFlight = (db: Queryable): StatementsInFlight => {
       },
     },
     settled: async () => {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      while (inFlight.size > 0) {
+        await Promise.allSettled([...inFlight]);
+        // A turn of the event loop, for a statement sent in reply to the last one to be counted.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
   };
 };
