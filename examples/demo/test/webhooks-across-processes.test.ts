@@ -4,9 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exampleIndividualPayload } from '@onboarding-kit/core';
 import { demoIdentities } from '@onboarding-kit/memory';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openDemoDatabase } from './support/demo-database.js';
+import { type DemoDatabase, openDemoDatabase } from './support/demo-database.js';
 import { demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http.js';
 import { type DemoProcess, spawnDemoProcess } from './support/demo-process.js';
 
@@ -17,7 +16,7 @@ import { type DemoProcess, spawnDemoProcess } from './support/demo-process.js';
  * not the kit's code nor the standardwebhooks package).
  */
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
-let database: Awaited<ReturnType<typeof openDemoDatabase>>;
+let database: DemoDatabase;
 const instances: DemoProcess[] = [];
 let receiver: Server;
 
@@ -142,7 +141,7 @@ test('every event of 200 creates reaches a 30 %-failing receiver once deduplicat
   expect(created.length).toBeGreaterThanOrEqual(140);
 
   // Every committed create has its two events (client.created, documents.promoted) in the outbox…
-  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  const pool = database.pool(1);
   try {
     const { rows } = await pool.query<{ event_id: string }>(
       'SELECT event_id FROM onboarding_kit.client_events WHERE manager_id = $1',

@@ -1,4 +1,3 @@
-import type { Pool } from 'pg';
 import PgBoss from 'pg-boss';
 import { preparedStatement } from './prepared-statement.js';
 import type { Queryable } from './sql-session.js';
@@ -50,9 +49,9 @@ export const preparedJobEngineDatabase = (db: Queryable): PgBoss.Db => ({
   },
 });
 
-/** A pg-boss instance over the kit's pool, on the kit's job schema; started only by a runner. */
+/** A pg-boss instance over the kit's pool (or a way into it), on the kit's job schema; started only by a runner. */
 export const createJobEngine = (
-  pool: Pool,
+  pool: Queryable,
   jobSchema: string,
   options: PgBoss.ConstructorOptions = {},
 ): PgBoss => new PgBoss({ ...options, db: preparedJobEngineDatabase(pool), schema: jobSchema });

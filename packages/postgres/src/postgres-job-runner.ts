@@ -1,5 +1,6 @@
 import type { OnboardingKit } from '@onboarding-kit/core';
 import type { WebhookJob } from '@onboarding-kit/core/adapter';
+import type { ResultAsync } from 'neverthrow';
 import type { Pool } from 'pg';
 import type PgBoss from 'pg-boss';
 import { defaultSchema, kitTables } from './kit-tables.js';
@@ -9,6 +10,8 @@ import {
   orphanSweepQueue,
   webhookQueue,
 } from './postgres-job-engine.js';
+import { type QueueWorker, workQueue } from './postgres-queue-worker.js';
+import { statementsInFlight } from './statements-in-flight.js';
 
 export type PostgresJobRunnerOptions = {
   readonly pool: Pool;
@@ -39,126 +42,14 @@ export type PostgresJobRunnerOptions = {
   readonly onError?: (error: unknown) => void;
 };
 
-/** A running job runner; `close` stops fetching and waits for the jobs in hand. */
+/**
+ * A running job runner. `close` stops fetching, waits for the jobs in hand and for every statement
+ * of the engine on its way, so that the pool may be ended once it resolves (a statement reaching an
+ * ended pool would be an unhandled rejection inside pg-boss).
+ */
 export type PostgresJobRunner = {
   readonly boss: PgBoss;
   close(): Promise<void>;
-};
-
-/** A kit error as the job's failure output (pg-boss keeps it on the job); never its cause's internals. */
-const failureOf = (error: { readonly type: string }): Error => new Error(`The job failed: ${error.type}`);
-
-/**
- * Works the webhook queue with pg-boss's `fetch`, `complete` and `fail` rather than `work`: `work`
- * hands a batch to one handler and fetches again only once every job of it has ended, so one job
- * waiting on a receiver that never answers held its whole batch (and every event behind it) for
- * the attempt timeout, again and again. Here each job ends on its own and its place is filled by
- * the next fetch; a full fetch is followed by another at once, an empty or partial one by the
- * polling interval. Jobs of a process that dies are expired by the engine's supervision as before.
- */
-const workWebhookQueue = (
-  boss: PgBoss,
-  kit: Pick<OnboardingKit, 'webhooks'>,
-  {
-    batchSize,
-    maxJobsInHand,
-    workers,
-    pollingIntervalMs,
-    onError,
-  }: {
-    readonly batchSize: number;
-    readonly maxJobsInHand: number;
-    readonly workers: number;
-    readonly pollingIntervalMs: number;
-    readonly onError: (error: unknown) => void;
-  },
-): { stop(): Promise<void> } => {
-  let inHand = 0;
-  let stopping = false;
-  const running = new Set<Promise<void>>();
-  const sleepers = new Set<() => void>();
-  const wakeAll = () => {
-    for (const wake of [...sleepers]) wake();
-  };
-  /** Waits `ms`, or less when a job ends (room came free) or the runner stops. */
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
-
-  // Jobs that ran are completed together, one statement for those that ended in the same turn of
-  // the event loop (as `work` completed a batch); a crash before it runs them again (at least once).
-  let ended: string[] = [];
-  let completing: Promise<void> = Promise.resolve();
-  const completeEnded = () => {
-    if (ended.length === 0) return;
-    const ids = ended;
-    ended = [];
-    completing = completing
-      .then(() => boss.complete(webhookQueue, ids))
-      .catch((error: unknown) => onError(error));
-  };
-  const complete = (id: string) => {
-    ended.push(id);
-    if (ended.length === 1) setImmediate(completeEnded);
-  };
-
-  const run = async (job: PgBoss.Job<WebhookJob>) => {
-    try {
-      const outcome = await kit.webhooks.runJob(job.data);
-      // A failed job is retried by the engine.
-      if (outcome.isErr())
-        await boss.fail(webhookQueue, job.id, { message: failureOf(outcome.error).message });
-      else complete(job.id);
-    } catch (error) {
-      onError(error);
-    } finally {
-      inHand -= 1;
-      wakeAll();
-    }
-  };
-
-  const fetchLoop = async () => {
-    while (!stopping) {
-      const room = Math.min(batchSize, maxJobsInHand - inHand);
-      if (room <= 0) {
-        await pause(pollingIntervalMs);
-        continue;
-      }
-      inHand += room;
-      let jobs: PgBoss.Job<WebhookJob>[] = [];
-      try {
-        jobs = await boss.fetch<WebhookJob>(webhookQueue, { batchSize: room });
-      } catch (error) {
-        onError(error);
-      }
-      inHand -= room - jobs.length;
-      for (const job of jobs) {
-        const started = run(job).finally(() => running.delete(started));
-        running.add(started);
-      }
-      // A full fetch means a backlog: fetch again at once. Otherwise wait the polling interval.
-      if (jobs.length < room && !stopping) await pause(pollingIntervalMs);
-    }
-  };
-  const loops = Array.from({ length: Math.max(1, workers) }, fetchLoop);
-
-  return {
-    stop: async () => {
-      stopping = true;
-      wakeAll();
-      await Promise.all(loops);
-      await Promise.all([...running]);
-      completeEnded();
-      await completing;
-    },
-  };
 };
 
 /**
@@ -179,7 +70,9 @@ export const startPostgresJobRunner = async ({
   orphanSweepCron = '17 * * * *',
   onError = () => undefined,
 }: PostgresJobRunnerOptions): Promise<PostgresJobRunner> => {
-  const boss = createJobEngine(pool, kitTables(schema).jobSchema, {
+  // Every statement of the engine goes through `statements`, so that `close` can wait for the last.
+  const statements = statementsInFlight(pool);
+  const boss = createJobEngine(statements.db, kitTables(schema).jobSchema, {
     migrate: false,
     supervise: true,
     schedule: true,
@@ -187,34 +80,53 @@ export const startPostgresJobRunner = async ({
   });
   boss.on('error', onError);
   await boss.start();
-
-  const webhookJobs = workWebhookQueue(boss, kit, {
-    batchSize,
-    maxJobsInHand,
-    workers,
-    pollingIntervalMs: pollingIntervalSeconds * 1000,
-    onError,
-  });
-
-  await boss.schedule(idempotencyPurgeQueue, idempotencyPurgeCron);
-  await boss.work(idempotencyPurgeQueue, async () => {
-    const purged = await kit.idempotency.purgeExpired();
-    if (purged.isErr()) throw failureOf(purged.error);
-  });
-  if (orphanSweepCron === null) await boss.unschedule(orphanSweepQueue);
-  else {
-    await boss.schedule(orphanSweepQueue, orphanSweepCron);
-    await boss.work(orphanSweepQueue, async () => {
-      const swept = await kit.documents.sweepOrphanDocuments();
-      if (swept.isErr()) throw failureOf(swept.error);
-    });
+  try {
+    await boss.schedule(idempotencyPurgeQueue, idempotencyPurgeCron);
+    if (orphanSweepCron === null) await boss.unschedule(orphanSweepQueue);
+    else await boss.schedule(orphanSweepQueue, orphanSweepCron);
+  } catch (error) {
+    // Nothing is fetched yet: the engine's maintenance and schedules are all there is to stop.
+    await boss.stop({ graceful: false, close: false, wait: true });
+    await statements.settled();
+    throw error;
   }
 
+  // The periodic work: one job per tick of its schedule, looked for every 2 s (as pg-boss's `work`).
+  const periodic = (queue: string, runJob: () => ResultAsync<unknown, { readonly type: string }>) =>
+    workQueue<object>(boss, queue, runJob, {
+      batchSize: 1,
+      maxJobsInHand: 1,
+      workers: 1,
+      pollingIntervalMs: 2_000,
+      onError,
+    });
+  const queueWorkers: QueueWorker[] = [
+    workQueue<WebhookJob>(boss, webhookQueue, (job) => kit.webhooks.runJob(job), {
+      batchSize,
+      maxJobsInHand,
+      workers,
+      pollingIntervalMs: pollingIntervalSeconds * 1000,
+      onError,
+    }),
+    periodic(idempotencyPurgeQueue, () => kit.idempotency.purgeExpired()),
+    ...(orphanSweepCron === null
+      ? []
+      : [periodic(orphanSweepQueue, () => kit.documents.sweepOrphanDocuments())]),
+  ];
+
+  const closeOnce = async () => {
+    await Promise.all(queueWorkers.map((worker) => worker.stop()));
+    // No pg-boss worker is left: this stops its maintenance and schedules, whose last run may
+    // still be on its way (it reports its failures on 'error').
+    await boss.stop({ graceful: false, close: false, wait: true });
+    await statements.settled();
+  };
+  let closing: Promise<void> | undefined;
   return {
     boss,
-    close: async () => {
-      await webhookJobs.stop();
-      await boss.stop({ graceful: true, close: false, wait: true, timeout: 15_000 });
+    close: () => {
+      closing ??= closeOnce();
+      return closing;
     },
   };
 };

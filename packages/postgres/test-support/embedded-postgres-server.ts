@@ -244,10 +244,20 @@ export const startEmbeddedPostgres = async (): Promise<EmbeddedPostgresServer> =
   };
 };
 
+/**
+ * A connection to the server's `postgres` database for one statement. Its 'error' is listened for:
+ * a server stopped meanwhile fails the awaited statement, not the test run.
+ */
+const adminClient = (adminConnectionString: string): pg.Client => {
+  const admin = new pg.Client({ connectionString: adminConnectionString });
+  admin.on('error', () => undefined);
+  return admin;
+};
+
 /** Creates an empty database with a random name and answers its connection string. */
 export const createFreshDatabase = async (adminConnectionString: string): Promise<string> => {
   const name = `onboarding_kit_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminConnectionString });
+  const admin = adminClient(adminConnectionString);
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${name}`);
@@ -264,7 +274,7 @@ export const dropDatabase = async (
   connectionString: string,
 ): Promise<void> => {
   const name = new URL(connectionString).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: adminConnectionString });
+  const admin = adminClient(adminConnectionString);
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${name.replaceAll('"', '""')}" WITH (FORCE)`);

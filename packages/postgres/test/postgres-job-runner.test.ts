@@ -1,8 +1,10 @@
 import type { WebhookRequest } from '@onboarding-kit/core/adapter';
+import { ResultAsync } from 'neverthrow';
+import type { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { idempotencyPurgeQueue, orphanSweepQueue } from '../src/postgres-job-engine.js';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
-import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
+import { countingPool, type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { webhookKitOnPostgres } from './webhook-kit-on-postgres.js';
 
 let database: MigratedDatabase;
@@ -91,5 +93,73 @@ describe('startPostgresJobRunner', () => {
     await runner.close();
     const withoutSweep = await startRunner(kit, { orphanSweepCron: null });
     expect((await withoutSweep.boss.getSchedules()).map(({ name }) => name)).toEqual([idempotencyPurgeQueue]);
+  });
+  it('closes only once the purge fetched on its way has ended, and no statement of it comes after', async () => {
+    const { kit } = await kitWithEndpoint();
+    const order: string[] = [];
+    const purging = {
+      ...kit,
+      idempotency: {
+        ...kit.idempotency,
+        // A purge that takes 300 ms, so that the runner's close and the pool's end fall within it.
+        purgeExpired: () => {
+          order.push('purge started');
+          return ResultAsync.fromSafePromise(new Promise((resolve) => setTimeout(resolve, 300)))
+            .andThen(() => kit.idempotency.purgeExpired())
+            .map((purged) => {
+              order.push('purge ended');
+              return purged;
+            });
+        },
+      },
+    };
+    // The engine's way into the database: its first fetch of the purge queue is held until released,
+    // and what is sent once `close` resolved is noted (it would reach a pool the caller ended).
+    let closed = false;
+    const sentAfterClose: string[] = [];
+    let fetchHeld: () => void = () => undefined;
+    const fetchOnItsWay = new Promise<void>((resolve) => {
+      fetchHeld = resolve;
+    });
+    let releaseFetch: () => void = () => undefined;
+    const fetchReleased = new Promise<void>((resolve) => {
+      releaseFetch = resolve;
+    });
+    let held = false;
+    // A pool of the runner's own, ended as the demo ends its pool once the runner is closed.
+    const { pool: runnerPool } = countingPool({ max: 2 });
+    runnerPool.on('error', () => undefined);
+    const gate = {
+      query: async (statement: string | { text: string; values?: unknown[] }, values?: unknown[]) => {
+        const text = typeof statement === 'string' ? statement : statement.text;
+        const args = typeof statement === 'string' ? values : statement.values;
+        if (closed) sentAfterClose.push(text);
+        if (!held && args?.[0] === idempotencyPurgeQueue && text.includes('SKIP LOCKED')) {
+          held = true;
+          fetchHeld();
+          await fetchReleased;
+        }
+        return runnerPool.query(statement, values);
+      },
+    } as unknown as Pool;
+
+    const runner = await startRunner(purging, { pool: gate, orphanSweepCron: null });
+    await fetchOnItsWay;
+    await runner.boss.send(idempotencyPurgeQueue, {});
+    const closing = runner.close().then(() => {
+      closed = true;
+      order.push('closed');
+    });
+    // pg-boss's `work` let its stop resolve here, the fetch still on its way.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    releaseFetch();
+    await closing;
+    // pg-boss's `work` ran the purge after its stop and completed the job on this pool, ended by
+    // then: an unhandled rejection ("Cannot use a pool after calling end on the pool").
+    await waitFor(() => order.includes('purge started'), 5_000);
+    await runnerPool.end();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(order).toEqual(['purge started', 'purge ended', 'closed']);
+    expect(sentAfterClose).toEqual([]);
   });
 });

@@ -1,0 +1,128 @@
+import type { ResultAsync } from 'neverthrow';
+import type PgBoss from 'pg-boss';
+
+/** A kit error as the job's failure output (pg-boss keeps it on the job); never its cause's internals. */
+const failureOf = (error: { readonly type: string }): Error => new Error(`The job failed: ${error.type}`);
+
+export type QueueWorkerOptions = {
+  /** Jobs taken per fetch. */
+  readonly batchSize: number;
+  /** Jobs in hand at once, over all fetch loops. */
+  readonly maxJobsInHand: number;
+  /** Parallel fetch loops on the queue, sharing `maxJobsInHand`. */
+  readonly workers: number;
+  readonly pollingIntervalMs: number;
+  readonly onError: (error: unknown) => void;
+};
+
+/** A queue being worked; `stop` ends only once nothing of it is left on its way to the database. */
+export type QueueWorker = { stop(): Promise<void> };
+
+/**
+ * Works one queue with pg-boss's `fetch`, `complete` and `fail` rather than `work`. `work` hands a
+ * batch to one handler and fetches again only once every job of it has ended, so one job waiting
+ * on a receiver that never answers held its whole batch for the attempt timeout; and its `stop`
+ * neither waits for a fetch on its way nor for the `complete` or `fail` of a job that ended, which
+ * then reached a pool already ended (an unhandled rejection). Here each job ends on its own and its
+ * place is filled by the next fetch; a full fetch is followed by another at once, an empty or
+ * partial one by the polling interval; `stop` lets the fetch on its way and the jobs in hand end
+ * and awaits their `complete` or `fail`. Every promise is awaited and every failure goes to
+ * `onError`. Jobs of a process that dies are expired by the engine's supervision.
+ */
+export const workQueue = <T extends object>(
+  boss: PgBoss,
+  queue: string,
+  runJob: (data: T) => ResultAsync<unknown, { readonly type: string }>,
+  { batchSize, maxJobsInHand, workers, pollingIntervalMs, onError }: QueueWorkerOptions,
+): QueueWorker => {
+  let inHand = 0;
+  let stopping = false;
+  const running = new Set<Promise<void>>();
+  const sleepers = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of [...sleepers]) wake();
+  };
+  /** Waits `ms`, or less when a job ends (room came free) or the worker stops. */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      sleepers.add(wake);
+    });
+
+  // Jobs that ran are completed together, one statement for those that ended in the same turn of
+  // the event loop (as `work` completed a batch); a crash before it runs them again (at least once).
+  let ended: string[] = [];
+  let completing: Promise<void> = Promise.resolve();
+  const completeEnded = () => {
+    if (ended.length === 0) return;
+    const ids = ended;
+    ended = [];
+    completing = completing
+      .then(() => boss.complete(queue, ids))
+      .then(
+        () => undefined,
+        (error: unknown) => onError(error),
+      );
+  };
+  const complete = (id: string) => {
+    ended.push(id);
+    if (ended.length === 1) setImmediate(completeEnded);
+  };
+
+  const run = async (job: PgBoss.Job<T>) => {
+    try {
+      const outcome = await runJob(job.data);
+      // A failed job is retried by the engine.
+      if (outcome.isErr()) await boss.fail(queue, job.id, { message: failureOf(outcome.error).message });
+      else complete(job.id);
+    } catch (error) {
+      onError(error);
+    } finally {
+      inHand -= 1;
+      wakeAll();
+    }
+  };
+
+  const fetchLoop = async () => {
+    while (!stopping) {
+      const room = Math.min(batchSize, maxJobsInHand - inHand);
+      if (room <= 0) {
+        await pause(pollingIntervalMs);
+        continue;
+      }
+      inHand += room;
+      let jobs: PgBoss.Job<T>[] = [];
+      try {
+        jobs = await boss.fetch<T>(queue, { batchSize: room });
+      } catch (error) {
+        onError(error);
+      }
+      inHand -= room - jobs.length;
+      // Jobs fetched while stopping are run too: they are taken, and ending them is cheaper than
+      // leaving them active until their expiry.
+      for (const job of jobs) {
+        const started = run(job).finally(() => running.delete(started));
+        running.add(started);
+      }
+      // A full fetch means a backlog: fetch again at once. Otherwise wait the polling interval.
+      if (jobs.length < room && !stopping) await pause(pollingIntervalMs);
+    }
+  };
+  const loops = Array.from({ length: Math.max(1, workers) }, fetchLoop);
+
+  return {
+    stop: async () => {
+      stopping = true;
+      wakeAll();
+      await Promise.all(loops);
+      await Promise.all([...running]);
+      completeEnded();
+      await completing;
+    },
+  };
+};
