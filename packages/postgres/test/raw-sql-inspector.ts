@@ -92,6 +92,7 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
       createdAt: isoOf(client.created_at),
       updatedAt: isoOf(client.updated_at),
       deletedAt: iso(client.deleted_at),
+      redactedAt: iso(client.redacted_at),
     };
   };
 
