@@ -1,7 +1,7 @@
 import {
-  REDACTED_VALUE,
   type ClientListQuery,
   type ClientRepository,
+  REDACTED_VALUE,
   type StaleClientState,
   type StoredClient,
   storageUnavailable,
@@ -9,7 +9,13 @@ import {
 import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { descending, entries, type MemoryTables, type OrderKey, type ReadableTables } from './memory-tables.js';
+import {
+  descending,
+  entries,
+  type MemoryTables,
+  type OrderKey,
+  type ReadableTables,
+} from './memory-tables.js';
 
 /** Where a client sits in its manager's list: by `createdAt` (as an instant), then id. */
 const listKey = (
@@ -90,7 +96,9 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
         }
       }
       return deleted
-        .sort((a, b) => Date.parse(a.deletedAt ?? '') - Date.parse(b.deletedAt ?? '') || (a.id < b.id ? -1 : 1))
+        .sort(
+          (a, b) => Date.parse(a.deletedAt ?? '') - Date.parse(b.deletedAt ?? '') || (a.id < b.id ? -1 : 1),
+        )
         .slice(0, Math.max(0, limit));
     }),
   redact: (client) =>

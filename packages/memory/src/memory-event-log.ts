@@ -53,7 +53,9 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
     access.write((tables) => {
       for (const [key, row] of [...entries(tables.events)]) {
         if (row.clientId !== clientId) continue;
-        tables.events = tables.events.remove(key).insert(key, frozenClone({ ...row, event: rewrite(row.event) }));
+        tables.events = tables.events
+          .remove(key)
+          .insert(key, frozenClone({ ...row, event: rewrite(row.event) }));
       }
       return ok(undefined);
     }),

@@ -7,3 +7,10 @@ CREATE INDEX clients_awaiting_redaction ON clients (deleted_at, id)
   WHERE status = 'DELETED' AND redacted_at IS NULL;
 -- Redaction rewrites the events of one client; without it, a scan of the whole outbox.
 CREATE INDEX client_events_by_client ON client_events (client_id);
+-- Redaction writes an audit entry of its own.
+ALTER TABLE audit_entries
+  DROP CONSTRAINT audit_entries_action_check,
+  ADD CONSTRAINT audit_entries_action_check CHECK (action IN (
+    'create', 'resubmit', 'approve', 'request-resubmission', 'terms-signed', 'delete', 'redact',
+    'download-links-issued'
+  ));

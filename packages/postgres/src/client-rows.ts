@@ -94,7 +94,9 @@ export const toStoredClient = (row: ClientRow): StoredClient => ({
   clientType: row.client_type,
   company: row.company,
   // Representatives are rows of their own; only entities have the list at all.
-  companyRepresentatives: row.client_type === 'ENTITY' ? row.representatives : null,
+  // A redacted entity has none left: null, as every other onboarding object of it.
+  companyRepresentatives:
+    row.client_type === 'ENTITY' && row.redacted_at === null ? row.representatives : null,
   companyDirectorsAndUbos: row.company_directors_and_ubos,
   individualProfile: row.individual_profile,
   individualSourceOfFunds: row.individual_source_of_funds,

@@ -93,8 +93,14 @@ const clientStatements = statementsPerSchema((tables) => {
  * first history entry.
  */
 export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
-  const { selectClient, selectClientForUpdate, updateClient, insertChildren, redactClient, selectDeletedBefore } =
-    clientStatements(tables);
+  const {
+    selectClient,
+    selectClientForUpdate,
+    updateClient,
+    insertChildren,
+    redactClient,
+    selectDeletedBefore,
+  } = clientStatements(tables);
   const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
     isUuid(clientId)
       ? ResultAsync.fromPromise(

@@ -108,7 +108,9 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
     rewriteForClient: (clientId, rewrite) =>
       ResultAsync.fromPromise(
         db.atomically(async (tx) => {
-          const found = await tx.query<{ event_id: string; body: ClientEvent }>(selectClientEvents([clientId]));
+          const found = await tx.query<{ event_id: string; body: ClientEvent }>(
+            selectClientEvents([clientId]),
+          );
           if (found.rows.length === 0) return;
           const rows = found.rows.map((row) => ({ event_id: row.event_id, body: rewrite(row.body) }));
           await tx.query(rewriteEvents([JSON.stringify(rows)]));

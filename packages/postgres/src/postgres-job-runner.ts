@@ -7,13 +7,14 @@ import {
   createJobEngine,
   idempotencyPurgeQueue,
   orphanSweepQueue,
+  retentionRedactionQueue,
   webhookQueue,
 } from './postgres-job-engine.js';
 
 export type PostgresJobRunnerOptions = {
   readonly pool: Pool;
   /** The kit whose jobs this runner works: `kit.webhooks.runJob`, the purge and the sweep. */
-  readonly kit: Pick<OnboardingKit, 'webhooks' | 'idempotency' | 'documents'>;
+  readonly kit: Pick<OnboardingKit, 'webhooks' | 'idempotency' | 'documents' | 'redaction'>;
   /** Schema of the kit's tables, as given to `migrate` (default `onboarding_kit`). */
   readonly schema?: string;
   /** Webhook jobs taken per fetch (default 20). */
@@ -35,6 +36,8 @@ export type PostgresJobRunnerOptions = {
   /** Cron of the idempotency purge (default every minute) and of the orphan sweep (default hourly). */
   readonly idempotencyPurgeCron?: string;
   readonly orphanSweepCron?: string | null;
+  /** Cron of the redaction of clients past their retention period (default hourly; null: never). */
+  readonly retentionRedactionCron?: string | null;
   /** Errors of the engine itself (a lost connection while polling); default: ignored. */
   readonly onError?: (error: unknown) => void;
 };
@@ -177,6 +180,7 @@ export const startPostgresJobRunner = async ({
   maintenanceIntervalSeconds = 30,
   idempotencyPurgeCron = '* * * * *',
   orphanSweepCron = '17 * * * *',
+  retentionRedactionCron = '41 * * * *',
   onError = () => undefined,
 }: PostgresJobRunnerOptions): Promise<PostgresJobRunner> => {
   const boss = createJobEngine(pool, kitTables(schema).jobSchema, {
@@ -207,6 +211,14 @@ export const startPostgresJobRunner = async ({
     await boss.work(orphanSweepQueue, async () => {
       const swept = await kit.documents.sweepOrphanDocuments();
       if (swept.isErr()) throw failureOf(swept.error);
+    });
+  }
+  if (retentionRedactionCron === null) await boss.unschedule(retentionRedactionQueue);
+  else {
+    await boss.schedule(retentionRedactionQueue, retentionRedactionCron);
+    await boss.work(retentionRedactionQueue, async () => {
+      const redacted = await kit.redaction.redactExpired();
+      if (redacted.isErr()) throw failureOf(redacted.error);
     });
   }
 

@@ -40,7 +40,7 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
       clientType: client.client_type,
       company: client.company,
       companyRepresentatives:
-        client.client_type === 'ENTITY'
+        client.client_type === 'ENTITY' && client.redacted_at === null
           ? representatives.rows.map(
               (r): CompanyRepresentative => ({
                 id: r.id,

@@ -1,7 +1,5 @@
-import { REDACTED_VALUE } from '../ports/audit-log.js';
 import type { ClientEvent } from '../schemas/client-events.js';
-import type { Client, StatusHistoryEntry } from '../schemas/client-response.js';
-import type { StoredClient } from './stored-client.js';
+import type { Client } from '../schemas/client-response.js';
 
 /**
  * The client without its personal data (decisions §11): ids, type, status and timestamps stay;
@@ -21,10 +19,6 @@ export const redactClient = <C extends Client>(client: C, redactedAt: string): C
   termsAcceptance: null,
   redactedAt,
 });
-
-/** A history entry with its reason (compliance's free text) replaced: status, actor and time stay. */
-export const redactHistoryEntry = (entry: StatusHistoryEntry): StatusHistoryEntry =>
-  entry.reason === null ? entry : { ...entry, reason: REDACTED_VALUE };
 
 /**
  * An event of the client as redaction leaves it: a state event keeps the client's id, type, status

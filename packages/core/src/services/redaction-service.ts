@@ -2,11 +2,7 @@ import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
 import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
-import {
-  documentKeysOfClient,
-  redactClient,
-  redactClientEvent,
-} from '../domain/client-redaction.js';
+import { documentKeysOfClient, redactClient, redactClientEvent } from '../domain/client-redaction.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, invalidStatus } from '../errors.js';
@@ -109,7 +105,9 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
                       const redacted = redactClient({ ...client, updatedAt: at }, at);
                       return tx.clients
                         .redact(redacted)
-                        .andThen(() => tx.events.rewriteForClient(clientId, (event) => redactClientEvent(event, at)))
+                        .andThen(() =>
+                          tx.events.rewriteForClient(clientId, (event) => redactClientEvent(event, at)),
+                        )
                         .andThen(() => tx.audit.redactChanges(clientId))
                         .andThen(() => tx.idempotencyRecords.forgetClient(clientId))
                         .andThen(() =>
@@ -151,12 +149,15 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
     const before = new Date(
       ports.clock.now().getTime() - ctx.options.retentionAfterDeletionDays * DAY_MS,
     ).toISOString();
-    return ports.clients.listDeletedBefore(before, batchSize).andThen((clients) =>
-      clients.reduce<ResultAsync<number, DomainError>>(
-        (done, client) => done.andThen((count) => redact(client.id, RETENTION_ACTOR, undefined).map(() => count + 1)),
-        okAsync(0),
-      ),
-    );
+    return ports.clients
+      .listDeletedBefore(before, batchSize)
+      .andThen((clients) =>
+        clients.reduce<ResultAsync<number, DomainError>>(
+          (done, client) =>
+            done.andThen((count) => redact(client.id, RETENTION_ACTOR, undefined).map(() => count + 1)),
+          okAsync(0),
+        ),
+      );
   };
 
   return {
