@@ -6,11 +6,16 @@ import {
   exampleIndividualPayload,
   type ManagerPrincipal,
 } from '@onboarding-kit/core';
-import type { WebhookRequest, WebhookTransport } from '@onboarding-kit/core/adapter';
+import {
+  storageUnavailable,
+  type UnitOfWork,
+  type WebhookRequest,
+  type WebhookTransport,
+} from '@onboarding-kit/core/adapter';
 import { createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate, startPostgresJobRunner } from '@onboarding-kit/postgres';
 import { createS3DocumentStorage } from '@onboarding-kit/s3';
-import { okAsync } from 'neverthrow';
+import { errAsync, okAsync } from 'neverthrow';
 import pg from 'pg';
 import { afterAll, expect, inject, test } from 'vitest';
 import { openDemoDatabase } from './support/demo-database.js';
@@ -57,14 +62,23 @@ test('after redaction the marker is nowhere: answers, database dump, bucket', as
       return okAsync({ type: 'answered', statusCode: 204, retryAfter: null });
     },
   };
-  const kit = createOnboardingKit({
+  const ports = {
     ...createPostgresAdapters({ pool }),
     documentStorage: createS3DocumentStorage({ client: s3, bucket }),
     clock: { now: () => new Date() },
     ids: createRandomIds(),
     hashing: nodeTextHashing,
     webhookTransport,
-  });
+  };
+  const kit = createOnboardingKit(ports);
+  // The same kit in a process that dies after its storage deletes: its transaction never commits.
+  const dying: UnitOfWork = {
+    transaction: (work) =>
+      ports.unitOfWork.transaction((stores) =>
+        work(stores).andThen(() => errAsync(storageUnavailable('postgres')(new Error('killed')))),
+      ),
+  };
+  const dyingKit = createOnboardingKit({ ...ports, unitOfWork: dying });
   const runner = await startPostgresJobRunner({
     pool,
     kit,
@@ -170,6 +184,11 @@ test('after redaction the marker is nowhere: answers, database dump, bucket', as
   expect(await dump()).toContain(marker);
   expect(await bucketText()).toContain(marker);
 
+  // A crash between the storage deletes and the commit: the objects are gone, the rows not yet.
+  expect((await dyingKit.redaction.redact(compliance, created.id)).isErr()).toBe(true);
+  expect(await bucketText()).not.toContain(marker);
+  expect(await dump()).toContain(marker);
+  // The rerun finishes it.
   const redacted = (await kit.redaction.redact(compliance, created.id)).match(ok, fail);
   expect(redacted).toMatchObject({ status: 'DELETED', individualProfile: null, termsAcceptance: null });
   expect((await kit.redaction.redact(compliance, created.id)).match(ok, fail)).toEqual(redacted);

@@ -14,13 +14,19 @@ import {
 const day = 24 * 60 * 60_000;
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
 
-type Faults = { storageFails: boolean; commitFails: boolean };
+type Faults = { storageFails: boolean; commitFails: boolean; eventsHeldBack: boolean };
 
 /** A kit on memory whose storage deletes and whose transactions can be made to fail. */
 const setup = (options = {}) => {
   const clock = createControllableClock(new Date('2026-03-01T09:00:00.000Z'));
   const adapters = createMemoryAdapters({ clock });
-  const faults: Faults = { storageFails: false, commitFails: false };
+  const faults: Faults = { storageFails: false, commitFails: false, eventsHeldBack: false };
+  // An event log that holds back events (PostgreSQL's does, for transactions younger than its snapshot).
+  const events = {
+    ...adapters.events,
+    listForManager: (query: Parameters<typeof adapters.events.listForManager>[0]) =>
+      faults.eventsHeldBack ? okAsync([]) : adapters.events.listForManager(query),
+  };
   const documentStorage: DocumentStorage = {
     ...adapters.documentStorage,
     deletePermanent: (keys) =>
@@ -37,7 +43,7 @@ const setup = (options = {}) => {
         ),
       ),
   };
-  const kit = createOnboardingKit({ ...adapters, documentStorage, unitOfWork, options });
+  const kit = createOnboardingKit({ ...adapters, documentStorage, unitOfWork, events, options });
   return { kit, adapters, clock, faults };
 };
 
@@ -103,6 +109,45 @@ describe('redaction', () => {
     // Idempotent: the same client again, no second entry.
     expect((await h.kit.redaction.redact(compliance, client.id))._unsafeUnwrap()).toEqual(redacted);
     expect(h.adapters.testing.readAuditEntries(client.id)).toHaveLength(4);
+  });
+
+  test('a document the event log did not show before the deletes fails the run; the rerun deletes it', async () => {
+    const h = setup();
+    const marker = `canary-${crypto.randomUUID()}`;
+    const manager: ManagerPrincipal = { kind: 'manager', managerId: crypto.randomUUID() };
+    const put = (filename: string) =>
+      h.adapters.testing.putTemporaryFile(
+        principalKey(manager),
+        filename,
+        new TextEncoder().encode(`scan ${marker}`),
+      );
+    put('first.pdf');
+    const created = (
+      await h.kit.clients.createIndividual(manager, exampleIndividualPayload({ idDocuments: ['first.pdf'] }))
+    )._unsafeUnwrap();
+    (await h.kit.compliance.requestResubmission(compliance, created.id, { reason: 'again' }))._unsafeUnwrap();
+    put('second.pdf');
+    (
+      await h.kit.clients.resubmitIndividual(
+        manager,
+        created.id,
+        exampleIndividualPayload({ idDocuments: ['second.pdf'] }),
+      )
+    )._unsafeUnwrap();
+    (await h.kit.clients.delete(manager, created.id))._unsafeUnwrap();
+    const firstKey = created.individualProfile?.idDocuments[0] ?? '';
+
+    h.faults.eventsHeldBack = true;
+    expect((await h.kit.redaction.redact(compliance, created.id))._unsafeUnwrapErr().type).toBe(
+      'StorageUnavailable',
+    );
+    expect(h.adapters.testing.readClient(created.id)?.redactedAt).toBeNull();
+    expect(h.adapters.testing.readDocument(firstKey)).not.toBeNull();
+
+    h.faults.eventsHeldBack = false;
+    (await h.kit.redaction.redact(compliance, created.id))._unsafeUnwrap();
+    expect(h.adapters.testing.readDocument(firstKey)).toBeNull();
+    expect(h.adapters.testing.dump()).not.toContain(marker);
   });
 
   test('the maintenance loop redacts the clients deleted longer ago than the retention period', async () => {

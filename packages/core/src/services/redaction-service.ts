@@ -5,11 +5,11 @@ import { auditActorOf } from '../domain/audit-entry.js';
 import { documentKeysOfClient, redactClient, redactClientEvent } from '../domain/client-redaction.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { isUuid } from '../domain/uuid.js';
-import { clientNotFound, type DomainError, invalidStatus } from '../errors.js';
+import { clientNotFound, type DomainError, invalidStatus, storageUnavailable } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { CompliancePrincipal } from '../principal.js';
 import type { AuditActor } from '../schemas/audit.js';
-import { CLIENT_EVENT_API_VERSION } from '../schemas/client-events.js';
+import { CLIENT_EVENT_API_VERSION, type ClientEvent } from '../schemas/client-events.js';
 import type { Client } from '../schemas/client-response.js';
 
 export interface RedactionService {
@@ -92,8 +92,8 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
           found.redactedAt !== null
             ? okAsync(toClientResponse(found))
             : documentKeysOf(found)
-                .andThen(deleteDocuments)
-                .andThen(() =>
+                .andThen((keys) => deleteDocuments(keys).map(() => new Set(keys)))
+                .andThen((deleted) =>
                   transaction((tx) =>
                     tx.clients.findForUpdate(clientId).andThen((client) => {
                       if (client === null) return errAsync(clientNotFound(clientId));
@@ -103,10 +103,27 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
                       }
                       const at = ports.clock.now().toISOString();
                       const redacted = redactClient({ ...client, updatedAt: at }, at);
+                      // The rewrite sees every event of the client; a document the read before
+                      // the deletes did not see (the event log holds back events of recent
+                      // transactions) fails this run, and a rerun deletes it first.
+                      const missed: string[] = [];
+                      const rewrite = (event: ClientEvent) => {
+                        if (event.type === 'documents.promoted') {
+                          missed.push(...event.data.documents.filter((key) => !deleted.has(key)));
+                        }
+                        return redactClientEvent(event, at);
+                      };
                       return tx.clients
                         .redact(redacted)
+                        .andThen(() => tx.events.rewriteForClient(clientId, rewrite))
                         .andThen(() =>
-                          tx.events.rewriteForClient(clientId, (event) => redactClientEvent(event, at)),
+                          missed.length === 0
+                            ? okAsync(undefined)
+                            : errAsync(
+                                storageUnavailable('events')(
+                                  new Error(`${missed.length} document(s) of the client not deleted yet`),
+                                ),
+                              ),
                         )
                         .andThen(() => tx.audit.redactChanges(clientId))
                         .andThen(() => tx.idempotencyRecords.forgetClient(clientId))
@@ -149,15 +166,21 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
     const before = new Date(
       ports.clock.now().getTime() - ctx.options.retentionAfterDeletionDays * DAY_MS,
     ).toISOString();
-    return ports.clients
-      .listDeletedBefore(before, batchSize)
-      .andThen((clients) =>
-        clients.reduce<ResultAsync<number, DomainError>>(
+    // One client after the other; one that fails does not hold back the others (it is retried at
+    // the next run), and the run reports the first failure once all were tried.
+    return ports.clients.listDeletedBefore(before, batchSize).andThen((clients) =>
+      clients
+        .reduce<ResultAsync<{ count: number; failure: DomainError | null }, never>>(
           (done, client) =>
-            done.andThen((count) => redact(client.id, RETENTION_ACTOR, undefined).map(() => count + 1)),
-          okAsync(0),
-        ),
-      );
+            done.andThen((run) =>
+              redact(client.id, RETENTION_ACTOR, undefined)
+                .map(() => ({ ...run, count: run.count + 1 }))
+                .orElse((failure) => okAsync({ ...run, failure: run.failure ?? failure })),
+            ),
+          okAsync({ count: 0, failure: null }),
+        )
+        .andThen(({ count, failure }) => (failure === null ? okAsync(count) : errAsync(failure))),
+    );
   };
 
   return {
