@@ -458,6 +458,10 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
           deleteEntry,
         ]);
       }
+      // A client that is not there stays absent.
+      const absent = storedClientFixture({ managerId: randomUUID(), status: 'DELETED' });
+      await expectOk(fixture.clients.redact(redactClient(absent, instantAfter(base, 3))));
+      expect(await fixture.inspect.readClient(absent.id)).toBeNull();
     });
   });
 

@@ -103,7 +103,10 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
     }),
   redact: (client) =>
     access.write((tables) => {
-      putClient(tables, client, tables.clients.get(client.id));
+      const current = tables.clients.get(client.id);
+      // Like an UPDATE: a client that is not there stays absent.
+      if (current === undefined) return ok(undefined);
+      putClient(tables, client, current);
       const history = (tables.statusHistory.get(client.id) ?? []).map((entry) =>
         entry.reason === null ? entry : { ...entry, reason: REDACTED_VALUE },
       );
