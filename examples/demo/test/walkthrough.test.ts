@@ -145,5 +145,20 @@ test('the README walkthrough, end to end on a real socket, with real bytes throu
     ['ONBOARDING_UNDER_REVIEW', 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE'],
     ['WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE', 'VERIFIED'],
   ]);
+
+  // Delete, then compliance redacts: the personal data and the documents are gone.
+  expect((await call('DELETE', `/manager/v1/clients/${clientId}`, { key: manager })).status).toBe(200);
+  const redacted = await call('POST', `/compliance/v1/clients/${clientId}/redact`, { key: compliance });
+  expect(redacted.status).toBe(200);
+  expect(redacted.body).toMatchObject({
+    status: 'DELETED',
+    redactedAt: expect.any(String),
+    individualProfile: null,
+  });
+  const gone = await call('POST', '/manager/v1/documents/request-batch-download', {
+    key: manager,
+    body: { filenames: [passportKey] },
+  });
+  expect(gone.status).toBe(404);
   expect(demo.logged).toEqual([]);
 });

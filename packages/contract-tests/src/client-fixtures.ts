@@ -112,6 +112,7 @@ export const storedClientFixture = (overrides: StoredClientOverrides): StoredCli
     createdAt,
     updatedAt: createdAt,
     deletedAt: null,
+    redactedAt: null,
   };
 };
 

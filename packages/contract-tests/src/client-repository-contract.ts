@@ -6,6 +6,8 @@ import {
   type DocumentRecord,
   type IdempotencyStore,
   newestFirst,
+  REDACTED_VALUE,
+  redactClient,
   type StaleClientState,
   type StoredClient,
   type UnitOfWork,
@@ -384,6 +386,82 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       };
       await insertClient(fixture, seeded);
       expect(await fixture.inspect.readClient(seeded.id)).toEqual(seeded);
+    });
+
+    // Deletion times long before every other test's, so a shared backend lists only these.
+    const deletedClient = (
+      minutesAfter1971: number,
+      overrides: Partial<StoredClient> = {},
+    ): StoredClient => ({
+      ...storedClientFixture({
+        managerId: randomUUID(),
+        status: 'DELETED',
+        createdAt: instantAfter(base, 0),
+      }),
+      deletedAt: instantAfter(new Date('1971-01-01T00:00:00.000Z'), minutesAfter1971),
+      ...overrides,
+    });
+
+    it('lists the deleted clients not yet redacted, deleted before an instant, oldest deletion first', async () => {
+      const fixture = await openFixture(setup);
+      const second = deletedClient(20);
+      const first = deletedClient(10);
+      const redacted = deletedClient(5);
+      const later = deletedClient(40);
+      const live = storedClientFixture({ managerId: randomUUID(), status: 'VERIFIED' });
+      for (const client of [second, first, redacted, later, live]) await insertClient(fixture, client);
+      await expectOk(fixture.clients.redact(redactClient(redacted, instantAfter(base, 0))));
+      const before = instantAfter(new Date('1971-01-01T00:00:00.000Z'), 30);
+
+      expect(await expectOk(fixture.clients.listDeletedBefore(before, 10))).toEqual([first, second]);
+      expect(await expectOk(fixture.clients.listDeletedBefore(before, 1))).toEqual([first]);
+      expect(await expectOk(fixture.clients.listDeletedBefore(first.deletedAt ?? '', 10))).toEqual([]);
+    });
+
+    it('redacts a client: its onboarding data and child rows gone, its history reasons replaced', async () => {
+      const fixture = await openFixture(setup);
+      for (const clientType of ['INDIVIDUAL', 'ENTITY'] as const) {
+        const client = await insertClient(
+          fixture,
+          storedClientFixture({ managerId: randomUUID(), clientType, createdAt: instantAfter(base, 0) }),
+        );
+        const asked = {
+          ...client,
+          status: 'RESUBMISSION_REQUIRED' as const,
+          onboardingResubmissionReason: 'why',
+        };
+        const reasonEntry = transitionEntry(
+          'ONBOARDING_UNDER_REVIEW',
+          'RESUBMISSION_REQUIRED',
+          instantAfter(base, 1),
+          'compliance:contract-tests',
+          'A personal reason',
+        );
+        await expectOk(fixture.clients.update(asked, 'ONBOARDING_UNDER_REVIEW', reasonEntry));
+        const deleted = { ...asked, status: 'DELETED' as const, deletedAt: instantAfter(base, 2) };
+        const deleteEntry = transitionEntry('RESUBMISSION_REQUIRED', 'DELETED', instantAfter(base, 2));
+        await expectOk(fixture.clients.update(deleted, 'RESUBMISSION_REQUIRED', deleteEntry));
+
+        const redacted = redactClient(
+          { ...deleted, updatedAt: instantAfter(base, 3) },
+          instantAfter(base, 3),
+        );
+        await expectOk(fixture.clients.redact(redacted));
+        await expectOk(fixture.clients.redact(redacted));
+
+        expect(await fixture.inspect.readClient(client.id)).toEqual(redacted);
+        expect(await expectOk(fixture.clients.findById(client.id))).toEqual(redacted);
+        expect(redacted).toMatchObject({ individualProfile: null, company: null, bankAccounts: [] });
+        expect(await fixture.inspect.readStatusHistory(client.id)).toEqual([
+          creationEntryFor(client),
+          { ...reasonEntry, reason: REDACTED_VALUE },
+          deleteEntry,
+        ]);
+      }
+      // A client that is not there stays absent.
+      const absent = storedClientFixture({ managerId: randomUUID(), status: 'DELETED' });
+      await expectOk(fixture.clients.redact(redactClient(absent, instantAfter(base, 3))));
+      expect(await fixture.inspect.readClient(absent.id)).toBeNull();
     });
   });
 

@@ -76,6 +76,29 @@ export const runEventLogContract = ({ name, setup }: EventLogContractOptions): v
       ).toEqual([]);
     });
 
+    it("rewrites the client's events in place (same positions), and only that client's", async () => {
+      const { events } = await openFixture(setup);
+      const manager = randomUUID();
+      const client = randomUUID();
+      const appended = [promoted(manager, client), promoted(manager), promoted(manager, client)];
+      await expectOk(events.append(appended));
+      const before = await expectOk(events.listForManager({ managerId: manager, limit: 10 }));
+      const rewrite = (event: ClientEvent): ClientEvent =>
+        event.type === 'documents.promoted' ? { ...event, data: { ...event.data, documents: [] } } : event;
+      await expectOk(events.rewriteForClient(client, rewrite));
+      await expectOk(events.rewriteForClient(randomUUID(), rewrite));
+      const after = await expectOk(events.listForManager({ managerId: manager, limit: 10 }));
+      expect(after).toEqual(
+        before.map(({ position, event }, index) => ({
+          position,
+          event: index === 1 ? event : rewrite(event),
+        })),
+      );
+      expect((await expectOk(events.findByIds([appended[0]?.event.id ?? '']))).map((e) => e.event)).toEqual([
+        rewrite(appended[0]?.event as ClientEvent),
+      ]);
+    });
+
     it('finds events by id, whoever they belong to, leaving out unknown ids', async () => {
       const { events } = await openFixture(setup);
       const [a, b, c] = [promoted(randomUUID()), promoted(randomUUID()), promoted(randomUUID())];

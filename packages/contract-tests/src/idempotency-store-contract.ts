@@ -104,6 +104,40 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       });
     });
 
+    it('forgets the completed records whose outcome mentions a client, and only those', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const clientId = randomUUID();
+      const scope = newScope();
+      const holding = claimRequest(scope, { key: 'holds-the-client' });
+      const other = claimRequest(scope, { key: 'another-client' });
+      const running = claimRequest(scope, { key: 'in-progress' });
+      for (const request of [holding, other, running]) await expectOk(idempotency.claim(request));
+      const answer: RecordedOutcome = {
+        kind: 'response',
+        status: 201,
+        body: { client: { id: clientId, name: 'Ada' } },
+      };
+      await expectOk(idempotency.complete(holding, answer, at(500)));
+      await expectOk(idempotency.complete(other, outcome, at(500)));
+
+      await expectOk(idempotency.forgetClient(clientId));
+      expect(await inspect.readRecord(scope, 'holds-the-client')).toBeNull();
+      expect(await inspect.readRecord(scope, 'another-client')).toEqual({
+        fingerprint: fingerprintA,
+        outcome,
+      });
+      expect(await inspect.readRecord(scope, 'in-progress')).toEqual({
+        fingerprint: fingerprintA,
+        outcome: null,
+      });
+      // A retry of the forgotten key runs anew.
+      expect(
+        await expectOk(idempotency.claim(claimRequest(scope, { key: 'holds-the-client', now: at(1_000) }))),
+      ).toEqual({
+        type: 'Claimed',
+      });
+    });
+
     it('answers KeyReused to another fingerprint and leaves the record unchanged', async () => {
       const { idempotency, inspect } = await openFixture(setup);
       const completedScope = newScope();

@@ -106,6 +106,7 @@ export { attachmentContentDisposition } from './domain/attachment-content-dispos
 export { replaceDocumentReferences } from './domain/document-references.js';
 export { newestFirst } from './domain/newest-first.js';
 export { isUuid } from './domain/uuid.js';
+export { redactClient, redactClientEvent } from './domain/client-redaction.js';
 export { type SettledItem, settleBounded } from './results/bounded-concurrency.js';
 export { hasUnstorableCharacter, UNSTORABLE_TEXT_MESSAGE } from './validation/storable-text.js';
 export { isPublicUnicastAddress } from './validation/webhook-endpoint-url.js';

@@ -13,6 +13,7 @@ import { createComplianceService } from './services/compliance-service.js';
 import { createDocumentService } from './services/document-service.js';
 import { createIdempotencyService } from './services/idempotency-service.js';
 import { createPresetFeeService } from './services/preset-fee-service.js';
+import { createRedactionService } from './services/redaction-service.js';
 import { createWebhookService } from './services/webhook-service.js';
 import { defaultReferenceLists } from './validation/reference-lists.js';
 
@@ -36,6 +37,7 @@ export const defaultOnboardingKitOptions: ResolvedOnboardingKitOptions = {
   maxWebhookEndpointsPerManager: 20,
   apiKeyCacheTtlMs: 10_000,
   apiKeyCacheMaxEntries: 10_000,
+  retentionAfterDeletionDays: 1825,
 };
 
 export const resolveOnboardingKitOptions = (
@@ -85,5 +87,6 @@ export const createOnboardingKit = (
     webhooks: createWebhookService(ctx),
     idempotency: createIdempotencyService(ctx),
     audit: createAuditTrailService(ctx),
+    redaction: createRedactionService(ctx),
   };
 };

@@ -35,6 +35,7 @@ export type {
   IdempotencyService,
 } from './services/idempotency-service.js';
 export type { PresetFeeService } from './services/preset-fee-service.js';
+export type { RedactionService } from './services/redaction-service.js';
 export type { WebhookJobReport, WebhookService } from './services/webhook-service.js';
 
 // --- Who calls ------------------------------------------------------------------------------------

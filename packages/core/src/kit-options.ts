@@ -55,6 +55,8 @@ const optionRules = {
   maxWebhookEndpointsPerManager: wholeNumber(1),
   apiKeyCacheTtlMs: wholeNumber(0, MAX_LIFETIME_MS),
   apiKeyCacheMaxEntries: wholeNumber(1),
+  // Up to a hundred years; a Date beyond that is a unit mistake.
+  retentionAfterDeletionDays: wholeNumber(1, 36_500),
 } satisfies { [K in keyof ResolvedOnboardingKitOptions]-?: z.ZodType };
 
 /** The kit's options once defaults are applied: every option known, each in range. */

@@ -52,6 +52,11 @@ export type OnboardingKitOptions = {
   readonly apiKeyCacheTtlMs?: number;
   /** Keys `authenticate` keeps at most (default 10,000; the oldest goes first). */
   readonly apiKeyCacheMaxEntries?: number;
+  /**
+   * Days after its deletion when the retention job redacts a client (decisions §11). Default 1825
+   * (five years: AML record keeping after the business relationship ends).
+   */
+  readonly retentionAfterDeletionDays?: number;
 };
 
 export type ResolvedOnboardingKitOptions = Required<Omit<OnboardingKitOptions, 'referenceLists'>> & {

@@ -32,6 +32,7 @@ const kitWithFaultyRecord = () => {
         work({
           ...stores,
           idempotency: {
+            ...stores.idempotency,
             complete: (ref, outcome, at) =>
               fault.recordFails ? recordFailure() : stores.idempotency.complete(ref, outcome, at),
           },

@@ -427,6 +427,21 @@ export const interfaceOperations = {
     success: { status: 200, description: 'The client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
   },
+  redactClient: {
+    interfaces: ['compliance'],
+    method: 'post',
+    path: '/clients/:clientId/redact',
+    idempotent: true,
+    summary: "Erase a deleted client's personal data",
+    description:
+      'DELETED only (another status is INVALID_STATUS). Deletes every document of the client from ' +
+      'storage and removes its personal data from the client, its status history, its events, its ' +
+      'audit changes and the stored idempotent answers; ids, statuses, timestamps, actions and actors ' +
+      'stay. Answers the redacted client (redactedAt set); a client already redacted answers the same. ' +
+      'Takes no body.',
+    success: { status: 200, description: 'The redacted client', ...clientResource },
+    refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
+  },
 } as const satisfies Record<string, OperationSpec>;
 
 type InterfaceOperations = typeof interfaceOperations;

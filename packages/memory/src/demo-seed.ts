@@ -109,6 +109,7 @@ export const demoClientA1 = (createdAt: string): StoredClient => ({
   createdAt,
   updatedAt: createdAt,
   deletedAt: null,
+  redactedAt: null,
 });
 
 type DemoFeeTemplate = Omit<PresetFee, 'id' | 'createdAt'>;

@@ -92,6 +92,11 @@ export type MemoryTestingHelpers = {
   /** The bytes of a permanent document, or null. */
   readDocument(key: string): Uint8Array | null;
   listTemporaryOwners(): string[];
+  /**
+   * Every committed row, index and stored file (bytes as latin1 text) as one JSON text: what a
+   * test searches for data that must be gone (a dump of the store).
+   */
+  dump(): string;
   /** Removes the temporary files older than their lifetime, now; resolves to how many. */
   purgeExpiredTemporaryFiles(): number;
   listDocumentKeys(): string[];
@@ -190,6 +195,12 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
       return bytes === undefined ? null : new Uint8Array(bytes);
     },
     listTemporaryOwners: () => [...files.temporary.keys()],
+    dump: () =>
+      JSON.stringify({ tables: committed(), files, apiKeys, presetFees }, (_name, value: unknown) => {
+        if (value instanceof Map) return [...value];
+        if (value instanceof Uint8Array) return Buffer.from(value).toString('latin1');
+        return value;
+      }),
     purgeExpiredTemporaryFiles: () => purgeExpiredTemporaryFiles(files, clock.now(), temporaryFileTtlMs),
     listDocumentKeys: () => [...files.permanent.keys()],
     readClient: (clientId) => structuredClone(committed().clients.get(clientId) ?? null),

@@ -1,6 +1,7 @@
 import {
   type ClientListQuery,
   type ClientRepository,
+  REDACTED_VALUE,
   type StaleClientState,
   type StoredClient,
   storageUnavailable,
@@ -8,7 +9,13 @@ import {
 import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { descending, type MemoryTables, type OrderKey, type ReadableTables } from './memory-tables.js';
+import {
+  descending,
+  entries,
+  type MemoryTables,
+  type OrderKey,
+  type ReadableTables,
+} from './memory-tables.js';
 
 /** Where a client sits in its manager's list: by `createdAt` (as an instant), then id. */
 const listKey = (
@@ -71,6 +78,39 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
       putClient(tables, client, current);
       const history = [...(tables.statusHistory.get(client.id) ?? []), frozenClone(entry)];
       tables.statusHistory.set(client.id, Object.freeze(history));
+      return ok(undefined);
+    }),
+  listDeletedBefore: (before, limit) =>
+    access.read((tables) => {
+      const until = Date.parse(before);
+      const deleted: StoredClient[] = [];
+      for (const [, clientId] of entries(tables.clientsByManager)) {
+        const client = tables.clients.get(clientId);
+        if (
+          client?.status === 'DELETED' &&
+          client.redactedAt === null &&
+          client.deletedAt !== null &&
+          Date.parse(client.deletedAt) < until
+        ) {
+          deleted.push(client);
+        }
+      }
+      return deleted
+        .sort(
+          (a, b) => Date.parse(a.deletedAt ?? '') - Date.parse(b.deletedAt ?? '') || (a.id < b.id ? -1 : 1),
+        )
+        .slice(0, Math.max(0, limit));
+    }),
+  redact: (client) =>
+    access.write((tables) => {
+      const current = tables.clients.get(client.id);
+      // Like an UPDATE: a client that is not there stays absent.
+      if (current === undefined) return ok(undefined);
+      putClient(tables, client, current);
+      const history = (tables.statusHistory.get(client.id) ?? []).map((entry) =>
+        entry.reason === null ? entry : { ...entry, reason: REDACTED_VALUE },
+      );
+      tables.statusHistory.set(client.id, frozenClone(history));
       return ok(undefined);
     }),
 });

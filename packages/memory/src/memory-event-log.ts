@@ -2,7 +2,7 @@ import type { EventLog, PositionedEvent } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { ascending } from './memory-tables.js';
+import { ascending, entries } from './memory-tables.js';
 
 /**
  * The outbox in memory: events are written with their transaction and numbered as they are
@@ -49,4 +49,14 @@ export const createMemoryEventLog = (access: TableAccess): EventLog => ({
         .sort((a, b) => a.position - b.position)
         .map(({ managerId, clientId, event }) => ({ managerId, clientId, event })),
     ),
+  rewriteForClient: (clientId, rewrite) =>
+    access.write((tables) => {
+      for (const [key, row] of [...entries(tables.events)]) {
+        if (row.clientId !== clientId) continue;
+        tables.events = tables.events
+          .remove(key)
+          .insert(key, frozenClone({ ...row, event: rewrite(row.event) }));
+      }
+      return ok(undefined);
+    }),
 });

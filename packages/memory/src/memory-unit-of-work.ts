@@ -12,7 +12,7 @@ import { createMemoryClientRepository } from './memory-client-repository.js';
 import type { MemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
 import { createMemoryEventLog } from './memory-event-log.js';
-import { completeIdempotencyClaim } from './memory-idempotency-store.js';
+import { completeIdempotencyClaim, forgetClientIdempotencyRecords } from './memory-idempotency-store.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
 import { createMemoryWebhookJobQueue, type JobSequence } from './memory-webhook-job-queue.js';
@@ -63,6 +63,7 @@ export const createMemoryUnitOfWork = (
                   documents: createMemoryDocumentIndex(view.access),
                   idempotency: {
                     complete: (ref, response) => completeIdempotencyClaim(view.access, ref, response),
+                    forgetClient: (clientId) => forgetClientIdempotencyRecords(view.access, clientId),
                   },
                   events: createMemoryEventLog(view.access),
                   audit: createMemoryAuditLog(view.access),

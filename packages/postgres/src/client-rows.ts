@@ -33,6 +33,7 @@ export type ClientRow = {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  redacted_at: string | null;
   representatives: CompanyRepresentative[];
   bank_accounts: BankAccount[];
   blockchain_wallets: BlockchainWallet[];
@@ -60,6 +61,7 @@ export const clientSelectList = (tables: KitTables, alias: string): string => `
   ${alias}.onboarding_resubmission_reason, ${alias}.resubmission_requirements, ${alias}.terms_acceptance,
   ${isoTimestamp(`${alias}.created_at`)} AS created_at,
   ${isoTimestamp(`${alias}.updated_at`)} AS updated_at, ${isoOrNull(`${alias}.deleted_at`)} AS deleted_at,
+  ${isoOrNull(`${alias}.redacted_at`)} AS redacted_at,
   (SELECT coalesce(json_agg(json_build_object(
       'id', r.id, 'firstName', r.first_name, 'lastName', r.last_name, 'email', r.email,
       'phone', r.phone, 'jobTitle', r.job_title, 'supportingDocuments', r.supporting_documents,
@@ -92,7 +94,9 @@ export const toStoredClient = (row: ClientRow): StoredClient => ({
   clientType: row.client_type,
   company: row.company,
   // Representatives are rows of their own; only entities have the list at all.
-  companyRepresentatives: row.client_type === 'ENTITY' ? row.representatives : null,
+  // A redacted entity has none left: null, as every other onboarding object of it.
+  companyRepresentatives:
+    row.client_type === 'ENTITY' && row.redacted_at === null ? row.representatives : null,
   companyDirectorsAndUbos: row.company_directors_and_ubos,
   individualProfile: row.individual_profile,
   individualSourceOfFunds: row.individual_source_of_funds,
@@ -104,6 +108,7 @@ export const toStoredClient = (row: ClientRow): StoredClient => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   deletedAt: row.deleted_at,
+  redactedAt: row.redacted_at,
 });
 
 export const toStatusHistoryEntry = (row: StatusHistoryRow): StatusHistoryEntry => ({

@@ -3,6 +3,7 @@ import {
   type ClientListQuery,
   type ClientRepository,
   isUuid,
+  REDACTED_VALUE,
   type StaleClientState,
   type StorageUnavailable,
   type StoredClient,
@@ -54,7 +55,36 @@ const clientStatements = statementsPerSchema((tables) => {
     SELECT count(*)::int AS updated FROM client`;
   const insertChildren = preparedStatement(insertChildRowsStatement(tables));
   const updateClient = preparedStatement(updateStatement);
-  return { selectClient, selectClientForUpdate, updateClient, insertChildren };
+  // Redaction: the client's onboarding columns emptied, its child rows and history reasons gone.
+  const redactClient = preparedStatement(`WITH client AS (
+      UPDATE ${tables.clients} SET company = NULL, company_directors_and_ubos = NULL,
+        individual_profile = NULL, individual_source_of_funds = NULL,
+        onboarding_resubmission_reason = NULL, resubmission_requirements = NULL, terms_acceptance = NULL,
+        updated_at = $2, redacted_at = $3
+      WHERE id = $1
+      RETURNING id
+    ), representatives AS (
+      DELETE FROM ${tables.representatives} WHERE client_id IN (SELECT id FROM client)
+    ), bank_accounts AS (
+      DELETE FROM ${tables.bankAccounts} WHERE client_id IN (SELECT id FROM client)
+    ), wallets AS (
+      DELETE FROM ${tables.wallets} WHERE client_id IN (SELECT id FROM client)
+    )
+    UPDATE ${tables.statusHistory} SET reason = $4
+    WHERE client_id IN (SELECT id FROM client) AND reason IS NOT NULL`);
+  const selectDeletedBefore = preparedStatement(
+    `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
+     WHERE c.status = 'DELETED' AND c.redacted_at IS NULL AND c.deleted_at < $1
+     ORDER BY c.deleted_at, c.id LIMIT $2`,
+  );
+  return {
+    selectClient,
+    selectClientForUpdate,
+    updateClient,
+    insertChildren,
+    redactClient,
+    selectDeletedBefore,
+  };
 });
 
 /**
@@ -63,7 +93,14 @@ const clientStatements = statementsPerSchema((tables) => {
  * first history entry.
  */
 export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
-  const { selectClient, selectClientForUpdate, updateClient, insertChildren } = clientStatements(tables);
+  const {
+    selectClient,
+    selectClientForUpdate,
+    updateClient,
+    insertChildren,
+    redactClient,
+    selectDeletedBefore,
+  } = clientStatements(tables);
   const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
     isUuid(clientId)
       ? ResultAsync.fromPromise(
@@ -150,5 +187,21 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
         wasReplaced ? ok(undefined) : err(stale),
       );
     },
+
+    listDeletedBefore: (before, limit) =>
+      ResultAsync.fromPromise(
+        db
+          .query<ClientRow>(selectDeletedBefore([before, Math.max(0, Math.floor(limit))]))
+          .then((result) => result.rows.map(toStoredClient)),
+        unavailable,
+      ),
+
+    redact: (client) =>
+      isUuid(client.id)
+        ? ResultAsync.fromPromise(
+            db.query(redactClient([client.id, client.updatedAt, client.redactedAt, REDACTED_VALUE])),
+            unavailable,
+          ).map(() => undefined)
+        : okAsync(undefined),
   };
 };

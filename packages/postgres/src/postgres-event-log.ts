@@ -26,7 +26,14 @@ const eventLogStatements = statementsPerSchema((tables) => {
   const findEvents = preparedStatement(
     `SELECT manager_id, client_id, body FROM ${tables.events} WHERE event_id = ANY($1::uuid[])`,
   );
-  return { appendEvents, listEvents, findEvents };
+  const selectClientEvents = preparedStatement(
+    `SELECT event_id, body FROM ${tables.events} WHERE client_id = $1 ORDER BY xid, position FOR UPDATE`,
+  );
+  const rewriteEvents = preparedStatement(
+    `UPDATE ${tables.events} e SET body = r.body
+     FROM json_to_recordset($1::json) AS r(event_id uuid, body json) WHERE e.event_id = r.event_id`,
+  );
+  return { appendEvents, listEvents, findEvents, selectClientEvents, rewriteEvents };
 });
 
 /**
@@ -38,7 +45,8 @@ const eventLogStatements = statementsPerSchema((tables) => {
  * price: events wait for every older transaction of the database to end (a long one delays them).
  */
 export const createPostgresEventLog = (db: SqlSession, tables: KitTables): EventLog => {
-  const { appendEvents, listEvents, findEvents } = eventLogStatements(tables);
+  const { appendEvents, listEvents, findEvents, selectClientEvents, rewriteEvents } =
+    eventLogStatements(tables);
   return {
     append: (events) => {
       if (events.length === 0) return okAsync(undefined);
@@ -97,5 +105,17 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
               event: row.body,
             })),
           ),
+    rewriteForClient: (clientId, rewrite) =>
+      ResultAsync.fromPromise(
+        db.atomically(async (tx) => {
+          const found = await tx.query<{ event_id: string; body: ClientEvent }>(
+            selectClientEvents([clientId]),
+          );
+          if (found.rows.length === 0) return;
+          const rows = found.rows.map((row) => ({ event_id: row.event_id, body: rewrite(row.body) }));
+          await tx.query(rewriteEvents([JSON.stringify(rows)]));
+        }),
+        unavailable,
+      ),
   };
 };

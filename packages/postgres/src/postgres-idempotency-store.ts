@@ -183,6 +183,18 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
       };
       return ResultAsync.fromPromise(purge(), unavailable);
     },
+
+    // A text search over the stored answers: rare (one redaction), and the records are purged
+    // after their TTL, so the table stays small enough to scan.
+    forgetClient: (clientId) =>
+      ResultAsync.fromPromise(
+        db.query(
+          `DELETE FROM ${tables.idempotency}
+           WHERE outcome IS NOT NULL AND strpos(outcome::text, $1) > 0`,
+          [clientId],
+        ),
+        unavailable,
+      ).map(() => undefined),
   };
 };
 

@@ -7,6 +7,7 @@ export const webhookQueue = 'onboarding-kit-webhooks';
 /** Queues of the periodic work, each fed by a pg-boss schedule (one run per tick across instances). */
 export const idempotencyPurgeQueue = 'onboarding-kit-idempotency-purge';
 export const orphanSweepQueue = 'onboarding-kit-orphan-sweep';
+export const retentionRedactionQueue = 'onboarding-kit-retention-redaction';
 
 /**
  * How long a webhook job may stay active before the job engine takes it for abandoned (its
@@ -72,7 +73,7 @@ export const installJobEngine = async (db: Queryable, jobSchema: string): Promis
   await boss.start();
   try {
     const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
-    for (const name of [webhookQueue, idempotencyPurgeQueue, orphanSweepQueue]) {
+    for (const name of [webhookQueue, idempotencyPurgeQueue, orphanSweepQueue, retentionRedactionQueue]) {
       if (!existing.has(name))
         await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
     }

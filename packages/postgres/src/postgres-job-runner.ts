@@ -8,6 +8,7 @@ import {
   createJobEngine,
   idempotencyPurgeQueue,
   orphanSweepQueue,
+  retentionRedactionQueue,
   webhookQueue,
 } from './postgres-job-engine.js';
 import { type QueueWorker, workQueue } from './postgres-queue-worker.js';
@@ -16,7 +17,7 @@ import { statementsInFlight } from './statements-in-flight.js';
 export type PostgresJobRunnerOptions = {
   readonly pool: Pool;
   /** The kit whose jobs this runner works: `kit.webhooks.runJob`, the purge and the sweep. */
-  readonly kit: Pick<OnboardingKit, 'webhooks' | 'idempotency' | 'documents'>;
+  readonly kit: Pick<OnboardingKit, 'webhooks' | 'idempotency' | 'documents' | 'redaction'>;
   /** Schema of the kit's tables, as given to `migrate` (default `onboarding_kit`). */
   readonly schema?: string;
   /** Webhook jobs taken per fetch (default 20). */
@@ -38,6 +39,8 @@ export type PostgresJobRunnerOptions = {
   /** Cron of the idempotency purge (default every minute) and of the orphan sweep (default hourly). */
   readonly idempotencyPurgeCron?: string;
   readonly orphanSweepCron?: string | null;
+  /** Cron of the redaction of clients past their retention period (default hourly; null: never). */
+  readonly retentionRedactionCron?: string | null;
   /** Errors of the engine itself (a lost connection while polling); default: ignored. */
   readonly onError?: (error: unknown) => void;
 };
@@ -68,6 +71,7 @@ export const startPostgresJobRunner = async ({
   maintenanceIntervalSeconds = 30,
   idempotencyPurgeCron = '* * * * *',
   orphanSweepCron = '17 * * * *',
+  retentionRedactionCron = '41 * * * *',
   onError = () => undefined,
 }: PostgresJobRunnerOptions): Promise<PostgresJobRunner> => {
   // Every statement of the engine goes through `statements`, so that `close` can wait for the last.
@@ -89,6 +93,14 @@ export const startPostgresJobRunner = async ({
     await boss.stop({ graceful: false, close: false, wait: true });
     await statements.settled();
     throw error;
+  }
+  if (retentionRedactionCron === null) await boss.unschedule(retentionRedactionQueue);
+  else {
+    await boss.schedule(retentionRedactionQueue, retentionRedactionCron);
+    await boss.work(retentionRedactionQueue, async () => {
+      const redacted = await kit.redaction.redactExpired();
+      if (redacted.isErr()) throw failureOf(redacted.error);
+    });
   }
 
   // The periodic work: one job per tick of its schedule, looked for every 2 s (as pg-boss's `work`).

@@ -118,6 +118,7 @@ const transactionalStores = (
           : documents.insertMany(records),
     },
     events: {
+      rewriteForClient: (clientId, rewrite) => events.rewriteForClient(clientId, rewrite),
       append: (logged) =>
         gather.add((creation) => creation.events.push(...logged)) ? gathered : events.append(logged),
     },
@@ -127,6 +128,7 @@ const transactionalStores = (
         gather.add((creation) => creation.auditEntries.push(...entries)) ? gathered : audit.append(entries),
     },
     idempotency: {
+      forgetClient: (clientId) => idempotency.forgetClient(clientId),
       complete: (ref, outcome, at) => {
         if (!gather.active()) return idempotency.complete(ref, outcome, at);
         // Serialized now, so that an outcome JSON cannot hold (a BigInt, a cycle) is this call's Err.

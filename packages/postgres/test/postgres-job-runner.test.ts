@@ -2,7 +2,11 @@ import type { WebhookRequest } from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
 import type { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { idempotencyPurgeQueue, orphanSweepQueue } from '../src/postgres-job-engine.js';
+import {
+  idempotencyPurgeQueue,
+  orphanSweepQueue,
+  retentionRedactionQueue,
+} from '../src/postgres-job-engine.js';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
 import { countingPool, type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { webhookKitOnPostgres } from './webhook-kit-on-postgres.js';
@@ -80,7 +84,7 @@ describe('startPostgresJobRunner', () => {
     expect(receiver.sent).toHaveLength(4);
   });
 
-  it("puts the purge and the sweep on the engine's schedules, and takes the sweep off when asked", async () => {
+  it("puts the purge, the sweep and the retention redaction on the engine's schedules, and takes them off when asked", async () => {
     const { kit } = await kitWithEndpoint();
     const runner = await startRunner(kit, { idempotencyPurgeCron: '*/5 * * * *' });
     const schedules = await runner.boss.getSchedules();
@@ -88,10 +92,11 @@ describe('startPostgresJobRunner', () => {
       [
         [idempotencyPurgeQueue, '*/5 * * * *'],
         [orphanSweepQueue, '17 * * * *'],
+        [retentionRedactionQueue, '41 * * * *'],
       ].sort(),
     );
     await runner.close();
-    const withoutSweep = await startRunner(kit, { orphanSweepCron: null });
+    const withoutSweep = await startRunner(kit, { orphanSweepCron: null, retentionRedactionCron: null });
     expect((await withoutSweep.boss.getSchedules()).map(({ name }) => name)).toEqual([idempotencyPurgeQueue]);
   });
   it('closes only once the purge fetched on its way has ended, and no statement of it comes after', async () => {

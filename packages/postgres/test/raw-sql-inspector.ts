@@ -40,7 +40,7 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
       clientType: client.client_type,
       company: client.company,
       companyRepresentatives:
-        client.client_type === 'ENTITY'
+        client.client_type === 'ENTITY' && client.redacted_at === null
           ? representatives.rows.map(
               (r): CompanyRepresentative => ({
                 id: r.id,
@@ -92,6 +92,7 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
       createdAt: isoOf(client.created_at),
       updatedAt: isoOf(client.updated_at),
       deletedAt: iso(client.deleted_at),
+      redactedAt: iso(client.redacted_at),
     };
   };
 

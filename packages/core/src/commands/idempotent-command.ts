@@ -28,10 +28,12 @@ export type CommandStores = Pick<
   'clients' | 'documents' | 'events' | 'webhookEndpoints' | 'webhookDeliveries'
 > & {
   readonly webhookJobs: Pick<TransactionalStores['webhookJobs'], 'enqueueAttempt'>;
-  /** Appends the command's audit entries, with the request id of the call. */
-  readonly audit: {
+  /** Appends the command's audit entries, with the request id of the call (and redaction's rewrite). */
+  readonly audit: Pick<TransactionalStores['audit'], 'redactChanges'> & {
     append(entries: readonly CommandAuditEntry[]): ReturnType<TransactionalStores['audit']['append']>;
   };
+  /** Redaction's removal of the stored answers that hold a client. */
+  readonly idempotencyRecords: Pick<TransactionalStores['idempotency'], 'forgetClient'>;
 };
 
 /**
@@ -78,13 +80,16 @@ export const runCommand = <T>(
           events: {
             append: (events) =>
               stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
+            rewriteForClient: (clientId, rewrite) => stores.events.rewriteForClient(clientId, rewrite),
           },
           webhookEndpoints: stores.webhookEndpoints,
           webhookDeliveries: stores.webhookDeliveries,
           webhookJobs: stores.webhookJobs,
           audit: {
             append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
+            redactChanges: (clientId) => stores.audit.redactChanges(clientId),
           },
+          idempotencyRecords: { forgetClient: (clientId) => stores.idempotency.forgetClient(clientId) },
         }).andThen((value) =>
           claim === undefined
             ? okAsync(value)

@@ -51,4 +51,15 @@ export interface ClientRepository {
     expectedStatus: ClientStatus,
     entry: StatusHistoryEntry,
   ): ResultAsync<void, StorageUnavailable | StaleClientState>;
+  /**
+   * Up to `limit` clients `DELETED` before `before` (an ISO instant) and not redacted yet, oldest
+   * deletion first: what the retention job redacts (decisions §11).
+   */
+  listDeletedBefore(before: string, limit: number): ResultAsync<StoredClient[], StorageUnavailable>;
+  /**
+   * Writes the redacted client (its onboarding information gone, `redactedAt` set: no child rows
+   * are kept) and replaces every non-null reason of its status history by `REDACTED_VALUE`.
+   * Idempotent; nothing but redaction calls it.
+   */
+  redact(client: StoredClient): ResultAsync<void, StorageUnavailable>;
 }

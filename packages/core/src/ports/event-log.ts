@@ -35,4 +35,12 @@ export interface EventLog {
   listForManager(query: EventLogQuery): ResultAsync<PositionedEvent[], StorageUnavailable>;
   /** The events with these ids (committed ones; unknown ids are left out), in no particular order. */
   findByIds(eventIds: readonly string[]): ResultAsync<LoggedEvent[], StorageUnavailable>;
+  /**
+   * Replaces each event of the client by `rewrite(event)` (same id, type, position and time):
+   * the redaction of the client's personal data (decisions §11); nothing else calls it.
+   */
+  rewriteForClient(
+    clientId: string,
+    rewrite: (event: ClientEvent) => ClientEvent,
+  ): ResultAsync<void, StorageUnavailable>;
 }

@@ -67,4 +67,9 @@ export interface IdempotencyStore {
   release(ref: IdempotencyClaimRef): ResultAsync<void, StorageUnavailable>;
   /** Deletes records created before `olderThan`, `batchSize` at a time; resolves to how many went. */
   purgeExpired(olderThan: Date, batchSize: number): ResultAsync<number, StorageUnavailable>;
+  /**
+   * Deletes the completed records whose outcome mentions `clientId` (a UUID: an answer that holds
+   * the client), so that no stored answer keeps a redacted client's data (decisions §11).
+   */
+  forgetClient(clientId: string): ResultAsync<void, StorageUnavailable>;
 }

@@ -13,9 +13,9 @@ import type { WebhookJobQueue } from './webhook-job-queue.js';
 export type TransactionalStores = {
   readonly clients: ClientRepository;
   readonly documents: DocumentIndex;
-  readonly idempotency: Pick<IdempotencyStore, 'complete'>;
-  /** The command's events, committed with it (the outbox). */
-  readonly events: Pick<EventLog, 'append'>;
+  readonly idempotency: Pick<IdempotencyStore, 'complete' | 'forgetClient'>;
+  /** The command's events, committed with it (the outbox), and redaction's rewrite. */
+  readonly events: Pick<EventLog, 'append' | 'rewriteForClient'>;
   /** The command's audit entries, committed with it: no entry, no change (and redaction's rewrite). */
   readonly audit: Pick<AuditLog, 'append' | 'redactChanges'>;
   /** A manager's endpoints, registered, rotated and removed together with the command's record. */

@@ -14,6 +14,7 @@ export const clientStateEventTypes = [
   'client.approved',
   'client.terms_signed',
   'client.deleted',
+  'client.redacted',
 ] as const;
 /** …and one per promotion of documents. */
 export const clientEventTypes = [...clientStateEventTypes, 'documents.promoted'] as const;

@@ -222,6 +222,8 @@ export const clientSchema = z
     createdAt: dateTimeSchema,
     updatedAt: dateTimeSchema,
     deletedAt: dateTimeSchema.nullable(),
+    /** When the personal data of the deleted client was erased (decisions §11), else null. */
+    redactedAt: dateTimeSchema.nullable(),
   })
   .meta({ id: 'Client' });
 export type Client = z.infer<typeof clientSchema>;

@@ -92,6 +92,7 @@ const storedClient = (
   createdAt: base.createdAt,
   updatedAt: base.updatedAt,
   deletedAt: base.deletedAt,
+  redactedAt: null,
   managerId: base.managerId,
 });
 

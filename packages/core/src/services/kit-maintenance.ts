@@ -21,6 +21,8 @@ export type KitMaintenanceOptions = {
   readonly purgeIdempotencyEveryMs?: number;
   /** How often orphan documents are swept (default hourly; 0: never). */
   readonly sweepOrphanDocumentsEveryMs?: number;
+  /** How often clients past `retentionAfterDeletionDays` are redacted (default hourly; 0: never). */
+  readonly redactExpiredClientsEveryMs?: number;
 };
 
 /** The kit's background work, started: `close()` stops it and waits for a run in progress. */
@@ -37,13 +39,13 @@ type Task = {
 
 /**
  * Starts the kit's background work on this process, on timers over the kit's own services (the one
- * place in core that schedules anything): the purge of expired idempotency records and
- * the sweep of orphan documents (each runs now, then at its interval; a run never overlaps the
- * previous one). Both are safe on several instances at once. Webhook delivery will join them.
+ * place in core that schedules anything): the purge of expired idempotency records,
+ * the sweep of orphan documents and the redaction of clients past their retention period (each runs now, then at its interval; a run never overlaps the
+ * previous one). All are safe on several instances at once. Webhook delivery will join them.
  * Timers never keep the process alive; call `close()` on shutdown to drain a run in progress.
  */
 export const startKitMaintenance = (
-  kit: Pick<OnboardingKit, 'idempotency' | 'documents'>,
+  kit: Pick<OnboardingKit, 'idempotency' | 'documents' | 'redaction'>,
   options: KitMaintenanceOptions = {},
 ): KitMaintenance => {
   const logger = options.logger ?? consoleMaintenanceLogger;
@@ -57,6 +59,11 @@ export const startKitMaintenance = (
       name: 'sweep orphan documents',
       everyMs: options.sweepOrphanDocumentsEveryMs ?? 60 * 60_000,
       run: () => kit.documents.sweepOrphanDocuments(),
+    },
+    {
+      name: 'redact clients past their retention period',
+      everyMs: options.redactExpiredClientsEveryMs ?? 60 * 60_000,
+      run: () => kit.redaction.redactExpired(),
     },
   ];
   const running = new Set<Promise<void>>();

@@ -9,6 +9,7 @@ import { describeInFlightBodies } from './in-flight-bodies.js';
 import { describeInterfaceRoutes } from './interface-routes.js';
 import { describeManagerIsolation } from './manager-isolation.js';
 import { describeMountOnboardingKit } from './mount-onboarding-kit.js';
+import { describeRedaction } from './redaction.js';
 import { describeSignedLinkLimit, describeSignedLinks } from './signed-links.js';
 import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-store.js';
 
@@ -18,6 +19,7 @@ export const describeAllHttpSuites = () => {
   describeComplianceReviewDepth();
   describeManagerIsolation();
   describeAuditTrail();
+  describeRedaction();
   describeHttpErrors();
   describeIdempotency();
   describeUnreachableIdempotencyStore();

@@ -1,0 +1,49 @@
+import type { ClientEvent } from '../schemas/client-events.js';
+import type { Client } from '../schemas/client-response.js';
+
+/**
+ * The client without its personal data (decisions §11): ids, type, status and timestamps stay;
+ * every onboarding object, account, wallet, reason, requirement and terms evidence goes.
+ */
+export const redactClient = <C extends Client>(client: C, redactedAt: string): C => ({
+  ...client,
+  company: null,
+  companyRepresentatives: null,
+  companyDirectorsAndUbos: null,
+  individualProfile: null,
+  individualSourceOfFunds: null,
+  onboardingResubmissionReason: null,
+  resubmissionRequirements: null,
+  bankAccounts: [],
+  blockchainWallets: [],
+  termsAcceptance: null,
+  redactedAt,
+});
+
+/**
+ * An event of the client as redaction leaves it: a state event keeps the client's id, type, status
+ * and timestamps of that moment; the document keys of `documents.promoted` are ids and stay.
+ */
+export const redactClientEvent = (event: ClientEvent, redactedAt: string): ClientEvent =>
+  event.type === 'documents.promoted'
+    ? event
+    : { ...event, data: { client: redactClient(event.data.client, redactedAt) } };
+
+const collectDocumentKeys = (value: unknown, underDocuments: boolean, keys: Set<string>): void => {
+  if (typeof value === 'string') {
+    if (underDocuments) keys.add(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectDocumentKeys(item, underDocuments, keys);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [name, field] of Object.entries(value)) {
+      collectDocumentKeys(field, name.endsWith('Documents'), keys);
+    }
+  }
+};
+
+/** The document keys the client's onboarding information names (every `…Documents` field). */
+export const documentKeysOfClient = (client: Client): string[] => {
+  const keys = new Set<string>();
+  collectDocumentKeys(client, false, keys);
+  return [...keys];
+};
