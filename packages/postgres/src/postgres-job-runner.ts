@@ -88,21 +88,14 @@ export const startPostgresJobRunner = async ({
     await boss.schedule(idempotencyPurgeQueue, idempotencyPurgeCron);
     if (orphanSweepCron === null) await boss.unschedule(orphanSweepQueue);
     else await boss.schedule(orphanSweepQueue, orphanSweepCron);
+    if (retentionRedactionCron === null) await boss.unschedule(retentionRedactionQueue);
+    else await boss.schedule(retentionRedactionQueue, retentionRedactionCron);
   } catch (error) {
     // Nothing is fetched yet: the engine's maintenance and schedules are all there is to stop.
     await boss.stop({ graceful: false, close: false, wait: true });
     await statements.settled();
     throw error;
   }
-  if (retentionRedactionCron === null) await boss.unschedule(retentionRedactionQueue);
-  else {
-    await boss.schedule(retentionRedactionQueue, retentionRedactionCron);
-    await boss.work(retentionRedactionQueue, async () => {
-      const redacted = await kit.redaction.redactExpired();
-      if (redacted.isErr()) throw failureOf(redacted.error);
-    });
-  }
-
   // The periodic work: one job per tick of its schedule, looked for every 2 s (as pg-boss's `work`).
   const periodic = (queue: string, runJob: () => ResultAsync<unknown, { readonly type: string }>) =>
     workQueue<object>(boss, queue, runJob, {
@@ -124,6 +117,9 @@ export const startPostgresJobRunner = async ({
     ...(orphanSweepCron === null
       ? []
       : [periodic(orphanSweepQueue, () => kit.documents.sweepOrphanDocuments())]),
+    ...(retentionRedactionCron === null
+      ? []
+      : [periodic(retentionRedactionQueue, () => kit.redaction.redactExpired())]),
   ];
 
   const closeOnce = async () => {
