@@ -13,6 +13,7 @@ import { createComplianceService } from './services/compliance-service.js';
 import { createDocumentService } from './services/document-service.js';
 import { createIdempotencyService } from './services/idempotency-service.js';
 import { createPresetFeeService } from './services/preset-fee-service.js';
+import { createScreeningService } from './services/screening-service.js';
 import { createWebhookService } from './services/webhook-service.js';
 import { defaultReferenceLists } from './validation/reference-lists.js';
 
@@ -85,5 +86,6 @@ export const createOnboardingKit = (
     webhooks: createWebhookService(ctx),
     idempotency: createIdempotencyService(ctx),
     audit: createAuditTrailService(ctx),
+    screening: createScreeningService(ctx),
   };
 };

@@ -35,6 +35,11 @@ export type {
   IdempotencyService,
 } from './services/idempotency-service.js';
 export type { PresetFeeService } from './services/preset-fee-service.js';
+export type {
+  ScreeningJobFailure,
+  ScreeningJobReport,
+  ScreeningService,
+} from './services/screening-service.js';
 export type { WebhookJobReport, WebhookService } from './services/webhook-service.js';
 
 // --- Who calls ------------------------------------------------------------------------------------
@@ -75,6 +80,9 @@ export {
   type ResubmissionRequirementCode,
   representativeRoles,
   resubmissionRequirementCodes,
+  type Screening,
+  type ScreeningHit,
+  type ScreeningResolution,
   type StatusHistoryEntry,
   type TermsAcceptance,
 } from './schemas/client-response.js';
@@ -119,7 +127,11 @@ export {
 export type { AuditTrailService } from './services/audit-trail-service.js';
 
 // --- Compliance review and documents --------------------------------------------------------------
-export type { RequestResubmissionBody, TermsSignedBody } from './schemas/compliance.js';
+export type {
+  RequestResubmissionBody,
+  ResolveScreeningHitBody,
+  TermsSignedBody,
+} from './schemas/compliance.js';
 export type {
   BatchDownloadRequest,
   BatchDownloadResponse,

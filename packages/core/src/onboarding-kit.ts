@@ -8,6 +8,7 @@ import type { ComplianceService } from './services/compliance-service.js';
 import type { DocumentService } from './services/document-service.js';
 import type { IdempotencyService } from './services/idempotency-service.js';
 import type { PresetFeeService } from './services/preset-fee-service.js';
+import type { ScreeningService } from './services/screening-service.js';
 import type { WebhookService } from './services/webhook-service.js';
 
 /** The kit a host wires once (`createOnboardingKit`): its services, each defined in its own file. */
@@ -22,4 +23,5 @@ export interface OnboardingKit extends ApiKeyService {
   readonly webhooks: WebhookService;
   readonly idempotency: IdempotencyService;
   readonly audit: AuditTrailService;
+  readonly screening: ScreeningService;
 }

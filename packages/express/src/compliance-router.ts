@@ -16,6 +16,8 @@ export const createComplianceRouter = (kit: OnboardingKit, options: RouterOption
         kit.compliance.requestResubmission(principal, params.clientId, body, context),
       markTermsSigned: ({ principal, params, body, context }) =>
         kit.compliance.markTermsSigned(principal, params.clientId, body, context),
+      resolveScreeningHit: ({ principal, params, body, context }) =>
+        kit.screening.resolveHit(principal, params.clientId, params.hitId, body, context),
       auditTrail: ({ principal, params, query }) => kit.audit.list(principal, params.clientId, query),
     },
     options,

@@ -1,4 +1,4 @@
-import type { ClientStatus, StatusHistoryEntry } from '@onboarding-kit/core';
+import type { ClientStatus, Screening, StatusHistoryEntry } from '@onboarding-kit/core';
 import {
   type ClientListQuery,
   type ClientRepository,
@@ -19,6 +19,7 @@ import {
   insertChildRowsStatement,
   reviewValues,
   type StatusHistoryRow,
+  screeningValue,
   toStatusHistoryEntry,
   toStoredClient,
 } from './client-rows.js';
@@ -41,7 +42,7 @@ const clientStatements = statementsPerSchema((tables) => {
       UPDATE ${tables.clients} SET manager_id = $2, client_type = $3, status = $4, company = $5, company_directors_and_ubos = $6,
         individual_profile = $7, individual_source_of_funds = $8, onboarding_resubmission_reason = $9,
         created_at = $10, updated_at = $11, deleted_at = $12,
-        resubmission_requirements = $14::jsonb, terms_acceptance = $15::jsonb
+        resubmission_requirements = $14::jsonb, terms_acceptance = $15::jsonb, screening = $16::jsonb
       WHERE id = $1 AND status = $13
       RETURNING id
     ), old_representatives AS (
@@ -54,7 +55,10 @@ const clientStatements = statementsPerSchema((tables) => {
     SELECT count(*)::int AS updated FROM client`;
   const insertChildren = preparedStatement(insertChildRowsStatement(tables));
   const updateClient = preparedStatement(updateStatement);
-  return { selectClient, selectClientForUpdate, updateClient, insertChildren };
+  const updateScreening = preparedStatement(
+    `UPDATE ${tables.clients} SET screening = $2::jsonb WHERE id = $1`,
+  );
+  return { selectClient, selectClientForUpdate, updateClient, insertChildren, updateScreening };
 });
 
 /**
@@ -63,7 +67,8 @@ const clientStatements = statementsPerSchema((tables) => {
  * first history entry.
  */
 export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
-  const { selectClient, selectClientForUpdate, updateClient, insertChildren } = clientStatements(tables);
+  const { selectClient, selectClientForUpdate, updateClient, insertChildren, updateScreening } =
+    clientStatements(tables);
   const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
     isUuid(clientId)
       ? ResultAsync.fromPromise(
@@ -130,9 +135,18 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
           events: [],
           deliveries: [],
           auditEntries: [],
+          screenings: [],
         }),
         unavailable,
       ).map(() => undefined),
+
+    updateScreening: (clientId: string, screening: Screening | null) =>
+      isUuid(clientId)
+        ? ResultAsync.fromPromise(
+            db.query(updateScreening([clientId, screening === null ? null : JSON.stringify(screening)])),
+            unavailable,
+          ).map((result) => result.rowCount === 1)
+        : okAsync(false),
 
     update: (client: StoredClient, expectedStatus: ClientStatus, entry: StatusHistoryEntry) => {
       const stale: StaleClientState = { type: 'StaleClientState', clientId: client.id, expectedStatus };
@@ -140,7 +154,12 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
       // Outside a unit of work the two statements still commit together (`atomically`).
       const replaced = db.atomically(async (tx) => {
         const updated = await tx.query<{ updated: number }>(
-          updateClient([...clientValues(client), expectedStatus, ...reviewValues(client)]),
+          updateClient([
+            ...clientValues(client),
+            expectedStatus,
+            ...reviewValues(client),
+            screeningValue(client),
+          ]),
         );
         if ((updated.rows[0]?.updated ?? 0) !== 1) return false;
         await tx.query(insertChildren([client.id, ...childRowsJson(client), ...historyValues(entry)]));

@@ -1,5 +1,5 @@
 import type { OnboardingKit } from '@onboarding-kit/core';
-import type { WebhookJob } from '@onboarding-kit/core/adapter';
+import type { ScreeningJob, WebhookJob } from '@onboarding-kit/core/adapter';
 import type { Pool } from 'pg';
 import type PgBoss from 'pg-boss';
 import { defaultSchema, kitTables } from './kit-tables.js';
@@ -7,13 +7,14 @@ import {
   createJobEngine,
   idempotencyPurgeQueue,
   orphanSweepQueue,
+  screeningQueue,
   webhookQueue,
 } from './postgres-job-engine.js';
 
 export type PostgresJobRunnerOptions = {
   readonly pool: Pool;
   /** The kit whose jobs this runner works: `kit.webhooks.runJob`, the purge and the sweep. */
-  readonly kit: Pick<OnboardingKit, 'webhooks' | 'idempotency' | 'documents'>;
+  readonly kit: Pick<OnboardingKit, 'webhooks' | 'screening' | 'idempotency' | 'documents'>;
   /** Schema of the kit's tables, as given to `migrate` (default `onboarding_kit`). */
   readonly schema?: string;
   /** Webhook jobs taken per fetch (default 20). */
@@ -163,7 +164,8 @@ const workWebhookQueue = (
 
 /**
  * Works the kit's jobs on pg-boss over the kit's database: webhook delivery (any number of
- * processes share the queue; a job taken by a process that dies is run again after its expiry)
+ * processes share the queue; a job taken by a process that dies is run again after its expiry),
+ * screening
  * and the periodic work on pg-boss schedules (one run per tick across all instances).
  */
 export const startPostgresJobRunner = async ({
@@ -194,6 +196,14 @@ export const startPostgresJobRunner = async ({
     workers,
     pollingIntervalMs: pollingIntervalSeconds * 1000,
     onError,
+  });
+
+  // One client per job; a job that fails (the provider could not screen) is retried by the engine
+  // with the queue's exponential back-off, its screening meanwhile ERROR.
+  await boss.work<ScreeningJob>(screeningQueue, { pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
+    if (job === undefined) return;
+    const screened = await kit.screening.runJob(job.data);
+    if (screened.isErr()) throw failureOf(screened.error);
   });
 
   await boss.schedule(idempotencyPurgeQueue, idempotencyPurgeCron);

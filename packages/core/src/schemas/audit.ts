@@ -11,6 +11,7 @@ export const auditActions = [
   'request-resubmission',
   'terms-signed',
   'delete',
+  'screening-resolution',
   'download-links-issued',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
