@@ -5,3 +5,11 @@
 
 ALTER TABLE clients
   ADD COLUMN screening jsonb CHECK (jsonb_typeof(screening) = 'object');
+
+-- Compliance's decision on a screening hit is an audited change: the trail takes its action. The
+-- list keeps every action of the earlier migrations (`redact` included, which redaction writes).
+ALTER TABLE audit_entries DROP CONSTRAINT audit_entries_action_check;
+ALTER TABLE audit_entries ADD CONSTRAINT audit_entries_action_check CHECK (action IN (
+  'create', 'resubmit', 'approve', 'request-resubmission', 'terms-signed', 'delete', 'redact',
+  'screening-resolution', 'download-links-issued'
+));
