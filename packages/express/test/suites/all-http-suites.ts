@@ -9,6 +9,7 @@ import { describeInFlightBodies } from './in-flight-bodies.js';
 import { describeInterfaceRoutes } from './interface-routes.js';
 import { describeManagerIsolation } from './manager-isolation.js';
 import { describeMountOnboardingKit } from './mount-onboarding-kit.js';
+import { describeScreening } from './screening.js';
 import { describeSignedLinkLimit, describeSignedLinks } from './signed-links.js';
 import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-store.js';
 
@@ -16,6 +17,7 @@ import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-s
 export const describeAllHttpSuites = () => {
   describeInterfaceRoutes();
   describeComplianceReviewDepth();
+  describeScreening();
   describeManagerIsolation();
   describeAuditTrail();
   describeHttpErrors();
