@@ -14,7 +14,13 @@ import {
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { errAsync, okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import {
+  createJobEngine,
+  defaultWebhookJobExpirySeconds,
+  screeningQueue,
+} from '../src/postgres-job-engine.js';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
+import { createPostgresScreeningJobQueue } from '../src/postgres-screening-job-queue.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 
 let database: MigratedDatabase;
@@ -161,5 +167,30 @@ describe('screening through the kit on PostgreSQL', () => {
       [created.id],
     );
     expect(jobs.rows).toHaveLength(2);
+  });
+
+  it("the create's screening job row is the row pg-boss's own send writes (the resubmission's path)", async () => {
+    const { kit, manager } = screenedKit(exactListProvider([]));
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    const boss = createJobEngine(database.pool, database.tables.jobSchema);
+    const sentFor = randomUUID();
+    (
+      await createPostgresScreeningJobQueue(database.pool, {
+        boss,
+        jobExpirySeconds: defaultWebhookJobExpirySeconds,
+      }).enqueueScreening(sentFor)
+    )._unsafeUnwrap();
+    const { rows } = await database.pool.query(
+      `SELECT data, name, priority, state, retry_limit, retry_count, retry_delay, retry_backoff, singleton_key,
+         singleton_on, expire_in::text, keep_until - start_after AS kept_for, dead_letter, policy,
+         start_after <= now() AS started, output
+       FROM ${database.tables.jobSchema}.job WHERE name = $1 AND data->>'clientId' = ANY($2::text[])`,
+      [screeningQueue, [created.id, sentFor]],
+    );
+    const byCreate = rows.find((row) => row.data.clientId === created.id);
+    const bySend = rows.find((row) => row.data.clientId === sentFor);
+    expect(byCreate?.data).toEqual({ type: 'screen-client', clientId: created.id });
+    expect(bySend?.retry_backoff).toBe(true);
+    expect({ ...byCreate, data: null }).toEqual({ ...bySend, data: null });
   });
 });
