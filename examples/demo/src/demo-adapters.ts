@@ -1,9 +1,12 @@
+import { createReadStream } from 'node:fs';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { OnboardingKitPorts } from '@onboarding-kit/core';
+import type { ScreeningProvider } from '@onboarding-kit/core/adapter';
 import type { SignedLinkEndpoint } from '@onboarding-kit/express';
 import { createMemoryAdapters, type MemoryAdapters } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate, type PostgresAdapters } from '@onboarding-kit/postgres';
 import { createS3DocumentStorage, ensureTemporaryExpiry } from '@onboarding-kit/s3';
+import { createListScreeningProvider, loadSanctionsList } from '@onboarding-kit/screening-list';
 import { createNodeWebhookTransport } from '@onboarding-kit/webhook-transport';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import pg from 'pg';
@@ -94,6 +97,15 @@ const openS3 = (
     });
 };
 
+/** The screening of SCREENING_LIST: the list loaded (streamed) once, at start; a bad file stops the start. */
+const openScreening = (path: string | null): ResultAsync<ScreeningProvider | null, DemoStartFailure> =>
+  path === null
+    ? okAsync(null)
+    : ResultAsync.fromSafePromise(Promise.resolve())
+        .andThen(() => loadSanctionsList(createReadStream(path)))
+        .map((list) => createListScreeningProvider({ list }))
+        .mapErr(demoStartFailure(`load the sanctions list of SCREENING_LIST (${JSON.stringify(path)})`));
+
 /**
  * Memory adapters for everything, then PostgreSQL for every persistence port when DATABASE_URL is
  * set (migrated first) and S3 for documents when S3_BUCKET is set. The clock and ids stay the
@@ -104,6 +116,17 @@ export const openDemoAdapters = (
   options: DemoAdaptersOptions,
 ): ResultAsync<DemoAdapters, DemoStartFailure> => {
   const memory = createMemoryAdapters({ publicBaseUrl: options.storageBaseUrl });
+  return openScreening(config.screeningList).andThen((screening) =>
+    openPersistenceAndStorage(config, options, memory, screening),
+  );
+};
+
+const openPersistenceAndStorage = (
+  config: DemoConfig,
+  options: DemoAdaptersOptions,
+  memory: MemoryAdapters,
+  screening: ScreeningProvider | null,
+): ResultAsync<DemoAdapters, DemoStartFailure> => {
   const postgres: ResultAsync<OpenedPostgres | null, DemoStartFailure> =
     config.databaseUrl === null
       ? okAsync(null)
@@ -126,6 +149,7 @@ export const openDemoAdapters = (
             webhookTransport: createNodeWebhookTransport(),
             ...(opened === null ? {} : opened.adapters),
             ...(s3Opened === null ? {} : { documentStorage: s3Opened.storage }),
+            ...(screening === null ? {} : { screening }),
           },
           memory,
           signedLinks: s3Opened === null ? memory.signedLinks : null,

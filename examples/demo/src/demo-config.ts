@@ -40,6 +40,11 @@ export type DemoConfig = {
    * keys are public and any endpoint would otherwise probe the demo's own network.
    */
   readonly webhookAllowPrivateNetworks: boolean;
+  /**
+   * SCREENING_LIST: a sanctions list file in the OpenSanctions `targets.simple.csv` format; every
+   * create and resubmit is then screened against it. Null: screening is off (`screening: null`).
+   */
+  readonly screeningList: string | null;
 };
 
 export type WebhookSettings = {
@@ -134,7 +139,7 @@ const s3SettingsOf = (env: DemoEnvironment): Result<S3Settings | null, string> =
 
 /**
  * Reads PORT, HOST, PUBLIC_BASE_URL, DATABASE_URL, S3_BUCKET, S3_ENDPOINT, S3_REGION, the AWS
- * credentials, WEBHOOK_URL, WEBHOOK_SECRET and WEBHOOK_ALLOW_PRIVATE_NETWORKS. A malformed value is an error naming the variable, never a silent default.
+ * credentials, WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_ALLOW_PRIVATE_NETWORKS and SCREENING_LIST. A malformed value is an error naming the variable, never a silent default.
  */
 export const readDemoConfig = (env: DemoEnvironment): Result<DemoConfig, string> =>
   portOf(variable(env, 'PORT')).andThen((port) =>
@@ -154,6 +159,7 @@ export const readDemoConfig = (env: DemoEnvironment): Result<DemoConfig, string>
             webhookJobExpirySeconds: Number(variable(env, 'WEBHOOK_JOB_EXPIRY_SECONDS') ?? 60),
             webhookAllowPrivateNetworks,
             s3,
+            screeningList: variable(env, 'SCREENING_LIST'),
           }),
         ),
     ),

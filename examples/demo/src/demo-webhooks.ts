@@ -66,7 +66,8 @@ export type DemoJobs = { close(): Promise<void> };
 
 /**
  * On PostgreSQL, the pg-boss runner: webhook jobs, and the idempotency purge and orphan sweep on
- * its schedules (one run per tick across demo processes). In memory, the memory queue every 200 ms.
+ * its schedules (one run per tick across demo processes), and screening jobs. In memory, the memory
+ * queues (screening, then webhooks) every 200 ms.
  */
 export const startDemoJobs = (
   kit: OnboardingKit,
@@ -78,10 +79,12 @@ export const startDemoJobs = (
 ): ResultAsync<DemoJobs, DemoStartFailure> => {
   if (adapters.pool === null) {
     // Jobs run side by side: one waiting on a slow receiver holds no other manager's back.
+    // Each round first screens the clients due (their jobs are taken once), then delivers.
     return okAsync(
-      startMemoryWebhookRunner(() =>
-        adapters.memory.testing.deliverDueWebhooks(kit, { concurrency: DEMO_JOBS_AT_ONCE }),
-      ),
+      startMemoryWebhookRunner(async () => {
+        await adapters.memory.testing.screenDueClients(kit);
+        return adapters.memory.testing.deliverDueWebhooks(kit, { concurrency: DEMO_JOBS_AT_ONCE });
+      }),
     );
   }
   return ResultAsync.fromPromise(

@@ -11,6 +11,7 @@ test('defaults: port 3000 on the loopback interface, in memory', () => {
     webhook: null,
     webhookJobExpirySeconds: 60,
     webhookAllowPrivateNetworks: false,
+    screeningList: null,
   });
 });
 
@@ -28,6 +29,7 @@ test('every variable is read; blank ones count as unset; S3 credentials only whe
     WEBHOOK_URL: 'http://localhost:4000/hooks',
     WEBHOOK_JOB_EXPIRY_SECONDS: '30',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    SCREENING_LIST: '/data/targets.simple.csv',
   })._unsafeUnwrap();
   expect(config).toEqual({
     port: 8080,
@@ -38,6 +40,7 @@ test('every variable is read; blank ones count as unset; S3 credentials only whe
     webhook: { url: 'http://localhost:4000/hooks', secret: null },
     webhookJobExpirySeconds: 30,
     webhookAllowPrivateNetworks: true,
+    screeningList: '/data/targets.simple.csv',
   });
 });
 

@@ -108,6 +108,7 @@ export const storedClientFixture = (overrides: StoredClientOverrides): StoredCli
     ...information,
     onboardingResubmissionReason: null,
     resubmissionRequirements: null,
+    screening: null,
     termsAcceptance: null,
     createdAt,
     updatedAt: createdAt,

@@ -463,6 +463,73 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       await expectOk(fixture.clients.redact(redactClient(absent, instantAfter(base, 3))));
       expect(await fixture.inspect.readClient(absent.id)).toBeNull();
     });
+
+    it('stores the screening as given: on insert, on update, and alone with updateScreening', async () => {
+      const fixture = await openFixture(setup);
+      const managerId = randomUUID();
+      const pending: StoredClient = {
+        ...storedClientFixture({ managerId, clientType: 'ENTITY', createdAt: instantAfter(base, 0) }),
+        screening: { status: 'PENDING', screenedAt: null, hits: [] },
+      };
+      await insertClient(fixture, pending);
+      expect(await fixture.inspect.readClient(pending.id)).toEqual(pending);
+
+      const screening: StoredClient['screening'] = {
+        status: 'POSSIBLE_MATCH',
+        screenedAt: instantAfter(base, 3),
+        hits: [
+          {
+            id: randomUUID(),
+            field: 'companyDirectorsAndUbos.ubos[1]',
+            name: 'Zoë "Ünal" Ørsted',
+            listName: 'EU Financial Sanctions Files',
+            matchedName: 'Zoe Unal Orsted',
+            score: 0.9375,
+            resolution: null,
+          },
+          {
+            id: randomUUID(),
+            field: 'company',
+            name: 'Acme SAS',
+            listName: 'OFAC SDN',
+            matchedName: 'ACME S.A.S.',
+            score: 0.91,
+            resolution: {
+              decision: 'DISMISSED',
+              reason: 'Another registration number 🏢',
+              actor: 'compliance-1',
+              at: instantAfter(base, 4),
+            },
+          },
+        ],
+      };
+      expect(await expectOk(fixture.clients.updateScreening(pending.id, screening))).toBe(true);
+      const screened = { ...pending, screening };
+      // Nothing else of the client changed, and no history entry was added.
+      expect(await fixture.inspect.readClient(pending.id)).toEqual(screened);
+      expect(await fixture.inspect.readStatusHistory(pending.id)).toEqual([creationEntryFor(pending)]);
+      expect(await expectOk(fixture.clients.findById(pending.id))).toEqual(screened);
+      expect(await expectOk(fixture.clients.updateScreening(randomUUID(), screening))).toBe(false);
+
+      // A status update writes the screening it is given (a resubmission screens again).
+      const later = instantAfter(base, 10);
+      const rescreened: StoredClient = {
+        ...screened,
+        status: 'RESUBMISSION_REQUIRED',
+        screening: { status: 'PENDING', screenedAt: null, hits: [] },
+        updatedAt: later,
+      };
+      await expectOk(
+        fixture.clients.update(
+          rescreened,
+          'ONBOARDING_UNDER_REVIEW',
+          transitionEntry('ONBOARDING_UNDER_REVIEW', 'RESUBMISSION_REQUIRED', later),
+        ),
+      );
+      expect(await fixture.inspect.readClient(pending.id)).toEqual(rescreened);
+      expect(await expectOk(fixture.clients.updateScreening(pending.id, null))).toBe(true);
+      expect(await fixture.inspect.readClient(pending.id)).toEqual({ ...rescreened, screening: null });
+    });
   });
 
   describe(`UnitOfWork contract: ${name}`, () => {

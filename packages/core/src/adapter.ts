@@ -39,6 +39,14 @@ export type {
   RecordedOutcome,
 } from './ports/idempotency-store.js';
 export type { PresetFeeRepository } from './ports/preset-fee-repository.js';
+export type { ScreeningJob, ScreeningJobQueue } from './ports/screening-job-queue.js';
+export {
+  type ScreeningMatch,
+  type ScreeningProvider,
+  type ScreeningSubject,
+  type ScreeningUnavailable,
+  screeningUnavailable,
+} from './ports/screening-provider.js';
 export { portableTextHashing, type TextHashing } from './ports/text-hashing.js';
 export type { TransactionalStores, UnitOfWork } from './ports/unit-of-work.js';
 export type { WebhookDeliveryQuery, WebhookDeliveryStore } from './ports/webhook-delivery-store.js';
@@ -77,8 +85,12 @@ export {
   presetFeeIdTaken,
   presetFeeNotFound,
   type RecordableRefusal,
+  type ScreeningHitNotFound,
+  type ScreeningUnresolved,
   type SignedLinkRejected,
   type StorageUnavailable,
+  screeningHitNotFound,
+  screeningUnresolved,
   signedLinkRejected,
   storageUnavailable,
   type TemporaryFilesChanged,

@@ -114,6 +114,27 @@ export const webhookEndpointLimitReached = (limit: number): WebhookEndpointLimit
   limit,
 });
 
+/** Approval refused: the client's screening is not done, failed, or has a hit not dismissed. */
+export type ScreeningUnresolved = {
+  readonly type: 'ScreeningUnresolved';
+  readonly clientId: string;
+  readonly screeningStatus: 'PENDING' | 'CLEAR' | 'POSSIBLE_MATCH' | 'ERROR';
+};
+export const screeningUnresolved = (
+  clientId: string,
+  screeningStatus: ScreeningUnresolved['screeningStatus'],
+): ScreeningUnresolved => ({ type: 'ScreeningUnresolved', clientId, screeningStatus });
+export type ScreeningHitNotFound = {
+  readonly type: 'ScreeningHitNotFound';
+  readonly clientId: string;
+  readonly hitId: string;
+};
+export const screeningHitNotFound = (clientId: string, hitId: string): ScreeningHitNotFound => ({
+  type: 'ScreeningHitNotFound',
+  clientId,
+  hitId,
+});
+
 export type DomainError =
   | ValidationFailed
   | Unauthorized
@@ -130,6 +151,8 @@ export type DomainError =
   | WebhookEndpointNotFound
   | WebhookDeliveryNotFound
   | WebhookEndpointLimitReached
+  | ScreeningUnresolved
+  | ScreeningHitNotFound
   | StorageUnavailable
   | CommitOutcomeUnknown;
 
@@ -147,7 +170,9 @@ export type RecordableRefusal =
   | InvalidStatus
   | ClientTypeMismatch
   | WebhookEndpointNotFound
-  | WebhookDeliveryNotFound;
+  | WebhookDeliveryNotFound
+  | ScreeningUnresolved
+  | ScreeningHitNotFound;
 /**
  * Exhaustive on purpose: a new error type does not compile until it is classified here, so none can
  * silently release (or keep) an idempotency claim.
@@ -164,6 +189,8 @@ export const isRecordableRefusal = (error: DomainError): error is RecordableRefu
           'ClientTypeMismatch',
           'WebhookEndpointNotFound',
           'WebhookDeliveryNotFound',
+          'ScreeningUnresolved',
+          'ScreeningHitNotFound',
         ),
       },
       // Typed: what this branch takes must be a RecordableRefusal.

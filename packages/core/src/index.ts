@@ -36,6 +36,11 @@ export type {
 } from './services/idempotency-service.js';
 export type { PresetFeeService } from './services/preset-fee-service.js';
 export type { RedactionService } from './services/redaction-service.js';
+export type {
+  ScreeningJobFailure,
+  ScreeningJobReport,
+  ScreeningService,
+} from './services/screening-service.js';
 export type { WebhookJobReport, WebhookService } from './services/webhook-service.js';
 
 // --- Who calls ------------------------------------------------------------------------------------
@@ -76,6 +81,9 @@ export {
   type ResubmissionRequirementCode,
   representativeRoles,
   resubmissionRequirementCodes,
+  type Screening,
+  type ScreeningHit,
+  type ScreeningResolution,
   type StatusHistoryEntry,
   type TermsAcceptance,
 } from './schemas/client-response.js';
@@ -120,7 +128,11 @@ export {
 export type { AuditTrailService } from './services/audit-trail-service.js';
 
 // --- Compliance review and documents --------------------------------------------------------------
-export type { RequestResubmissionBody, TermsSignedBody } from './schemas/compliance.js';
+export type {
+  RequestResubmissionBody,
+  ResolveScreeningHitBody,
+  TermsSignedBody,
+} from './schemas/compliance.js';
 export type {
   BatchDownloadRequest,
   BatchDownloadResponse,

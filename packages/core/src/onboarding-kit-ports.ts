@@ -8,6 +8,7 @@ import type { EventLog } from './ports/event-log.js';
 import type { IdGenerator } from './ports/id-generator.js';
 import type { IdempotencyStore } from './ports/idempotency-store.js';
 import type { PresetFeeRepository } from './ports/preset-fee-repository.js';
+import type { ScreeningProvider } from './ports/screening-provider.js';
 import type { TextHashing } from './ports/text-hashing.js';
 import type { UnitOfWork } from './ports/unit-of-work.js';
 import type { WebhookDeliveryStore } from './ports/webhook-delivery-store.js';
@@ -38,4 +39,10 @@ export type OnboardingKitPorts = {
   readonly ids: IdGenerator;
   /** SHA-256 for API key digests and request fingerprints; core's portable one when absent. */
   readonly hashing?: TextHashing;
+  /**
+   * Screens the client's people and companies after every create and resubmit, on the job engine
+   * (`createListScreeningProvider` of @onboarding-kit/screening-list). Without one, screening is off
+   * and every client answers `screening: null`.
+   */
+  readonly screening?: ScreeningProvider;
 };

@@ -9,6 +9,7 @@ import type { DocumentService } from './services/document-service.js';
 import type { IdempotencyService } from './services/idempotency-service.js';
 import type { PresetFeeService } from './services/preset-fee-service.js';
 import type { RedactionService } from './services/redaction-service.js';
+import type { ScreeningService } from './services/screening-service.js';
 import type { WebhookService } from './services/webhook-service.js';
 
 /** The kit a host wires once (`createOnboardingKit`): its services, each defined in its own file. */
@@ -24,4 +25,5 @@ export interface OnboardingKit extends ApiKeyService {
   readonly idempotency: IdempotencyService;
   readonly audit: AuditTrailService;
   readonly redaction: RedactionService;
+  readonly screening: ScreeningService;
 }

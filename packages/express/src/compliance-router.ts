@@ -18,6 +18,8 @@ export const createComplianceRouter = (kit: OnboardingKit, options: RouterOption
         kit.compliance.markTermsSigned(principal, params.clientId, body, context),
       redactClient: ({ principal, params, context }) =>
         kit.redaction.redact(principal, params.clientId, context),
+      resolveScreeningHit: ({ principal, params, body, context }) =>
+        kit.screening.resolveHit(principal, params.clientId, params.hitId, body, context),
       auditTrail: ({ principal, params, query }) => kit.audit.list(principal, params.clientId, query),
     },
     options,

@@ -78,7 +78,9 @@ export const errorStatusByCode = {
   DOCUMENT_NOT_FOUND: 404,
   WEBHOOK_ENDPOINT_NOT_FOUND: 404,
   WEBHOOK_DELIVERY_NOT_FOUND: 404,
+  SCREENING_HIT_NOT_FOUND: 404,
   INVALID_STATUS: 409,
+  SCREENING_UNRESOLVED: 409,
   WEBHOOK_ENDPOINT_LIMIT_REACHED: 409,
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
   REQUEST_TIMEOUT: 408,
@@ -248,6 +250,16 @@ export const toHttpError = (error: HttpFailure): HttpError =>
     )
     .with({ type: 'WebhookDeliveryNotFound' }, (e) =>
       httpError('WEBHOOK_DELIVERY_NOT_FOUND', `Webhook delivery ${e.deliveryId} was not found`),
+    )
+    .with({ type: 'ScreeningHitNotFound' }, (e) =>
+      httpError('SCREENING_HIT_NOT_FOUND', `Screening hit ${e.hitId} of client ${e.clientId} was not found`),
+    )
+    .with({ type: 'ScreeningUnresolved' }, (e) =>
+      httpError(
+        'SCREENING_UNRESOLVED',
+        `Client ${e.clientId} cannot be approved: its screening is ${e.screeningStatus}` +
+          (e.screeningStatus === 'POSSIBLE_MATCH' ? ' with a hit not dismissed' : ''),
+      ),
     )
     .with({ type: 'WebhookEndpointLimitReached' }, (e) =>
       httpError(

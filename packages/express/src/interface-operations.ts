@@ -16,6 +16,7 @@ import {
   presetFeeListResponseSchema,
   presetFeeSchema,
   requestResubmissionBodySchema,
+  resolveScreeningHitBodySchema,
   SIGNED_AT_CLOCK_SKEW_MS,
   statusHistoryResponseSchema,
   temporaryFilesResponseSchema,
@@ -297,7 +298,7 @@ export const interfaceOperations = {
     summary: "A client's audit trail, oldest first",
     description:
       'One entry per change of the client (`create`, `resubmit`, `approve`, `request-resubmission`, ' +
-      '`terms-signed`, `delete`) and per request of download links for its documents ' +
+      '`terms-signed`, `delete`, `screening-resolution`) and per request of download links for its documents ' +
       '(`download-links-issued`, the keys in `documents`), written with the change itself. `actor` is who made ' +
       'it, `requestId` the `X-Request-Id` of its request, `changes` the fields that differ (JSON paths). ' +
       'Entries are never changed. `limit` per page; pass `nextCursor` back as `cursor` for the next page.',
@@ -394,9 +395,12 @@ export const interfaceOperations = {
     path: '/clients/:clientId/approve',
     idempotent: true,
     summary: "Approve a client's onboarding",
-    description: 'ONBOARDING_UNDER_REVIEW → WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE. Takes no body.',
+    description:
+      'ONBOARDING_UNDER_REVIEW → WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE. Takes no body. When the kit ' +
+      'screens clients, refused (SCREENING_UNRESOLVED) while the screening is PENDING or ERROR, or has a ' +
+      'hit that is not DISMISSED.',
     success: { status: 200, description: 'The client', ...clientResource },
-    refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
+    refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS', 'SCREENING_UNRESOLVED'],
   },
   requestResubmission: {
     interfaces: ['compliance'],
@@ -441,6 +445,21 @@ export const interfaceOperations = {
       'Takes no body.',
     success: { status: 200, description: 'The redacted client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
+  },
+  resolveScreeningHit: {
+    interfaces: ['compliance'],
+    method: 'post',
+    path: '/clients/:clientId/screening-hits/:hitId/resolve',
+    idempotent: true,
+    summary: 'Confirm or dismiss a screening hit',
+    description:
+      "Records compliance's decision on one hit of the client's screening (CONFIRMED: the client is the " +
+      'listed person or company; DISMISSED: it is not), with its reason, in any status; a later ' +
+      'decision replaces it. The client can be approved once every hit is DISMISSED. Audited as ' +
+      '`screening-resolution`.',
+    requestBody: { component: 'ResolveScreeningHit', schema: resolveScreeningHitBodySchema },
+    success: { status: 200, description: 'The client', ...clientResource },
+    refusals: ['CLIENT_NOT_FOUND', 'SCREENING_HIT_NOT_FOUND'],
   },
 } as const satisfies Record<string, OperationSpec>;
 

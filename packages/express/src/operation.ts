@@ -83,6 +83,7 @@ export const pathParameterSchemas = {
   presetFeeId: z.uuid(),
   endpointId: z.uuid(),
   deliveryId: z.uuid(),
+  hitId: z.uuid(),
 } as const satisfies Record<string, z.ZodType>;
 
 export const pathParameterSchemaOf = (name: string): z.ZodType =>

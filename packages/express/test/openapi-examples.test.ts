@@ -7,8 +7,10 @@ import {
   type OnboardingKitOptions,
   principalKey,
 } from '@onboarding-kit/core';
+import type { ScreeningProvider } from '@onboarding-kit/core/adapter';
 import { createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
+import { okAsync } from 'neverthrow';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type HttpLogger, mountOnboardingKit } from '../src/index.js';
@@ -27,6 +29,16 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
+/** A screening that flags every legal UBO (the documented entity has one), and nobody else. */
+const flagsLegalUbos: ScreeningProvider = {
+  screen: (subjects) =>
+    okAsync(
+      subjects
+        .filter(({ field, kind }) => kind === 'COMPANY' && field.startsWith('companyDirectorsAndUbos.ubos'))
+        .map(({ field, name }) => ({ field, name, listName: 'Examples', matchedName: name, score: 0.9 })),
+    ),
+};
+
 /** A host app on a real socket: the kit mounted at the root over memory adapters, as the demo does. */
 const startApp = async (options?: OnboardingKitOptions) => {
   const server = createServer();
@@ -34,7 +46,11 @@ const startApp = async (options?: OnboardingKitOptions) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const adapters = createMemoryAdapters({ publicBaseUrl: `${origin}/storage` });
-  const kit = createOnboardingKit({ ...adapters, ...(options ? { options } : {}) });
+  const kit = createOnboardingKit({
+    ...adapters,
+    screening: flagsLegalUbos,
+    ...(options ? { options } : {}),
+  });
   const app = express();
   mountOnboardingKit(app, kit, { signedLinks: adapters.signedLinks, logger: silent });
   server.on('request', app);
@@ -52,7 +68,9 @@ const startApp = async (options?: OnboardingKitOptions) => {
   const api = request(server);
   const served = await api.get('/openapi.json');
   expect(served.status).toBe(200);
-  return { api, adapters, manager, keys, document: served.body as JsonObject };
+  /** Runs the screening jobs queued so far (approval waits for them). */
+  const screenDue = () => adapters.testing.screenDueClients(kit);
+  return { api, adapters, manager, keys, screenDue, document: served.body as JsonObject };
 };
 type App = Awaited<ReturnType<typeof startApp>>;
 
@@ -111,6 +129,7 @@ const expectCreated = async (app: App, operationId: string, params?: Record<stri
 };
 
 const review = async (app: App, clientId: string, step: string, body?: unknown) => {
+  if (step === 'approve') await app.screenDue();
   const answer = await app.api
     .post(`/compliance/v1/clients/${clientId}/${step}`)
     .set('SERVICE_API_KEY', app.keys.compliance ?? '')
@@ -140,6 +159,14 @@ const setups: Record<string, (app: App) => Promise<Record<string, string>>> = {
     const { id } = await expectCreated(app, 'managerCreateIndividual');
     await review(app, id, 'approve');
     return { clientId: id };
+  },
+  // A hit of the screening of the documented entity (its legal UBO).
+  complianceResolveScreeningHit: async (app) => {
+    const { id } = await expectCreated(app, 'managerCreateEntity');
+    await app.screenDue();
+    const hit = app.adapters.testing.readClient(id)?.screening?.hits[0];
+    if (hit === undefined) throw new Error('the documented entity has a screening hit');
+    return { clientId: id, hitId: hit.id };
   },
   managerResubmitIndividual: async (app) => {
     const { id } = await expectCreated(app, 'managerCreateIndividual');

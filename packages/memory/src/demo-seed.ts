@@ -80,6 +80,7 @@ export const demoClientA1 = (createdAt: string): StoredClient => ({
   onboardingResubmissionReason: null,
   resubmissionRequirements: null,
   termsAcceptance: null,
+  screening: null,
   bankAccounts: [
     {
       id: 'a1a1a1a1-0000-4000-8000-0000000000b1',

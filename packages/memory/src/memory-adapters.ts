@@ -13,6 +13,7 @@ import type {
   DocumentRecord,
   IdGenerator,
   RecordedOutcome,
+  ScreeningProvider,
   StoredClient,
   WebhookAnswer,
   WebhookJob,
@@ -35,6 +36,7 @@ import {
 import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
+import { listScreeningJobs, runDueScreeningJobs, type ScreeningRound } from './memory-screening-job-queue.js';
 import { ascending, entries, idempotencyRecordId } from './memory-tables.js';
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
@@ -75,6 +77,8 @@ export type MemoryAdaptersOptions = {
    * (read what was sent with `testing.sentWebhooks()`); the demo plugs a real one.
    */
   readonly webhookTransport?: WebhookTransport;
+  /** Screens every create and resubmit (run the jobs with `testing.screenDueClients`); off without one. */
+  readonly screening?: ScreeningProvider;
   /**
    * How long a transaction may run before it is abandoned and resolves to `StorageUnavailable`,
    * its writes dropped and the lock passed on (default 30 s; the kit's own transactions take
@@ -124,6 +128,13 @@ export type MemoryTestingHelpers = {
     kit: Pick<OnboardingKit, 'webhooks'>,
     options?: WebhookRoundOptions,
   ): Promise<WebhookDeliveryRound>;
+  /**
+   * Runs every screening job due at the clock's now through `kit` (no timer); a failed one is put
+   * back after its back-off. Advance a controllable clock past it to run the retry.
+   */
+  screenDueClients(kit: Pick<OnboardingKit, 'screening'>): Promise<ScreeningRound>;
+  /** The queued screening jobs, soonest first. */
+  listScreeningJobs(): Array<{ clientId: string; attempts: number; runAt: Date }>;
   /** The queued webhook jobs, soonest first, with when each is due. */
   listWebhookJobs(): Array<{ job: WebhookJob; runAt: Date }>;
   /** What the default recording transport was asked to send, oldest first (empty with another transport). */
@@ -248,6 +259,8 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
         job: structuredClone(job),
         runAt: new Date(key[0] as number),
       })),
+    screenDueClients: (kit) => runDueScreeningJobs(kit, database.committedAccess, clock, jobSequence),
+    listScreeningJobs: () => listScreeningJobs(committed().screeningJobs),
     sentWebhooks: () => [...recordingTransport.sent],
     answerWebhooksWith: (answer) => recordingTransport.answerWith(answer),
   };
@@ -272,6 +285,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     clock,
     ids: options.ids ?? createRandomIds(),
     hashing: nodeTextHashing,
+    ...(options.screening === undefined ? {} : { screening: options.screening }),
     signedLinks,
     testing,
   };

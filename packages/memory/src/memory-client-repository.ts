@@ -68,6 +68,13 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
       tables.statusHistory.set(client.id, frozenClone([entry]));
       return ok(undefined);
     }),
+  updateScreening: (clientId, screening) =>
+    access.write((tables) => {
+      const current = tables.clients.get(clientId);
+      if (current === undefined) return ok(false);
+      putClient(tables, { ...current, screening }, current);
+      return ok(true);
+    }),
   update: (client, expectedStatus, entry) =>
     access.write((tables) => {
       const current = tables.clients.get(client.id);

@@ -5,12 +5,15 @@ import {
   type MemoryAdaptersOptions,
   type MemoryTestingHelpers,
 } from './memory-adapters.js';
+import type { ScreeningRound } from './memory-screening-job-queue.js';
 import type { WebhookDeliveryRound } from './memory-webhook-runner.js';
 
 /** The testing helpers of a memory kit, with delivery bound to that kit. */
-export type MemoryKitTesting = Omit<MemoryTestingHelpers, 'deliverDueWebhooks'> & {
+export type MemoryKitTesting = Omit<MemoryTestingHelpers, 'deliverDueWebhooks' | 'screenDueClients'> & {
   /** Runs every webhook job due at the clock's now (no timer): advance the clock, call, assert. */
   deliverDueWebhooks(): Promise<WebhookDeliveryRound>;
+  /** Runs every screening job due at the clock's now (no timer). */
+  screenDueClients(): Promise<ScreeningRound>;
 };
 
 /** A whole kit in memory, for a host's unit tests: the kit, its adapters and `testing`. */
@@ -29,6 +32,10 @@ export const createMemoryKit = ({
   return {
     ...kit,
     adapters,
-    testing: { ...adapters.testing, deliverDueWebhooks: () => adapters.testing.deliverDueWebhooks(kit) },
+    testing: {
+      ...adapters.testing,
+      deliverDueWebhooks: () => adapters.testing.deliverDueWebhooks(kit),
+      screenDueClients: () => adapters.testing.screenDueClients(kit),
+    },
   };
 };

@@ -3,6 +3,7 @@ import type {
   DocumentRecord,
   LoggedEvent,
   RecordedOutcome,
+  ScreeningJob,
   StoredClient,
   StoredWebhookDelivery,
   StoredWebhookEndpoint,
@@ -25,6 +26,9 @@ export const compareOrderKeys = (a: OrderKey, b: OrderKey): number => {
   }
   return a.length - b.length;
 };
+
+/** A screening job waiting in memory, and how many times it failed already. */
+export type QueuedScreeningJob = { readonly job: ScreeningJob; readonly attempts: number };
 
 export type IdempotencyRecord = {
   readonly owner: string;
@@ -149,6 +153,8 @@ type OrderedTables = {
   deliveriesByEvent: Tree<OrderKey, string>;
   /** [runAt ms, sequence]: soonest due first. */
   webhookJobs: Tree<OrderKey, WebhookJob>;
+  /** [runAt ms, sequence]: soonest due first; `attempts` made so far (the back-off grows with it). */
+  screeningJobs: Tree<OrderKey, QueuedScreeningJob>;
   /** [clientId, position] → entry id: a client's audit trail, in the order it was appended. */
   auditByClient: Tree<OrderKey, string>;
 };
@@ -181,6 +187,7 @@ export const emptyTables = (): CommittedTables => ({
   deliveriesByEndpoint: createTree(compareOrderKeys),
   deliveriesByEvent: createTree(compareOrderKeys),
   webhookJobs: createTree(compareOrderKeys),
+  screeningJobs: createTree(compareOrderKeys),
   auditByClient: createTree(compareOrderKeys),
 });
 
@@ -206,6 +213,7 @@ export const applyChanges = (changes: MemoryTables, base: CommittedTables | Memo
     deliveriesByEndpoint: changes.deliveriesByEndpoint,
     deliveriesByEvent: changes.deliveriesByEvent,
     webhookJobs: changes.webhookJobs,
+    screeningJobs: changes.screeningJobs,
     auditByClient: changes.auditByClient,
   } satisfies OrderedTables);
 };

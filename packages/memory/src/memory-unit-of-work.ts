@@ -13,6 +13,7 @@ import type { MemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
 import { createMemoryEventLog } from './memory-event-log.js';
 import { completeIdempotencyClaim, forgetClientIdempotencyRecords } from './memory-idempotency-store.js';
+import { createMemoryScreeningJobQueue } from './memory-screening-job-queue.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
 import { createMemoryWebhookJobQueue, type JobSequence } from './memory-webhook-job-queue.js';
@@ -70,6 +71,7 @@ export const createMemoryUnitOfWork = (
                   webhookEndpoints: createMemoryWebhookEndpointStore(view.access),
                   webhookDeliveries: createMemoryWebhookDeliveryStore(view.access),
                   webhookJobs: createMemoryWebhookJobQueue(view.access, clock, jobSequence),
+                  screeningJobs: createMemoryScreeningJobQueue(view.access, clock, jobSequence),
                 }),
               )
               .then(

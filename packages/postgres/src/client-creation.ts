@@ -5,7 +5,7 @@ import type {
   LoggedEvent,
   StoredClient,
 } from '@onboarding-kit/core/adapter';
-import { childRowsJson, clientValues, reviewValues } from './client-rows.js';
+import { childRowsJson, clientValues, reviewValues, screeningValue } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
 import {
   auditEntriesFromJson,
@@ -14,7 +14,7 @@ import {
   auditEntrySelectValues,
 } from './postgres-audit-log.js';
 import { documentRowJson } from './postgres-document-index.js';
-import { defaultWebhookJobExpirySeconds, webhookQueue } from './postgres-job-engine.js';
+import { defaultWebhookJobExpirySeconds, screeningQueue, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement } from './prepared-statement.js';
 import { type Queryable, statementsPerSchema } from './sql-session.js';
 
@@ -28,6 +28,8 @@ export type ClientCreation = {
   deliveries: LoggedEvent[];
   /** Its audit entry (the trail is written with the change). */
   auditEntries: AuditEntry[];
+  /** The clients to screen (the created one, when the kit screens): one pg-boss job each. */
+  screenings: string[];
   /** The idempotency record the create completes, with its outcome already serialized. */
   completion?: { readonly ref: IdempotencyClaimRef; readonly outcome: string; readonly at: Date };
 };
@@ -53,12 +55,12 @@ WITH completion AS (
   WHERE scope = $1 AND idempotency_key = $2 AND token = $3 AND state = 'IN_PROGRESS'
   RETURNING 1
 ), client AS (
-  -- $6..$17 and $31, $32 (its review columns): the client; written only if it holds no key or its claim still held it.
+  -- $6..$17, $31, $32 (its review columns) and $34 (its screening): the client; written only if it holds no key or its claim still held it.
   INSERT INTO ${tables.clients} (id, manager_id, client_type, status, company, company_directors_and_ubos,
     individual_profile, individual_source_of_funds, onboarding_resubmission_reason,
-    created_at, updated_at, deleted_at, resubmission_requirements, terms_acceptance)
+    created_at, updated_at, deleted_at, resubmission_requirements, terms_acceptance, screening)
   SELECT $6::uuid, $7, $8, $9, $10::jsonb, $11::jsonb, $12::jsonb, $13::jsonb, $14,
-    $15::timestamptz, $16::timestamptz, $17::timestamptz, $31::jsonb, $32::jsonb
+    $15::timestamptz, $16::timestamptz, $17::timestamptz, $31::jsonb, $32::jsonb, $34::jsonb
   WHERE $1::text IS NULL OR EXISTS (SELECT 1 FROM completion)
   RETURNING id
 ), representatives AS (
@@ -127,6 +129,20 @@ WITH completion AS (
     coalesce(queue.retry_backoff, false), queue.dead_letter, queue.policy
   FROM ${tables.jobSchema}.queue, delivered
   WHERE queue.name = $29 AND delivered.event_ids IS NOT NULL
+), screening_job AS (
+  -- $35: the screening queue when the client is screened (else NULL: no job), one job per client
+  -- to screen, written like the webhook job above.
+  INSERT INTO ${tables.jobSchema}.job (name, data, expire_in, keep_until, retry_limit, retry_delay,
+    retry_backoff, dead_letter, policy)
+  SELECT queue.name, jsonb_build_object('type', 'screen-client', 'clientId', client.id),
+    make_interval(secs => $30),
+    now() + coalesce(queue.retention_minutes * interval '1 minute', interval '14 days'),
+    coalesce(queue.retry_limit, 2),
+    CASE WHEN coalesce(queue.retry_backoff, false) THEN greatest(queue.retry_delay, 1)
+      ELSE coalesce(queue.retry_delay, 0) END,
+    coalesce(queue.retry_backoff, false), queue.dead_letter, queue.policy
+  FROM ${tables.jobSchema}.queue, client
+  WHERE queue.name = $35
 ), audit AS (
   -- $33: its audit entries.
   INSERT INTO ${tables.auditEntries} ${auditEntryInsertColumns}
@@ -186,6 +202,8 @@ export const sendClientCreation = async (
       webhookJobExpirySeconds,
       ...reviewValues(client),
       auditEntryRowsJson(creation.auditEntries),
+      screeningValue(client),
+      creation.screenings.includes(client.id) ? screeningQueue : null,
     ]),
   );
   return result.rows[0]?.created === true;

@@ -9,6 +9,7 @@ import type {
   IndividualProfile,
   IndividualSourceOfFunds,
   ResubmissionRequirement,
+  Screening,
   StatusHistoryEntry,
   TermsAcceptance,
 } from '@onboarding-kit/core';
@@ -29,6 +30,7 @@ export type ClientRow = {
   onboarding_resubmission_reason: string | null;
   resubmission_requirements: ResubmissionRequirement[] | null;
   terms_acceptance: TermsAcceptance | null;
+  screening: Screening | null;
   /** Instants leave PostgreSQL as ISO text (`isoTimestampSql`): no Date parse and format per row. */
   created_at: string;
   updated_at: string;
@@ -59,6 +61,7 @@ export const clientSelectList = (tables: KitTables, alias: string): string => `
   ${alias}.id, ${alias}.manager_id, ${alias}.client_type, ${alias}.status, ${alias}.company,
   ${alias}.company_directors_and_ubos, ${alias}.individual_profile, ${alias}.individual_source_of_funds,
   ${alias}.onboarding_resubmission_reason, ${alias}.resubmission_requirements, ${alias}.terms_acceptance,
+  ${alias}.screening,
   ${isoTimestamp(`${alias}.created_at`)} AS created_at,
   ${isoTimestamp(`${alias}.updated_at`)} AS updated_at, ${isoOrNull(`${alias}.deleted_at`)} AS deleted_at,
   ${isoOrNull(`${alias}.redacted_at`)} AS redacted_at,
@@ -105,6 +108,7 @@ export const toStoredClient = (row: ClientRow): StoredClient => ({
   bankAccounts: row.bank_accounts,
   blockchainWallets: row.blockchain_wallets,
   termsAcceptance: row.terms_acceptance,
+  screening: row.screening,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   deletedAt: row.deleted_at,
@@ -145,6 +149,9 @@ export const reviewValues = (client: StoredClient): [string | null, string | nul
   jsonOrNull(client.resubmissionRequirements),
   jsonOrNull(client.termsAcceptance),
 ];
+
+/** The screening column as a bind value (migration 0006), bound after every other parameter. */
+export const screeningValue = (client: StoredClient): string | null => jsonOrNull(client.screening);
 
 /** The child rows of a client as three json arrays, unpacked in SQL by `jsonb_to_recordset`. */
 export const childRowsJson = (client: StoredClient): [string, string, string] => [

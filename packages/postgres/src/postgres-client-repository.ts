@@ -1,4 +1,4 @@
-import type { ClientStatus, StatusHistoryEntry } from '@onboarding-kit/core';
+import type { ClientStatus, Screening, StatusHistoryEntry } from '@onboarding-kit/core';
 import {
   type ClientListQuery,
   type ClientRepository,
@@ -20,6 +20,7 @@ import {
   insertChildRowsStatement,
   reviewValues,
   type StatusHistoryRow,
+  screeningValue,
   toStatusHistoryEntry,
   toStoredClient,
 } from './client-rows.js';
@@ -42,7 +43,7 @@ const clientStatements = statementsPerSchema((tables) => {
       UPDATE ${tables.clients} SET manager_id = $2, client_type = $3, status = $4, company = $5, company_directors_and_ubos = $6,
         individual_profile = $7, individual_source_of_funds = $8, onboarding_resubmission_reason = $9,
         created_at = $10, updated_at = $11, deleted_at = $12,
-        resubmission_requirements = $14::jsonb, terms_acceptance = $15::jsonb
+        resubmission_requirements = $14::jsonb, terms_acceptance = $15::jsonb, screening = $16::jsonb
       WHERE id = $1 AND status = $13
       RETURNING id
     ), old_representatives AS (
@@ -59,7 +60,7 @@ const clientStatements = statementsPerSchema((tables) => {
   const redactClient = preparedStatement(`WITH client AS (
       UPDATE ${tables.clients} SET company = NULL, company_directors_and_ubos = NULL,
         individual_profile = NULL, individual_source_of_funds = NULL,
-        onboarding_resubmission_reason = NULL, resubmission_requirements = NULL, terms_acceptance = NULL,
+        onboarding_resubmission_reason = NULL, resubmission_requirements = NULL, terms_acceptance = NULL, screening = NULL,
         updated_at = $2, redacted_at = $3
       WHERE id = $1
       RETURNING id
@@ -77,6 +78,9 @@ const clientStatements = statementsPerSchema((tables) => {
      WHERE c.status = 'DELETED' AND c.redacted_at IS NULL AND c.deleted_at < $1
      ORDER BY c.deleted_at, c.id LIMIT $2`,
   );
+  const updateScreening = preparedStatement(
+    `UPDATE ${tables.clients} SET screening = $2::jsonb WHERE id = $1`,
+  );
   return {
     selectClient,
     selectClientForUpdate,
@@ -84,6 +88,7 @@ const clientStatements = statementsPerSchema((tables) => {
     insertChildren,
     redactClient,
     selectDeletedBefore,
+    updateScreening,
   };
 });
 
@@ -100,6 +105,7 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
     insertChildren,
     redactClient,
     selectDeletedBefore,
+    updateScreening,
   } = clientStatements(tables);
   const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
     isUuid(clientId)
@@ -167,9 +173,18 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
           events: [],
           deliveries: [],
           auditEntries: [],
+          screenings: [],
         }),
         unavailable,
       ).map(() => undefined),
+
+    updateScreening: (clientId: string, screening: Screening | null) =>
+      isUuid(clientId)
+        ? ResultAsync.fromPromise(
+            db.query(updateScreening([clientId, screening === null ? null : JSON.stringify(screening)])),
+            unavailable,
+          ).map((result) => result.rowCount === 1)
+        : okAsync(false),
 
     update: (client: StoredClient, expectedStatus: ClientStatus, entry: StatusHistoryEntry) => {
       const stale: StaleClientState = { type: 'StaleClientState', clientId: client.id, expectedStatus };
@@ -177,7 +192,12 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
       // Outside a unit of work the two statements still commit together (`atomically`).
       const replaced = db.atomically(async (tx) => {
         const updated = await tx.query<{ updated: number }>(
-          updateClient([...clientValues(client), expectedStatus, ...reviewValues(client)]),
+          updateClient([
+            ...clientValues(client),
+            expectedStatus,
+            ...reviewValues(client),
+            screeningValue(client),
+          ]),
         );
         if ((updated.rows[0]?.updated ?? 0) !== 1) return false;
         await tx.query(insertChildren([client.id, ...childRowsJson(client), ...historyValues(entry)]));

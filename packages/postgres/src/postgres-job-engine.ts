@@ -4,6 +4,8 @@ import type { Queryable } from './sql-session.js';
 
 /** The queue of webhook jobs (`WebhookJob`: deliver a command's events, attempt one delivery). */
 export const webhookQueue = 'onboarding-kit-webhooks';
+/** The queue of screening jobs (`ScreeningJob`: screen one client), retried with back-off. */
+export const screeningQueue = 'onboarding-kit-screening';
 /** Queues of the periodic work, each fed by a pg-boss schedule (one run per tick across instances). */
 export const idempotencyPurgeQueue = 'onboarding-kit-idempotency-purge';
 export const orphanSweepQueue = 'onboarding-kit-orphan-sweep';
@@ -73,7 +75,13 @@ export const installJobEngine = async (db: Queryable, jobSchema: string): Promis
   await boss.start();
   try {
     const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
-    for (const name of [webhookQueue, idempotencyPurgeQueue, orphanSweepQueue, retentionRedactionQueue]) {
+    for (const name of [
+      webhookQueue,
+      screeningQueue,
+      idempotencyPurgeQueue,
+      orphanSweepQueue,
+      retentionRedactionQueue,
+    ]) {
       if (!existing.has(name))
         await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
     }

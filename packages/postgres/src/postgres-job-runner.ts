@@ -1,5 +1,5 @@
 import type { OnboardingKit } from '@onboarding-kit/core';
-import type { WebhookJob } from '@onboarding-kit/core/adapter';
+import type { ScreeningJob, WebhookJob } from '@onboarding-kit/core/adapter';
 import type { ResultAsync } from 'neverthrow';
 import type { Pool } from 'pg';
 import type PgBoss from 'pg-boss';
@@ -9,6 +9,7 @@ import {
   idempotencyPurgeQueue,
   orphanSweepQueue,
   retentionRedactionQueue,
+  screeningQueue,
   webhookQueue,
 } from './postgres-job-engine.js';
 import { type QueueWorker, workQueue } from './postgres-queue-worker.js';
@@ -17,7 +18,7 @@ import { statementsInFlight } from './statements-in-flight.js';
 export type PostgresJobRunnerOptions = {
   readonly pool: Pool;
   /** The kit whose jobs this runner works: `kit.webhooks.runJob`, the purge and the sweep. */
-  readonly kit: Pick<OnboardingKit, 'webhooks' | 'idempotency' | 'documents' | 'redaction'>;
+  readonly kit: Pick<OnboardingKit, 'webhooks' | 'screening' | 'idempotency' | 'documents' | 'redaction'>;
   /** Schema of the kit's tables, as given to `migrate` (default `onboarding_kit`). */
   readonly schema?: string;
   /** Webhook jobs taken per fetch (default 20). */
@@ -57,7 +58,8 @@ export type PostgresJobRunner = {
 
 /**
  * Works the kit's jobs on pg-boss over the kit's database: webhook delivery (any number of
- * processes share the queue; a job taken by a process that dies is run again after its expiry)
+ * processes share the queue; a job taken by a process that dies is run again after its expiry),
+ * screening
  * and the periodic work on pg-boss schedules (one run per tick across all instances).
  */
 export const startPostgresJobRunner = async ({
@@ -110,6 +112,15 @@ export const startPostgresJobRunner = async ({
       batchSize,
       maxJobsInHand,
       workers,
+      pollingIntervalMs: pollingIntervalSeconds * 1000,
+      onError,
+    }),
+    // One client per job; a job that fails (the provider could not screen) is retried by the engine
+    // with the queue's exponential back-off, its screening meanwhile ERROR.
+    workQueue<ScreeningJob>(boss, screeningQueue, (job) => kit.screening.runJob(job), {
+      batchSize: 1,
+      maxJobsInHand: 1,
+      workers: 1,
       pollingIntervalMs: pollingIntervalSeconds * 1000,
       onError,
     }),

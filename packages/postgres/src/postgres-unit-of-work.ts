@@ -16,6 +16,7 @@ import { createPostgresClientRepository } from './postgres-client-repository.js'
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore, lockLost } from './postgres-idempotency-store.js';
+import { createPostgresScreeningJobQueue } from './postgres-screening-job-queue.js';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
 import { createPostgresWebhookJobQueue, type TransactionJobs } from './postgres-webhook-job-queue.js';
@@ -101,12 +102,21 @@ const transactionalStores = (
   const audit = createPostgresAuditLog(session, tables);
   const idempotency = createPostgresIdempotencyStore(session, tables);
   const webhookJobs = createPostgresWebhookJobQueue(session, tables, jobs);
+  const screeningJobs = createPostgresScreeningJobQueue(session, jobs);
   const gathered = okAsync<void, never>(undefined);
   return {
     clients: {
       ...clients,
       insert: (client, entry) =>
-        gather.start({ client, entry, documents: [], events: [], deliveries: [], auditEntries: [] })
+        gather.start({
+          client,
+          entry,
+          documents: [],
+          events: [],
+          deliveries: [],
+          auditEntries: [],
+          screenings: [],
+        })
           ? gathered
           : clients.insert(client, entry),
     },
@@ -152,6 +162,12 @@ const transactionalStores = (
         gather.add((creation) => creation.deliveries.push(...logged))
           ? gathered
           : webhookJobs.enqueueEventDeliveries(logged),
+    },
+    screeningJobs: {
+      enqueueScreening: (clientId) =>
+        gather.add((creation) => creation.screenings.push(clientId))
+          ? gathered
+          : screeningJobs.enqueueScreening(clientId),
     },
   };
 };

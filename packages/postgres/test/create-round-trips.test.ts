@@ -6,8 +6,9 @@ import {
   type ManagerPrincipal,
   systemClock,
 } from '@onboarding-kit/core';
+import type { ScreeningProvider } from '@onboarding-kit/core/adapter';
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
-import type { ResultAsync } from 'neverthrow';
+import { okAsync, type ResultAsync } from 'neverthrow';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTcpLatencyProxy, type TcpLatencyProxy } from '../../../test-support/tcp-latency-proxy.js';
@@ -33,10 +34,11 @@ afterAll(async () => {
   await counter.close();
 });
 
-const kitOnPostgres = () => {
+const kitOnPostgres = (screening?: ScreeningProvider) => {
   const memory = createMemoryAdapters();
   const kit = createOnboardingKit({
     ...createPostgresAdapters({ pool, schema }),
+    ...(screening === undefined ? {} : { screening }),
     documentStorage: memory.documentStorage,
     clock: systemClock,
     ids: createRandomIds(),
@@ -121,5 +123,23 @@ describe('round trips of a create on PostgreSQL, on the wire', () => {
       `SELECT count(*)::int AS n FROM ${schema}_jobs.job WHERE name = 'onboarding-kit-webhooks'`,
     );
     expect(jobs.rows[0]?.n).toBe(2);
+  });
+
+  it('a screened create: its screening job goes in the same one statement (goal ≤ 3)', async () => {
+    const { kit, principal, putFile, roundTripsOf } = kitOnPostgres({ screen: () => okAsync([]) });
+    putFile('warm-up.pdf');
+    await kit.clients.createIndividual(principal, exampleIndividualPayload({ idDocuments: ['warm-up.pdf'] }));
+
+    putFile('passport.pdf');
+    const payload = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
+    const roundTrips = await roundTripsOf('/manager/v1/clients/individuals', payload, (context) =>
+      kit.clients.createIndividual(principal, payload, context),
+    );
+    expect(roundTrips).toBe(3);
+    const jobs = await pool.query(
+      `SELECT data FROM ${schema}_jobs.job WHERE name = 'onboarding-kit-screening' ORDER BY created_on`,
+    );
+    expect(jobs.rows).toHaveLength(2);
+    expect(jobs.rows[1]?.data).toEqual({ type: 'screen-client', clientId: expect.any(String) });
   });
 });

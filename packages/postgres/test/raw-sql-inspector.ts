@@ -63,6 +63,7 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
       onboardingResubmissionReason: client.onboarding_resubmission_reason,
       resubmissionRequirements: client.resubmission_requirements,
       termsAcceptance: client.terms_acceptance,
+      screening: client.screening,
       bankAccounts: bankAccounts.rows.map(
         (b): BankAccount => ({
           id: b.id,

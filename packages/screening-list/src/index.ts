@@ -1,4 +1,8 @@
 // --- Loading and matching a sanctions list ------------------------------------------------------
+export {
+  createListScreeningProvider,
+  type ListScreeningProviderOptions,
+} from './list-screening-provider.js';
 
 // --- The pieces: the CSV reader and the name normalization --------------------------------------
 export { nameTokens, normalizeName } from './normalize-name.js';

@@ -28,6 +28,8 @@ export type ClientTransition = {
   readonly apply: (client: StoredClient, to: ClientStatus, at: string) => StoredClient;
   /** Index rows of documents promoted by this command, written in the same transaction. */
   readonly documents?: readonly DocumentRecord[];
+  /** Screen the client again once the move commits (a resubmission, when the kit screens). */
+  readonly rescreen?: boolean;
 };
 
 /** The target status if the move is allowed for this caller on this client, else the refusal. */
@@ -79,6 +81,9 @@ export const runClientTransition = (
               : error,
         )
         .andThen(() => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)))
+        .andThen(() =>
+          transition.rescreen ? tx.screeningJobs.enqueueScreening(next.id) : okAsync(undefined),
+        )
         .andThen(() =>
           tx.events.append(
             eventsOfCommand(

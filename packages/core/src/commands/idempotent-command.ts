@@ -25,7 +25,7 @@ export type IdempotentCommandContext = {
  */
 export type CommandStores = Pick<
   TransactionalStores,
-  'clients' | 'documents' | 'events' | 'webhookEndpoints' | 'webhookDeliveries'
+  'clients' | 'documents' | 'events' | 'webhookEndpoints' | 'webhookDeliveries' | 'screeningJobs'
 > & {
   readonly webhookJobs: Pick<TransactionalStores['webhookJobs'], 'enqueueAttempt'>;
   /** Appends the command's audit entries, with the request id of the call (and redaction's rewrite). */
@@ -85,6 +85,7 @@ export const runCommand = <T>(
           webhookEndpoints: stores.webhookEndpoints,
           webhookDeliveries: stores.webhookDeliveries,
           webhookJobs: stores.webhookJobs,
+          screeningJobs: stores.screeningJobs,
           audit: {
             append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
             redactChanges: (clientId) => stores.audit.redactChanges(clientId),

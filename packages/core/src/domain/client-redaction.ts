@@ -3,7 +3,8 @@ import type { Client } from '../schemas/client-response.js';
 
 /**
  * The client without its personal data (decisions §11): ids, type, status and timestamps stay;
- * every onboarding object, account, wallet, reason, requirement and terms evidence goes.
+ * every onboarding object, account, wallet, reason, requirement, terms evidence and screening
+ * (its hits name people, its resolutions give reasons) goes.
  */
 export const redactClient = <C extends Client>(client: C, redactedAt: string): C => ({
   ...client,
@@ -17,6 +18,7 @@ export const redactClient = <C extends Client>(client: C, redactedAt: string): C
   bankAccounts: [],
   blockchainWallets: [],
   termsAcceptance: null,
+  screening: null,
   redactedAt,
 });
 

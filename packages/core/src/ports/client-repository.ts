@@ -1,7 +1,7 @@
 import type { ResultAsync } from 'neverthrow';
 import type { StoredClient } from '../domain/stored-client.js';
 import type { StorageUnavailable } from '../errors.js';
-import type { ClientStatus, ClientType, StatusHistoryEntry } from '../schemas/client-response.js';
+import type { ClientStatus, ClientType, Screening, StatusHistoryEntry } from '../schemas/client-response.js';
 
 /**
  * Position after which a page of clients starts: newest first, ties by id descending. Decoded by
@@ -62,4 +62,9 @@ export interface ClientRepository {
    * Idempotent; nothing but redaction calls it.
    */
   redact(client: StoredClient): ResultAsync<void, StorageUnavailable>;
+  /**
+   * Replaces the client's screening only (no status change, no history entry); false when there is
+   * no such client.
+   */
+  updateScreening(clientId: string, screening: Screening | null): ResultAsync<boolean, StorageUnavailable>;
 }

@@ -5,6 +5,7 @@ import type { ClientRepository } from './client-repository.js';
 import type { DocumentIndex } from './document-index.js';
 import type { EventLog } from './event-log.js';
 import type { IdempotencyLockLost, IdempotencyStore } from './idempotency-store.js';
+import type { ScreeningJobQueue } from './screening-job-queue.js';
 import type { WebhookDeliveryStore } from './webhook-delivery-store.js';
 import type { WebhookEndpointStore } from './webhook-endpoint-store.js';
 import type { WebhookJobQueue } from './webhook-job-queue.js';
@@ -23,6 +24,8 @@ export type TransactionalStores = {
   /** Deliveries created and attempts recorded together with the jobs that follow them up. */
   readonly webhookDeliveries: Pick<WebhookDeliveryStore, 'find' | 'insertMissing' | 'update'>;
   readonly webhookJobs: WebhookJobQueue;
+  /** Screening of a created or resubmitted client, committed with it. */
+  readonly screeningJobs: ScreeningJobQueue;
 };
 
 /**

@@ -12,6 +12,7 @@ export const auditActions = [
   'terms-signed',
   'delete',
   'redact',
+  'screening-resolution',
   'download-links-issued',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);

@@ -15,6 +15,8 @@ export const clientStateEventTypes = [
   'client.terms_signed',
   'client.deleted',
   'client.redacted',
+  /** Not a move of the status machine: the screening of a create or resubmit came back (its `client.screening`). */
+  'client.screening_completed',
 ] as const;
 /** …and one per promotion of documents. */
 export const clientEventTypes = [...clientStateEventTypes, 'documents.promoted'] as const;

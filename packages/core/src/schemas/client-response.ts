@@ -202,6 +202,47 @@ export const termsAcceptanceSchema = z
   .meta({ id: 'TermsAcceptance' });
 export type TermsAcceptance = z.infer<typeof termsAcceptanceSchema>;
 
+/** What the screening of a client's people and companies found so far (decisions §12). */
+export const screeningStatuses = ['PENDING', 'CLEAR', 'POSSIBLE_MATCH', 'ERROR'] as const;
+export const screeningDecisions = ['CONFIRMED', 'DISMISSED'] as const;
+
+/** Compliance's decision on one hit. */
+export const screeningResolutionSchema = z
+  .object({
+    decision: z.enum(screeningDecisions),
+    reason: z.string(),
+    /** The compliance id of whoever decided. */
+    actor: z.string(),
+    at: dateTimeSchema,
+  })
+  .meta({ id: 'ScreeningResolution' });
+export type ScreeningResolution = z.infer<typeof screeningResolutionSchema>;
+
+/** A name of the client that resembles a listed one: `field` is its JSON path in the payload. */
+export const screeningHitSchema = z
+  .object({
+    id: z.uuid(),
+    field: z.string(),
+    name: z.string(),
+    listName: z.string(),
+    matchedName: z.string(),
+    /** How alike the two names are, from 0 to 1. */
+    score: z.number(),
+    resolution: screeningResolutionSchema.nullable(),
+  })
+  .meta({ id: 'ScreeningHit' });
+export type ScreeningHit = z.infer<typeof screeningHitSchema>;
+
+export const screeningSchema = z
+  .object({
+    status: z.enum(screeningStatuses),
+    /** When the last screening ran to its end; null while none has. */
+    screenedAt: dateTimeSchema.nullable(),
+    hits: z.array(screeningHitSchema),
+  })
+  .meta({ id: 'Screening' });
+export type Screening = z.infer<typeof screeningSchema>;
+
 export const clientSchema = z
   .object({
     id: z.uuid(),
@@ -219,6 +260,8 @@ export const clientSchema = z
     blockchainWallets: z.array(blockchainWalletResponseSchema),
     /** Null until the terms are signed with evidence (terms-signed takes it optionally). */
     termsAcceptance: termsAcceptanceSchema.nullable(),
+    /** Null when the kit screens nobody (no screening provider). */
+    screening: screeningSchema.nullable(),
     createdAt: dateTimeSchema,
     updatedAt: dateTimeSchema,
     deletedAt: dateTimeSchema.nullable(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isOnboardingPathSyntax } from '../validation/onboarding-field-path.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
-import { dateTimeSchema, resubmissionRequirementCodes } from './client-response.js';
+import { dateTimeSchema, resubmissionRequirementCodes, screeningDecisions } from './client-response.js';
 import { MAX_ARRAY_ITEMS, MAX_STRING_LENGTH } from './onboarding-payloads.js';
 
 /** At most this many requirements per resubmission request. */
@@ -91,3 +91,20 @@ export const termsSignedBodySchema = z
     ],
   });
 export type TermsSignedBody = z.infer<typeof termsSignedBodySchema>;
+
+/** Body of `POST /clients/{id}/screening-hits/{hitId}/resolve`: compliance's decision on one hit. */
+export const resolveScreeningHitBodySchema = z
+  .strictObject({
+    decision: z.enum(screeningDecisions),
+    reason: freeText(),
+  })
+  .meta({
+    id: 'ResolveScreeningHit',
+    examples: [
+      {
+        decision: 'DISMISSED',
+        reason: 'Different date of birth and nationality than the listed person.',
+      },
+    ],
+  });
+export type ResolveScreeningHitBody = z.infer<typeof resolveScreeningHitBodySchema>;

@@ -28,6 +28,8 @@ export {
   dateTimeSchema,
   representativeRoleSchema,
   resubmissionRequirementSchema,
+  screeningHitSchema,
+  screeningSchema,
   statusHistoryResponseSchema,
   termsAcceptanceSchema,
 } from './client-response.js';
@@ -36,6 +38,7 @@ export {
   MAX_RESUBMISSION_REQUIREMENTS,
   MAX_TERMS_VERSION_LENGTH,
   requestResubmissionBodySchema,
+  resolveScreeningHitBodySchema,
   termsSignedBodySchema,
 } from './compliance.js';
 export { SIGNED_AT_CLOCK_SKEW_MS } from '../domain/terms-acceptance.js';

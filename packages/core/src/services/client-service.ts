@@ -12,6 +12,7 @@ import {
   individualOnboardingInformation,
   type OnboardingInformation,
 } from '../domain/onboarding-information.js';
+import { initialScreening } from '../domain/screening.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError } from '../errors.js';
@@ -74,6 +75,7 @@ const storedClient = (
   base: Pick<StoredClient, 'id' | 'managerId' | 'status' | 'createdAt' | 'updatedAt' | 'deletedAt'>,
   info: OnboardingInformation,
   onboardingResubmissionReason: string | null,
+  screening: StoredClient['screening'],
 ): StoredClient => ({
   id: base.id,
   status: base.status,
@@ -89,6 +91,7 @@ const storedClient = (
   bankAccounts: info.bankAccounts,
   blockchainWallets: info.blockchainWallets,
   termsAcceptance: null,
+  screening,
   createdAt: base.createdAt,
   updatedAt: base.updatedAt,
   deletedAt: base.deletedAt,
@@ -98,6 +101,8 @@ const storedClient = (
 
 export const createClientService = (ctx: KitContext): ClientService => {
   const { ports } = ctx;
+  // Every create and resubmit is screened, on the job engine, when the kit has a provider.
+  const screens = ports.screening !== undefined;
   const ownedBy = (principal: ManagerPrincipal) => (client: StoredClient) =>
     client.managerId === principal.managerId;
 
@@ -126,6 +131,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
           },
           toInformation(withKeys, stamp),
           null,
+          initialScreening(screens),
         );
         const response = toClientResponse(client);
         const documents = documentRecords(client.id, client.managerId);
@@ -133,6 +139,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
           tx.clients
             .insert(client, historyEntry(null, client.status, owner, at))
             .andThen(() => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)))
+            .andThen(() => (screens ? tx.screeningJobs.enqueueScreening(client.id) : okAsync(undefined)))
             .andThen(() =>
               tx.events.append(
                 eventsOfCommand(
@@ -193,11 +200,13 @@ export const createClientService = (ctx: KitContext): ClientService => {
             runClientTransition(ctx, transaction, {
               ...transition,
               documents: documentRecords(clientId, principal.managerId),
+              rescreen: screens,
               apply: (client, to, at) =>
                 storedClient(
                   { ...client, status: to, updatedAt: at },
                   toInformation(withKeys, { newId: () => ports.ids.uuid(), at }),
                   null,
+                  initialScreening(screens),
                 ),
             }),
           ),

@@ -4,10 +4,12 @@ import type { IdempotentCommandContext } from '../commands/idempotent-command.js
 import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import { refuseUnknownRequirementFields } from '../domain/resubmission-requirements.js';
+import { screeningAllowsApproval } from '../domain/screening.js';
+import { transitionClientStatus } from '../domain/status-machine.js';
 import type { StoredClient } from '../domain/stored-client.js';
 import { toTermsAcceptance } from '../domain/terms-acceptance.js';
 import { isUuid } from '../domain/uuid.js';
-import { clientNotFound, type DomainError } from '../errors.js';
+import { clientNotFound, type DomainError, screeningUnresolved } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { CompliancePrincipal } from '../principal.js';
 import type { Client, ClientStatus } from '../schemas/client-response.js';
@@ -80,7 +82,22 @@ export const createComplianceService = (ctx: KitContext): ComplianceService => {
     );
 
   return {
-    approve: (principal, clientId, command) => review(principal, clientId, { trigger: 'APPROVE' }, command),
+    approve: (principal, clientId, command) =>
+      review(
+        principal,
+        clientId,
+        {
+          trigger: 'APPROVE',
+          // Only a client the status machine would approve is refused for its screening.
+          refuseBody: (client) =>
+            client.screening === null ||
+            screeningAllowsApproval(client.screening) ||
+            transitionClientStatus(client.id, client.status, 'APPROVE').isErr()
+              ? undefined
+              : screeningUnresolved(client.id, client.screening.status),
+        },
+        command,
+      ),
     requestResubmission: (principal, clientId, body, command) => {
       const parsed = parseRequest(requestResubmissionBodySchema, body);
       // Invalid input is refused before the command runs: runCommand releases the claim.

@@ -10,6 +10,7 @@ import { describeInterfaceRoutes } from './interface-routes.js';
 import { describeManagerIsolation } from './manager-isolation.js';
 import { describeMountOnboardingKit } from './mount-onboarding-kit.js';
 import { describeRedaction } from './redaction.js';
+import { describeScreening } from './screening.js';
 import { describeSignedLinkLimit, describeSignedLinks } from './signed-links.js';
 import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-store.js';
 
@@ -17,6 +18,7 @@ import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-s
 export const describeAllHttpSuites = () => {
   describeInterfaceRoutes();
   describeComplianceReviewDepth();
+  describeScreening();
   describeManagerIsolation();
   describeAuditTrail();
   describeRedaction();

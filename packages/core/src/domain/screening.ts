@@ -1,0 +1,75 @@
+import type { ScreeningMatch, ScreeningSubject } from '../ports/screening-provider.js';
+import type { Screening, ScreeningHit } from '../schemas/client-response.js';
+import type { StoredClient } from './stored-client.js';
+
+/** The screening of a client just created or resubmitted: pending when the kit screens, else none. */
+export const initialScreening = (screens: boolean): Screening | null =>
+  screens ? { status: 'PENDING', screenedAt: null, hits: [] } : null;
+
+/**
+ * The names a screening looks at, each with the JSON path of its payload field (as `parameterErrors`
+ * and resubmission requirements name them): the individual's profile; the company, its
+ * representatives, directors and UBOs.
+ */
+export const screeningSubjectsOf = (client: StoredClient): ScreeningSubject[] => {
+  const subjects: ScreeningSubject[] = [];
+  const profile = client.individualProfile;
+  if (profile !== null) {
+    subjects.push({ field: 'profile', name: `${profile.firstName} ${profile.lastName}`, kind: 'PERSON' });
+  }
+  if (client.company !== null)
+    subjects.push({ field: 'company', name: client.company.name, kind: 'COMPANY' });
+  for (const [index, person] of (client.companyRepresentatives ?? []).entries()) {
+    subjects.push({
+      field: `representatives[${index}]`,
+      name: `${person.firstName} ${person.lastName}`,
+      kind: 'PERSON',
+    });
+  }
+  const officers = client.companyDirectorsAndUbos;
+  for (const [index, director] of (officers?.directors ?? []).entries()) {
+    subjects.push({
+      field: `companyDirectorsAndUbos.directors[${index}]`,
+      name: director.name,
+      kind: 'PERSON',
+    });
+  }
+  for (const [index, ubo] of (officers?.ubos ?? []).entries()) {
+    subjects.push({
+      field: `companyDirectorsAndUbos.ubos[${index}]`,
+      name: ubo.name,
+      kind: ubo.typeOfPerson === 'LEGAL' ? 'COMPANY' : 'PERSON',
+    });
+  }
+  return subjects;
+};
+
+/** The screening once the provider answered: every match a hit, unresolved. */
+export const completedScreening = (
+  matches: readonly ScreeningMatch[],
+  at: string,
+  newId: () => string,
+): Screening => ({
+  status: matches.length === 0 ? 'CLEAR' : 'POSSIBLE_MATCH',
+  screenedAt: at,
+  hits: matches.map(
+    (match): ScreeningHit => ({
+      id: newId(),
+      field: match.field,
+      name: match.name,
+      listName: match.listName,
+      matchedName: match.matchedName,
+      score: match.score,
+      resolution: null,
+    }),
+  ),
+});
+
+/**
+ * Whether the screening lets the client be approved: none configured, or done with every hit
+ * dismissed. Pending, failed, an open or a confirmed hit all hold the approval back.
+ */
+export const screeningAllowsApproval = (screening: Screening | null): boolean =>
+  screening === null ||
+  ((screening.status === 'CLEAR' || screening.status === 'POSSIBLE_MATCH') &&
+    screening.hits.every((hit) => hit.resolution?.decision === 'DISMISSED'));

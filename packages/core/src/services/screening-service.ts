@@ -1,0 +1,168 @@
+import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
+import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
+import { runCommand } from '../commands/idempotent-command.js';
+import { auditActorOf } from '../domain/audit-entry.js';
+import { completedScreening, screeningSubjectsOf } from '../domain/screening.js';
+import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
+import { isUuid } from '../domain/uuid.js';
+import { clientNotFound, type DomainError, lockLostAsInProgress, screeningHitNotFound } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
+import type { LoggedEvent } from '../ports/event-log.js';
+import type { ScreeningJob } from '../ports/screening-job-queue.js';
+import type { ScreeningSubject, ScreeningUnavailable } from '../ports/screening-provider.js';
+import type { CompliancePrincipal } from '../principal.js';
+import { CLIENT_EVENT_API_VERSION } from '../schemas/client-events.js';
+import type { Client, Screening } from '../schemas/client-response.js';
+import { resolveScreeningHitBodySchema } from '../schemas/compliance.js';
+import { parseRequest } from '../validation/parse-request.js';
+
+/** What one screening job did: `screened` false when there was nothing (left) to screen. */
+export type ScreeningJobReport = { readonly screened: boolean; readonly hits: number };
+
+/** Why a screening job failed: the job engine runs it again later, with back-off. */
+export type ScreeningJobFailure = DomainError | ScreeningUnavailable;
+
+export interface ScreeningService {
+  /** Runs one screening job (runners hand every `ScreeningJob` here). */
+  runJob(job: ScreeningJob): ResultAsync<ScreeningJobReport, ScreeningJobFailure>;
+  /** Compliance's decision on one hit; `body`: `{ decision, reason }`. */
+  resolveHit(
+    principal: CompliancePrincipal,
+    clientId: string,
+    hitId: string,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<Client, DomainError>;
+}
+
+/** A screening still to run: pending, or failed and waiting for its retry. */
+const awaitsScreening = (client: StoredClient | null): client is StoredClient & { screening: Screening } =>
+  client !== null &&
+  client.status !== 'DELETED' &&
+  (client.screening?.status === 'PENDING' || client.screening?.status === 'ERROR');
+
+const sameSubjects = (a: readonly ScreeningSubject[], b: readonly ScreeningSubject[]) =>
+  JSON.stringify(a) === JSON.stringify(b);
+
+const nothingScreened: ScreeningJobReport = { screened: false, hits: 0 };
+
+/**
+ * `kit.screening`: the screening of a client's names on the job engine (decisions §12), and the
+ * resolution of its hits by compliance. The provider is called outside any transaction; its answer
+ * is written under the client's lock only if the names it screened are still the client's (a
+ * resubmission meanwhile queued a screening of its own).
+ */
+export const createScreeningService = (ctx: KitContext): ScreeningService => {
+  const { ports } = ctx;
+
+  /** Writes `screening` if the client still awaits one of these very names; the event when it completed. */
+  const record = (clientId: string, subjects: readonly ScreeningSubject[], screening: Screening) =>
+    ports.unitOfWork
+      .transaction((tx) =>
+        tx.clients.findForUpdate(clientId).andThen((client) => {
+          if (!awaitsScreening(client) || !sameSubjects(screeningSubjectsOf(client), subjects)) {
+            return okAsync(false);
+          }
+          const next: StoredClient = { ...client, screening };
+          const events: LoggedEvent[] =
+            screening.status === 'ERROR'
+              ? []
+              : [
+                  {
+                    managerId: client.managerId,
+                    clientId,
+                    event: {
+                      id: ports.ids.uuid(),
+                      type: 'client.screening_completed',
+                      apiVersion: CLIENT_EVENT_API_VERSION,
+                      createdAt: ports.clock.now().toISOString(),
+                      data: { client: toClientResponse(next) },
+                    },
+                  },
+                ];
+          return tx.clients
+            .updateScreening(clientId, screening)
+            .andThen(() => (events.length > 0 ? tx.events.append(events) : okAsync(undefined)))
+            .andThen(() =>
+              events.length > 0 ? tx.webhookJobs.enqueueEventDeliveries(events) : okAsync(undefined),
+            )
+            .map(() => true);
+        }),
+      )
+      // No idempotency claim is completed here: the lock cannot be lost.
+      .mapErr(lockLostAsInProgress);
+
+  const runJob = (job: ScreeningJob): ResultAsync<ScreeningJobReport, ScreeningJobFailure> => {
+    const provider = ports.screening;
+    if (provider === undefined || !isUuid(job.clientId)) return okAsync(nothingScreened);
+    return ports.clients.findById(job.clientId).andThen((client) => {
+      if (!awaitsScreening(client)) return okAsync(nothingScreened);
+      const subjects = screeningSubjectsOf(client);
+      return provider
+        .screen(subjects)
+        .orElse((failure) =>
+          // Recorded as ERROR (approval stays refused), and failed so that the engine retries.
+          record(client.id, subjects, { ...client.screening, status: 'ERROR' }).andThen(() =>
+            errAsync<never, ScreeningJobFailure>(failure),
+          ),
+        )
+        .andThen((matches) => {
+          const screening = completedScreening(matches, ports.clock.now().toISOString(), () =>
+            ports.ids.uuid(),
+          );
+          return record(client.id, subjects, screening).map(
+            (written): ScreeningJobReport => ({ screened: written, hits: written ? matches.length : 0 }),
+          );
+        });
+    });
+  };
+
+  const resolveHit: ScreeningService['resolveHit'] = (principal, clientId, hitId, body, command) => {
+    const parsed = parseRequest(resolveScreeningHitBodySchema, body);
+    // Invalid input is refused before the command runs: runCommand releases the claim.
+    if (parsed.isErr()) return runCommand(ctx, command, () => errAsync(parsed.error));
+    const { decision, reason } = parsed.value;
+    return runCommand(ctx, command, (transaction) =>
+      isUuid(clientId)
+        ? transaction((tx) =>
+            tx.clients.findForUpdate(clientId).andThen((client) => {
+              // Compliance sees every manager's clients.
+              if (client === null) return errAsync(clientNotFound(clientId));
+              const index = client.screening?.hits.findIndex((hit) => hit.id === hitId) ?? -1;
+              const screening = client.screening;
+              if (screening === null || index < 0) return errAsync(screeningHitNotFound(clientId, hitId));
+              const at = ports.clock.now().toISOString();
+              const actor = auditActorOf(principal);
+              const before = screening.hits[index]?.resolution ?? null;
+              const resolution = { decision, reason, actor: actor.id, at };
+              const next: StoredClient = {
+                ...client,
+                screening: {
+                  ...screening,
+                  hits: screening.hits.map((hit, i) => (i === index ? { ...hit, resolution } : hit)),
+                },
+              };
+              return tx.clients
+                .updateScreening(clientId, next.screening)
+                .andThen(() =>
+                  tx.audit.append([
+                    {
+                      id: ports.ids.uuid(),
+                      clientId,
+                      action: 'screening-resolution',
+                      actor,
+                      at,
+                      changes: [{ path: `screening.hits[${index}].resolution`, before, after: resolution }],
+                      documents: [],
+                    },
+                  ]),
+                )
+                .andThen(() => ok(toClientResponse(next)));
+            }),
+          )
+        : errAsync(clientNotFound(clientId)),
+    );
+  };
+
+  return { runJob, resolveHit };
+};

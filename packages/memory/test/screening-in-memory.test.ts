@@ -1,0 +1,272 @@
+import { exampleEntityPayload, type OnboardingKitOptions } from '@onboarding-kit/core';
+import {
+  type ScreeningMatch,
+  type ScreeningProvider,
+  type ScreeningSubject,
+  screeningUnavailable,
+} from '@onboarding-kit/core/adapter';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
+import { describe, expect, it } from 'vitest';
+import {
+  createControllableClock,
+  createMemoryKit,
+  demoIdentities,
+  screeningRetryDelayMs,
+} from '../src/index.js';
+
+const manager = demoIdentities.managerA.principal;
+const compliance = demoIdentities.compliance.principal;
+
+/** Matches the names it lists exactly (the list provider's fuzzy scoring is tested in its package). */
+const listProvider = (listed: readonly string[]) => {
+  const calls: ScreeningSubject[][] = [];
+  let failuresLeft = 0;
+  let whileScreening: (() => Promise<void>) | undefined;
+  const provider: ScreeningProvider = {
+    screen: (subjects) => {
+      calls.push([...subjects]);
+      if (failuresLeft > 0) {
+        failuresLeft -= 1;
+        return errAsync(screeningUnavailable(new Error('the list is not loaded')));
+      }
+      const meanwhile = whileScreening;
+      whileScreening = undefined;
+      return (meanwhile === undefined ? okAsync(undefined) : ResultAsync.fromSafePromise(meanwhile())).map(
+        () =>
+          subjects
+            .filter((subject) => listed.includes(subject.name))
+            .map(
+              (subject): ScreeningMatch => ({
+                field: subject.field,
+                name: subject.name,
+                listName: 'Test sanctions',
+                matchedName: subject.name.toUpperCase(),
+                score: 1,
+              }),
+            ),
+      );
+    },
+  };
+  return {
+    provider,
+    calls,
+    failNext: (times: number) => (failuresLeft = times),
+    /** Runs `change` while the next screening is in flight (a resubmission meanwhile). */
+    meanwhile: (change: () => Promise<void>) => (whileScreening = change),
+  };
+};
+
+const setup = (listed: readonly string[], kitOptions: OnboardingKitOptions = {}) => {
+  const clock = createControllableClock(new Date('2031-01-01T09:00:00.000Z'));
+  const screening = listProvider(listed);
+  const kit = createMemoryKit({ clock, screening: screening.provider, kitOptions });
+  return { clock, kit, screening };
+};
+
+describe('screening in memory', () => {
+  it('screens a create on the job queue: PENDING, then POSSIBLE_MATCH with the hit on its field', async () => {
+    const { kit, screening } = setup(['Martin Holding SARL']);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    // Not in the request: the provider has not been called yet.
+    expect(created.screening).toEqual({ status: 'PENDING', screenedAt: null, hits: [] });
+    expect(screening.calls).toEqual([]);
+    expect(kit.testing.listScreeningJobs()).toEqual([
+      expect.objectContaining({ clientId: created.id, attempts: 0 }),
+    ]);
+
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 1, failed: 0 });
+    expect(screening.calls[0]?.map(({ field, kind }) => [field, kind])).toEqual([
+      ['company', 'COMPANY'],
+      ['representatives[0]', 'PERSON'],
+      ['companyDirectorsAndUbos.directors[0]', 'PERSON'],
+      ['companyDirectorsAndUbos.ubos[0]', 'PERSON'],
+      ['companyDirectorsAndUbos.ubos[1]', 'COMPANY'],
+    ]);
+    const screened = (await kit.clients.get(manager, created.id))._unsafeUnwrap();
+    expect(screened.screening).toEqual({
+      status: 'POSSIBLE_MATCH',
+      screenedAt: '2031-01-01T09:00:00.000Z',
+      hits: [
+        {
+          id: expect.any(String),
+          field: 'companyDirectorsAndUbos.ubos[1]',
+          name: 'Martin Holding SARL',
+          listName: 'Test sanctions',
+          matchedName: 'MARTIN HOLDING SARL',
+          score: 1,
+          resolution: null,
+        },
+      ],
+    });
+    const events = (await kit.events.list(manager, { type: 'client.screening_completed' }))._unsafeUnwrap();
+    expect(events.data.map((event) => event.type)).toEqual(['client.screening_completed']);
+    expect(kit.testing.listScreeningJobs()).toEqual([]);
+  });
+
+  it('answers CLEAR for a clean name, and screening null when no provider is configured', async () => {
+    const { kit } = setup(['Nobody Listed']);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    expect((await kit.clients.get(manager, created.id))._unsafeUnwrap().screening).toEqual({
+      status: 'CLEAR',
+      screenedAt: '2031-01-01T09:00:00.000Z',
+      hits: [],
+    });
+
+    const unscreened = createMemoryKit();
+    const plain = (await unscreened.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    expect(plain.screening).toBeNull();
+    expect(unscreened.testing.listScreeningJobs()).toEqual([]);
+    // Approval is not held back when the kit screens nobody.
+    expect((await unscreened.compliance.approve(compliance, plain.id)).isOk()).toBe(true);
+  });
+
+  it('leaves ERROR when the provider fails, and retries with back-off until CLEAR', async () => {
+    const { kit, clock, screening } = setup([]);
+    screening.failNext(2);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 1, failed: 1 });
+    expect((await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.status).toBe('ERROR');
+    expect((await kit.compliance.approve(compliance, created.id))._unsafeUnwrapErr()).toEqual({
+      type: 'ScreeningUnresolved',
+      clientId: created.id,
+      screeningStatus: 'ERROR',
+    });
+    // Not due before its back-off.
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 0, failed: 0 });
+    clock.advance(screeningRetryDelayMs(1));
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 1, failed: 1 });
+    expect(kit.testing.listScreeningJobs()).toEqual([
+      expect.objectContaining({
+        attempts: 2,
+        runAt: new Date(clock.now().getTime() + screeningRetryDelayMs(2)),
+      }),
+    ]);
+    clock.advance(screeningRetryDelayMs(2));
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 1, failed: 0 });
+    expect((await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.status).toBe('CLEAR');
+    expect((await kit.compliance.approve(compliance, created.id)).isOk()).toBe(true);
+  });
+
+  it('refuses approval until every hit is dismissed; a resolution is audited', async () => {
+    const { kit } = setup(['Hélène Martin']);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    expect((await kit.compliance.approve(compliance, created.id))._unsafeUnwrapErr()).toMatchObject({
+      type: 'ScreeningUnresolved',
+      screeningStatus: 'PENDING',
+    });
+    await kit.testing.screenDueClients();
+    const hits = (await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.hits ?? [];
+    expect(hits.map((hit) => hit.field)).toEqual([
+      'representatives[0]',
+      'companyDirectorsAndUbos.directors[0]',
+      'companyDirectorsAndUbos.ubos[0]',
+    ]);
+    const [first, second, third] = hits.map((hit) => hit.id) as [string, string, string];
+    expect((await kit.compliance.approve(compliance, created.id))._unsafeUnwrapErr()).toMatchObject({
+      type: 'ScreeningUnresolved',
+      screeningStatus: 'POSSIBLE_MATCH',
+    });
+
+    const dismiss = { decision: 'DISMISSED', reason: 'Another date of birth' };
+    (await kit.screening.resolveHit(compliance, created.id, first, dismiss))._unsafeUnwrap();
+    (await kit.screening.resolveHit(compliance, created.id, second, dismiss))._unsafeUnwrap();
+    const confirmed = (
+      await kit.screening.resolveHit(compliance, created.id, third, {
+        decision: 'CONFIRMED',
+        reason: 'Same person',
+      })
+    )._unsafeUnwrap();
+    expect(confirmed.screening?.hits[2]?.resolution).toEqual({
+      decision: 'CONFIRMED',
+      reason: 'Same person',
+      actor: compliance.complianceId,
+      at: '2031-01-01T09:00:00.000Z',
+    });
+    // A confirmed hit holds the approval back too.
+    expect((await kit.compliance.approve(compliance, created.id)).isErr()).toBe(true);
+    (await kit.screening.resolveHit(compliance, created.id, third, dismiss))._unsafeUnwrap();
+    expect((await kit.compliance.approve(compliance, created.id))._unsafeUnwrap().status).toBe(
+      'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
+    );
+
+    const resolutions = kit.testing
+      .readAuditEntries(created.id)
+      .filter((entry) => entry.action === 'screening-resolution');
+    expect(resolutions).toHaveLength(4);
+    expect(resolutions[3]).toMatchObject({
+      actor: { kind: 'compliance', id: compliance.complianceId },
+      changes: [
+        {
+          path: 'screening.hits[2].resolution',
+          before: expect.objectContaining({ decision: 'CONFIRMED' }),
+          after: expect.objectContaining({ decision: 'DISMISSED' }),
+        },
+      ],
+    });
+  });
+
+  it('refuses a bad decision at `decision`, and an unknown hit or client as not found', async () => {
+    const { kit } = setup(['Martin Holding SARL']);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    const [hit] = (await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.hits ?? [];
+    if (hit === undefined) expect.fail('one hit');
+
+    const bad = await kit.screening.resolveHit(compliance, created.id, hit.id, {
+      decision: 'MAYBE',
+      reason: 'x',
+    });
+    expect(bad._unsafeUnwrapErr()).toMatchObject({
+      type: 'ValidationFailed',
+      parameterErrors: { decision: [expect.any(String)] },
+    });
+    const unknownHit = '00000000-0000-4000-8000-000000000000';
+    expect(
+      (
+        await kit.screening.resolveHit(compliance, created.id, unknownHit, {
+          decision: 'DISMISSED',
+          reason: 'x',
+        })
+      )._unsafeUnwrapErr(),
+    ).toEqual({ type: 'ScreeningHitNotFound', clientId: created.id, hitId: unknownHit });
+    expect(
+      (
+        await kit.screening.resolveHit(compliance, unknownHit, hit.id, { decision: 'DISMISSED', reason: 'x' })
+      )._unsafeUnwrapErr(),
+    ).toEqual({ type: 'ClientNotFound', clientId: unknownHit });
+  });
+
+  it('screens a resubmission again, and never writes a result for names the client no longer has', async () => {
+    const { kit, screening } = setup(['Martin Holding SARL']);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    const payload = exampleEntityPayload();
+    const withoutLegalUbo = {
+      ...payload,
+      companyDirectorsAndUbos: {
+        ...payload.companyDirectorsAndUbos,
+        ubos: payload.companyDirectorsAndUbos.ubos.filter((ubo) => ubo.typeOfPerson === 'NATURAL'),
+      },
+    };
+    // While the create's names are being screened, compliance asks again and the manager resubmits.
+    screening.meanwhile(async () => {
+      (
+        await kit.compliance.requestResubmission(compliance, created.id, { reason: 'Fix the UBOs' })
+      )._unsafeUnwrap();
+      const resubmitted = (
+        await kit.clients.resubmitEntity(manager, created.id, withoutLegalUbo)
+      )._unsafeUnwrap();
+      expect(resubmitted.screening).toEqual({ status: 'PENDING', screenedAt: null, hits: [] });
+    });
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 1, failed: 0 });
+    // The hit on the UBO that is gone was not written: the resubmission's own job screens what it sent.
+    expect((await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.status).toBe('PENDING');
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 1, failed: 0 });
+    expect(screening.calls).toHaveLength(2);
+    expect((await kit.clients.get(manager, created.id))._unsafeUnwrap().screening).toMatchObject({
+      status: 'CLEAR',
+      hits: [],
+    });
+  });
+});

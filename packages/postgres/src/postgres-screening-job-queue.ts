@@ -1,0 +1,28 @@
+import { type ScreeningJob, type ScreeningJobQueue, storageUnavailable } from '@onboarding-kit/core/adapter';
+import { ResultAsync } from 'neverthrow';
+import { preparedJobEngineDatabase, screeningQueue } from './postgres-job-engine.js';
+import type { TransactionJobs } from './postgres-webhook-job-queue.js';
+import type { Queryable } from './sql-session.js';
+
+const unavailable = storageUnavailable('postgres');
+
+/**
+ * Screening jobs on pg-boss, sent through the command's own transaction so that they commit (or
+ * roll back) with it; the queue's retry settings (migrate: 20 retries, exponential back-off) retry
+ * a failed screening. (A create sends its job in its own statement: client-creation.ts.)
+ */
+export const createPostgresScreeningJobQueue = (
+  db: Queryable,
+  { boss, jobExpirySeconds }: TransactionJobs,
+): ScreeningJobQueue => ({
+  enqueueScreening: (clientId) => {
+    const job: ScreeningJob = { type: 'screen-client', clientId };
+    return ResultAsync.fromPromise(
+      boss.send(screeningQueue, job, {
+        db: preparedJobEngineDatabase(db),
+        expireInSeconds: jobExpirySeconds,
+      }),
+      unavailable,
+    ).map(() => undefined);
+  },
+});

@@ -1,0 +1,71 @@
+import { createReadStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { exampleEntityPayload } from '@onboarding-kit/core';
+import { createMemoryKit, demoIdentities } from '@onboarding-kit/memory';
+import { describe, expect, it } from 'vitest';
+import { createListScreeningProvider, loadSanctionsList } from '../src/index.js';
+
+const fixture = fileURLToPath(new URL('../fixtures/targets.simple.csv', import.meta.url));
+const fixtureList = async () => (await loadSanctionsList(createReadStream(fixture)))._unsafeUnwrap();
+
+describe('createListScreeningProvider', () => {
+  it('answers a match per listed target, on the subject field, scored 0..1, persons against persons', async () => {
+    const provider = createListScreeningProvider({ list: await fixtureList() });
+    const matches = (
+      await provider.screen([
+        { field: 'companyDirectorsAndUbos.directors[0]', name: 'SOKOLOV Dmitriy', kind: 'PERSON' },
+        { field: 'company', name: 'Northwind Maritime Trading SA', kind: 'COMPANY' },
+        { field: 'representatives[0]', name: 'Camille Durand', kind: 'PERSON' },
+        // A company named like a listed person (and vessel) is not a match.
+        { field: 'companyDirectorsAndUbos.ubos[1]', name: 'Dmitri Sokolov', kind: 'COMPANY' },
+      ])
+    )._unsafeUnwrap();
+    expect(matches).toEqual([
+      {
+        field: 'companyDirectorsAndUbos.directors[0]',
+        name: 'SOKOLOV Dmitriy',
+        listName: 'Fixture Sanctions List A',
+        matchedName: expect.any(String),
+        score: expect.any(Number),
+      },
+      {
+        field: 'company',
+        name: 'Northwind Maritime Trading SA',
+        listName: expect.any(String),
+        matchedName: 'Northwind Maritime Trading S.A.',
+        score: expect.any(Number),
+      },
+    ]);
+    for (const match of matches) {
+      expect(match.score).toBeGreaterThanOrEqual(0.9);
+      expect(match.score).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("screens a kit's create: a listed UBO is a hit on its payload field once the job ran", async () => {
+    const kit = createMemoryKit({ screening: createListScreeningProvider({ list: await fixtureList() }) });
+    const payload = exampleEntityPayload();
+    const [natural, legal] = payload.companyDirectorsAndUbos.ubos;
+    if (natural === undefined || legal === undefined) expect.fail('two UBOs');
+    const listedUbo = {
+      ...payload,
+      companyDirectorsAndUbos: {
+        ...payload.companyDirectorsAndUbos,
+        ubos: [natural, { ...natural, name: 'Jose Luis Martinez Garcia' }, legal],
+      },
+    };
+    const manager = demoIdentities.managerA.principal;
+    const created = (await kit.clients.createEntity(manager, listedUbo))._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    const { screening } = (await kit.clients.get(manager, created.id))._unsafeUnwrap();
+    expect(screening?.status).toBe('POSSIBLE_MATCH');
+    expect(screening?.hits).toEqual([
+      expect.objectContaining({
+        field: 'companyDirectorsAndUbos.ubos[1]',
+        name: 'Jose Luis Martinez Garcia',
+        matchedName: expect.stringMatching(/Mart[ií]nez/i),
+        resolution: null,
+      }),
+    ]);
+  });
+});
