@@ -14,11 +14,10 @@
  * 2. GET /preset-fees vs bare Express answering the same JSON. Floor 0.5×.
  * 3. An idempotent replay (same key, same body) vs a first create with a fresh key. Goal ≥ 1×.
  */
-import { exampleIndividualPayload } from '@onboarding-kit/core';
 import { demoIdentities } from '@onboarding-kit/memory';
 import { createGoalLedger, median } from './bench-report.js';
 import { type LoadRequest, type LoadResult, measureAlternating } from './http-load.js';
-import { preloadedFilename } from './http-preloaded-files.js';
+import { payloadWithFile, preloadedFilename } from './http-preloaded-files.js';
 import { type RunningTarget, startTarget, type TargetKind } from './http-target-process.js';
 
 const { checkGoal, finish } = createGoalLedger();
@@ -43,13 +42,6 @@ const preloadedFiles = String(
 );
 const managerKey = demoIdentities.managerA.apiKey;
 const jsonHeaders = { 'content-type': 'application/json', SERVICE_API_KEY: managerKey };
-
-/** The example payload as JSON text, split where the file name goes, so each body costs one concat. */
-const payloadWithFile = (() => {
-  const marker = '@@FILE@@';
-  const [head, tail] = JSON.stringify(exampleIndividualPayload({ idDocuments: [marker] })).split(marker);
-  return (filename: string) => `${head}${filename}${tail}`;
-})();
 
 const createRequest = (path: string): LoadRequest => ({
   method: 'POST',

@@ -17,7 +17,6 @@
  * BENCH_PG_CONNECTIONS (default 4), BENCH_ROUNDS (5), BENCH_ROUND_SECONDS (3), BENCH_WARMUP_SECONDS
  * (5). Uses DATABASE_URL when set (a fresh database on that server), otherwise an embedded PostgreSQL.
  */
-import { exampleIndividualPayload } from '@onboarding-kit/core';
 import { demoIdentities } from '@onboarding-kit/memory';
 import { migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
@@ -30,7 +29,7 @@ import {
   printPostgresBenchHeader,
 } from './bench-report.js';
 import { type LoadRequest, measureAlternating } from './http-load.js';
-import { preloadedFilename } from './http-preloaded-files.js';
+import { payloadWithFile, preloadedFilename } from './http-preloaded-files.js';
 import { type RunningTarget, startTarget } from './http-target-process.js';
 import { startLatencyProxyChild } from './tcp-latency-proxy-child.js';
 
@@ -53,12 +52,6 @@ const loadFiles = Math.ceil(
 );
 
 const { checkGoal, finish } = createGoalLedger();
-
-const payloadWithFile = (() => {
-  const marker = '@@FILE@@';
-  const [head, tail] = JSON.stringify(exampleIndividualPayload({ idDocuments: [marker] })).split(marker);
-  return (filename: string) => `${head}${filename}${tail}`;
-})();
 
 const headers = { 'content-type': 'application/json', SERVICE_API_KEY: demoIdentities.managerA.apiKey };
 
