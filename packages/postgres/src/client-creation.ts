@@ -46,6 +46,24 @@ export type ClientCreation = {
  * with its retry settings read from pg-boss's queue row): a test compares the two rows, so an
  * upgrade of pg-boss that changes its table fails there.
  */
+/**
+ * One pg-boss job per row of `from` where `where` holds (it names the queue: `queue.name = $n`),
+ * written as `boss.send` writes it (the queue's retention, retries and policy; active for at most $30 seconds).
+ * Pinned column by column against `boss.send` by packages/postgres/test/webhook-job-enqueue.test.ts.
+ */
+const pgBossJobInsert = (tables: KitTables, data: string, from: string, where: string): string =>
+  `INSERT INTO ${tables.jobSchema}.job (name, data, expire_in, keep_until, retry_limit, retry_delay,
+    retry_backoff, dead_letter, policy)
+  SELECT queue.name, ${data},
+    make_interval(secs => $30),
+    now() + coalesce(queue.retention_minutes * interval '1 minute', interval '14 days'),
+    coalesce(queue.retry_limit, 2),
+    CASE WHEN coalesce(queue.retry_backoff, false) THEN greatest(queue.retry_delay, 1)
+      ELSE coalesce(queue.retry_delay, 0) END,
+    coalesce(queue.retry_backoff, false), queue.dead_letter, queue.policy
+  FROM ${tables.jobSchema}.queue, ${from}
+  WHERE ${where}`;
+
 const creationStatement = statementsPerSchema((tables: KitTables) =>
   preparedStatement(`
 WITH completion AS (
@@ -118,31 +136,10 @@ WITH completion AS (
   FROM client, jsonb_to_recordset($28::jsonb) AS d(ordinal integer, event_id uuid, manager_id text)
   WHERE EXISTS (SELECT 1 FROM ${tables.webhookEndpoints} endpoint WHERE endpoint.manager_id = d.manager_id)
 ), webhook_job AS (
-  INSERT INTO ${tables.jobSchema}.job (name, data, expire_in, keep_until, retry_limit, retry_delay,
-    retry_backoff, dead_letter, policy)
-  SELECT queue.name, jsonb_build_object('type', 'deliver-events', 'eventIds', delivered.event_ids),
-    make_interval(secs => $30),
-    now() + coalesce(queue.retention_minutes * interval '1 minute', interval '14 days'),
-    coalesce(queue.retry_limit, 2),
-    CASE WHEN coalesce(queue.retry_backoff, false) THEN greatest(queue.retry_delay, 1)
-      ELSE coalesce(queue.retry_delay, 0) END,
-    coalesce(queue.retry_backoff, false), queue.dead_letter, queue.policy
-  FROM ${tables.jobSchema}.queue, delivered
-  WHERE queue.name = $29 AND delivered.event_ids IS NOT NULL
+  ${pgBossJobInsert(tables, "jsonb_build_object('type', 'deliver-events', 'eventIds', delivered.event_ids)", 'delivered', 'queue.name = $29 AND delivered.event_ids IS NOT NULL')}
 ), screening_job AS (
-  -- $35: the screening queue when the client is screened (else NULL: no job), one job per client
-  -- to screen, written like the webhook job above.
-  INSERT INTO ${tables.jobSchema}.job (name, data, expire_in, keep_until, retry_limit, retry_delay,
-    retry_backoff, dead_letter, policy)
-  SELECT queue.name, jsonb_build_object('type', 'screen-client', 'clientId', client.id),
-    make_interval(secs => $30),
-    now() + coalesce(queue.retention_minutes * interval '1 minute', interval '14 days'),
-    coalesce(queue.retry_limit, 2),
-    CASE WHEN coalesce(queue.retry_backoff, false) THEN greatest(queue.retry_delay, 1)
-      ELSE coalesce(queue.retry_delay, 0) END,
-    coalesce(queue.retry_backoff, false), queue.dead_letter, queue.policy
-  FROM ${tables.jobSchema}.queue, client
-  WHERE queue.name = $35
+  -- $35: the screening queue when the client is screened (else NULL: no job), one job per client.
+  ${pgBossJobInsert(tables, "jsonb_build_object('type', 'screen-client', 'clientId', client.id)", 'client', 'queue.name = $35')}
 ), audit AS (
   -- $33: its audit entries.
   INSERT INTO ${tables.auditEntries} ${auditEntryInsertColumns}
