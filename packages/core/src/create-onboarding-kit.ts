@@ -1,6 +1,6 @@
 import type { KitContext } from './kit-context.js';
-import { checkOnboardingKitOptions } from './kit-options.js';
 import type { OnboardingKit } from './onboarding-kit.js';
+import { checkOnboardingKitOptions } from './onboarding-kit-option-rules.js';
 import type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
 import { portableTextHashing } from './ports/text-hashing.js';
