@@ -8,11 +8,11 @@ import {
 import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { ascending, descending } from './memory-tables.js';
+import { ascending } from './memory-tables.js';
 
 /**
- * The audit trail in memory: each entry takes the next position in its client's trail, in the
- * order appended (writers run one at a time). Entries are only ever added: an id already taken is
+ * The audit trail in memory: each entry takes the next position of the log, in the order appended
+ * (writers run one at a time), as PostgreSQL's identity column gives it. Entries are only ever added: an id already taken is
  * refused, as PostgreSQL's primary key refuses it. `redactChanges` is the one rewrite.
  */
 export const createMemoryAuditLog = (access: TableAccess): AuditLog => ({
@@ -23,8 +23,8 @@ export const createMemoryAuditLog = (access: TableAccess): AuditLog => ({
         return err(storageUnavailable('memory')(new Error('An audit entry id is already taken')));
       }
       for (const entry of entries) {
-        const last = descending(tables.auditByClient, entry.clientId).next();
-        const position = last.done === true ? 1 : Number(last.value[0][1]) + 1;
+        // Entries are never removed: the next position is one past the count, across all trails.
+        const position = tables.auditByClient.length + 1;
         tables.auditEntries.set(entry.id, frozenClone({ position, entry }));
         tables.auditByClient = tables.auditByClient.insert([entry.clientId, position], entry.id);
       }

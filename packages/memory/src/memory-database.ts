@@ -18,8 +18,11 @@ export type TableAccess = {
 /** One transaction's view of the tables. */
 export type TransactionView = {
   readonly access: TableAccess;
-  /** Writes the transaction's changes into the committed state. */
-  commit(): void;
+  /**
+   * Writes the transaction's changes into the committed state; refused when one of its writes
+   * failed (nothing is written then).
+   */
+  commit(): Result<void, StorageUnavailable>;
   /** Refuses later reads and writes: work still running after its transaction ended must not land anywhere. */
   close(): void;
 };
@@ -37,14 +40,6 @@ const attempt = <T>(operation: () => T): Result<T, StorageUnavailable> => {
 
 const answer = <T, E>(outcome: Result<T, E>): ResultAsync<T, E> => new ResultAsync(Promise.resolve(outcome));
 
-/** Runs `command` on changes over `tables` and keeps them only when it is Ok: a write within a transaction is atomic too. */
-const writeAtomically = <T, E>(tables: MemoryTables, command: (tables: MemoryTables) => Result<T, E>) => {
-  const written = changesOver(tables);
-  const outcome = command(written);
-  if (outcome.isOk()) applyChanges(written, tables);
-  return outcome;
-};
-
 /**
  * The transaction model of this test and demo adapter: plain, not fast.
  *
@@ -55,6 +50,10 @@ const writeAtomically = <T, E>(tables: MemoryTables, command: (tables: MemoryTab
  * changed rows are written into the Maps and its trees become the committed ones; when it ends
  * Err, throws or passes its deadline, the view is dropped. Readers outside a transaction read the
  * committed state and never wait; reads inside one see its own writes.
+ *
+ * As in PostgreSQL, a write that fails inside a transaction (an Err, or a throw) aborts it: it may
+ * have changed some rows before it failed, so every later read and write of the transaction is
+ * refused and it cannot commit, even if its work goes on to end Ok.
  */
 export const createMemoryDatabase = () => {
   const committed = emptyTables();
@@ -77,19 +76,36 @@ export const createMemoryDatabase = () => {
   /** A transaction's view of the committed state: open it under the lock (`serialized`). */
   const openTransaction = (): TransactionView => {
     const view = changesOver(committed);
-    let open = true;
-    const ended = () => err(memoryUnavailable(new Error('The transaction has already ended')));
+    let state: 'open' | 'aborted' | 'ended' = 'open';
+    const refused = () =>
+      err(
+        memoryUnavailable(
+          new Error(
+            state === 'aborted'
+              ? 'The transaction was aborted by a failed write'
+              : 'The transaction has already ended',
+          ),
+        ),
+      );
     return {
       access: {
-        read: (query) => answer(open ? attempt(() => query(view)) : ended()),
-        write: <T, E>(command: (tables: MemoryTables) => Result<T, E>) =>
-          answer<T, E | StorageUnavailable>(
-            open ? attempt(() => writeAtomically(view, command)).andThen((outcome) => outcome) : ended(),
-          ),
+        read: (query) => answer(state === 'open' ? attempt(() => query(view)) : refused()),
+        write: <T, E>(command: (tables: MemoryTables) => Result<T, E>) => {
+          if (state !== 'open') return answer<T, E | StorageUnavailable>(refused());
+          const outcome = attempt(() => command(view)).andThen(
+            (written): Result<T, E | StorageUnavailable> => written,
+          );
+          if (outcome.isErr()) state = 'aborted';
+          return answer(outcome);
+        },
       },
-      commit: () => applyChanges(view, committed),
+      commit: () => {
+        if (state !== 'open') return refused();
+        applyChanges(view, committed);
+        return ok(undefined);
+      },
       close: () => {
-        open = false;
+        state = 'ended';
       },
     };
   };

@@ -6,7 +6,7 @@ import {
   type TransactionalStores,
   type UnitOfWork,
 } from '@onboarding-kit/core/adapter';
-import { type Result, ResultAsync } from 'neverthrow';
+import { err, ok, type Result, ResultAsync } from 'neverthrow';
 import { createMemoryAuditLog } from './memory-audit-log.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';
 import type { MemoryDatabase } from './memory-database.js';
@@ -21,7 +21,7 @@ import { createMemoryWebhookJobQueue, type JobSequence } from './memory-webhook-
 /**
  * Transactions one at a time (a promise-chain lock), each on its own view of the tables
  * (memory-database.ts): its writes are visible to its own reads, committed when it resolves Ok and
- * dropped when it resolves Err, rejects or throws.
+ * dropped when it resolves Err, rejects or throws, or when one of its writes failed.
  *
  * Every transaction has a deadline (`timeoutMs`): work still running then is abandoned, its
  * writes are dropped, its later writes refused, and the lock passes on; the transaction resolves to
@@ -44,7 +44,7 @@ export const createMemoryUnitOfWork = (
     ResultAsync.fromPromise(
       database.serialized(
         () =>
-          new Promise<Result<T, E>>((resolve, reject) => {
+          new Promise<Result<T, E | StorageUnavailable>>((resolve, reject) => {
             const view = database.openTransaction();
             let ended = false;
             const end = () => {
@@ -77,9 +77,10 @@ export const createMemoryUnitOfWork = (
               .then(
                 (outcome) => {
                   if (ended) return;
-                  if (outcome.isOk()) view.commit();
+                  // A transaction a failed write aborted does not commit, whatever its work answers.
+                  const committed = outcome.isOk() ? view.commit() : ok(undefined);
                   end();
-                  resolve(outcome);
+                  resolve(committed.isErr() ? err(committed.error) : outcome);
                 },
                 (thrown: unknown) => {
                   if (ended) return;

@@ -7,7 +7,7 @@ import {
   webhookEndpointFixture,
 } from '@onboarding-kit/contract-tests';
 import type { LoggedEvent, TransactionalStores } from '@onboarding-kit/core/adapter';
-import { errAsync, ok, type Result, ResultAsync } from 'neverthrow';
+import { errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';
 
@@ -188,7 +188,7 @@ describe('memory transactions and the ordered lists', () => {
     ).toBe(false);
   });
 
-  it('keeps nothing of a write that fails halfway inside a transaction that goes on and commits', async () => {
+  it('a write that fails halfway aborts its transaction, as in PostgreSQL: nothing of it lands, whatever the work answers', async () => {
     const adapters = createMemoryAdapters();
     const managerId = randomUUID();
     const client = storedClientFixture({ managerId });
@@ -199,18 +199,33 @@ describe('memory transactions and the ordered lists', () => {
         throw new Error('unreadable');
       },
     });
+    const other = storedClientFixture({ managerId });
     const outcome = await adapters.unitOfWork.transaction((stores) =>
       stores.clients
         .insert(client, unstorable)
         .map(() => 'inserted' as const)
         .orElse((failed) => {
           expect(failed).toMatchObject({ type: 'StorageUnavailable' });
-          return stores.clients.list({ managerId, limit: 10 }).map((listed) => listed.length);
+          // Every later read and write of the aborted transaction is refused.
+          return stores.clients
+            .list({ managerId, limit: 10 })
+            .map(() => 'listed' as const)
+            .orElse(() =>
+              stores.clients.insert(other, creationEntryFor(other)).map(() => 'inserted' as const),
+            )
+            .orElse(() => okAsync('went on' as const));
         }),
     );
-    expect(outcome._unsafeUnwrap()).toBe(0);
+    // The work went on and answered Ok: the transaction still does not commit.
+    expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable' });
     expect(adapters.testing.readClient(client.id)).toBeNull();
+    expect(adapters.testing.readClient(other.id)).toBeNull();
     expect((await adapters.clients.list({ managerId, limit: 10 }))._unsafeUnwrap()).toEqual([]);
+    // The lock passed on: the next transaction commits.
+    (
+      await adapters.unitOfWork.transaction((stores) => stores.clients.insert(other, creationEntryFor(other)))
+    )._unsafeUnwrap();
+    expect(adapters.testing.readClient(other.id)).not.toBeNull();
   });
 
   it("counts an owner's live idempotency records from their latest claim: a takeover re-dates the record", async () => {

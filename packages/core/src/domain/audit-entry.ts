@@ -87,27 +87,52 @@ export const auditedFields = (client: StoredClient): Record<string, unknown> => 
   }
 };
 
-const childrenOf = (value: unknown): Map<PropertyKey, unknown> | undefined => {
-  if (Array.isArray(value)) return new Map(value.map((item, index) => [index, item]));
-  if (typeof value === 'object' && value !== null) return new Map(Object.entries(value));
-  return undefined;
+const isNested = (value: unknown): value is object => typeof value === 'object' && value !== null;
+const isAbsent = (value: unknown): value is null | undefined => value === null || value === undefined;
+
+/** The keys of a nested value: an array's indexes (numbers), an object's own property names. */
+const keysOf = (value: object | null | undefined): PropertyKey[] => {
+  if (isAbsent(value)) return [];
+  return Array.isArray(value) ? Array.from(value, (_, index) => index) : Object.keys(value);
 };
 
+/** A child of a nested value: an array has only indexes, an object only its own properties. */
+const childOf = (value: object | null | undefined, key: PropertyKey): unknown => {
+  if (isAbsent(value)) return undefined;
+  if (Array.isArray(value)) return typeof key === 'number' ? value[key] : undefined;
+  return typeof key === 'string' && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+};
+
+/**
+ * Two leaves are the same when their JSON is. Only numbers (NaN and the infinities are `null` in
+ * JSON) and nested values (compared whole) need the JSON: distinct strings and booleans never match.
+ */
+const sameLeaf = (before: unknown, after: unknown): boolean =>
+  before === after ||
+  ((typeof before === 'number' || typeof before === 'object') &&
+    (typeof after === 'number' || typeof after === 'object') &&
+    JSON.stringify(before) === JSON.stringify(after));
+
 const collectChanges = (path: string, before: unknown, after: unknown, changes: AuditChange[]): void => {
-  const from = childrenOf(before);
-  const to = childrenOf(after);
-  const absent = (value: unknown) => value === null || value === undefined;
+  const nestedBefore = isNested(before);
+  const nestedAfter = isNested(after);
   if (
-    (from !== undefined || to !== undefined) &&
-    (from !== undefined || absent(before)) &&
-    (to !== undefined || absent(after))
+    (nestedBefore || nestedAfter) &&
+    (nestedBefore || isAbsent(before)) &&
+    (nestedAfter || isAbsent(after))
   ) {
-    const keys = new Set<PropertyKey>([...(from?.keys() ?? []), ...(to?.keys() ?? [])]);
-    for (const key of keys)
-      collectChanges(appendToJsonPath(path, key), from?.get(key), to?.get(key), changes);
+    const from = nestedBefore ? before : undefined;
+    const to = nestedAfter ? after : undefined;
+    const keys = new Set<PropertyKey>(keysOf(from));
+    for (const key of keysOf(to)) keys.add(key);
+    for (const key of keys) {
+      collectChanges(appendToJsonPath(path, key), childOf(from, key), childOf(to, key), changes);
+    }
     return;
   }
-  if (JSON.stringify(before ?? null) !== JSON.stringify(after ?? null)) {
+  if (!sameLeaf(before ?? null, after ?? null)) {
     changes.push({ path: path === '' ? '$' : path, before: before ?? null, after: after ?? null });
   }
 };
