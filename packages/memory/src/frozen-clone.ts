@@ -10,7 +10,19 @@
  */
 export const frozenClone = <T>(value: T): T => copyFrozen(value) as T;
 
+/**
+ * The same text, stored flat. V8 keeps a string made by concatenation (a random UUID, a document
+ * key, a JSON path) as a tree of its parts until something reads it by position: a stored UUID took
+ * 490 bytes instead of 70, and the young-generation GC copied every part of it. Reading one
+ * character makes V8 flatten the string in place; a flat string is left as it is.
+ */
+const flattened = (text: string): string => {
+  text.charCodeAt(0);
+  return text;
+};
+
 const copyFrozen = (value: unknown): unknown => {
+  if (typeof value === 'string') return flattened(value);
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return Object.freeze(value.map(copyFrozen));
   const prototype: unknown = Object.getPrototypeOf(value);
