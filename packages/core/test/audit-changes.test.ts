@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { auditChanges } from '../src/domain/audit-entry.js';
 import type { StoredClient } from '../src/domain/stored-client.js';
@@ -87,5 +88,32 @@ describe('auditChanges: the fields that differ, one leaf per JSON path', () => {
     const before = withProfile(client, JSON.parse('{"__proto__": {"x": 1}}'));
     const after = withProfile(client, Object.create({ inherited: 'yes' }));
     expect(auditChanges(before, after)).toEqual([{ path: 'profile.__proto__.x', before: 1, after: null }]);
+  });
+
+  it('a create lists what the comparison with a client holding nothing lists, whatever the values', async () => {
+    const client = await storedClient();
+    const holdingNothing = {
+      ...client,
+      status: null,
+      onboardingResubmissionReason: null,
+      individualProfile: null,
+      individualSourceOfFunds: null,
+      bankAccounts: [],
+      blockchainWallets: [],
+    } as unknown as StoredClient;
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), fc.double(), (profile, sourceOfFunds, number) => {
+        const after = {
+          ...withProfile(client, profile),
+          individualSourceOfFunds: {
+            sourceOfFunds,
+            number,
+            hole: new Array<number>(3).fill(1, 0, 1),
+            nothing: undefined,
+          },
+        } as unknown as StoredClient;
+        expect(auditChanges(null, after)).toEqual(auditChanges(holdingNothing, after));
+      }),
+    );
   });
 });

@@ -137,9 +137,31 @@ const collectChanges = (path: string, before: unknown, after: unknown, changes: 
   }
 };
 
+/**
+ * A create's changes: every leaf of `value` from null, what `collectChanges` finds against nothing
+ * (a leaf JSON writes as null is no change), without comparing each leaf with an absent one.
+ */
+const collectLeaves = (path: string, value: unknown, changes: AuditChange[]): void => {
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      collectLeaves(appendToJsonPath(path, index), value[index], changes);
+    }
+    return;
+  }
+  if (isNested(value)) {
+    for (const key of Object.keys(value)) {
+      collectLeaves(appendToJsonPath(path, key), (value as Record<string, unknown>)[key], changes);
+    }
+    return;
+  }
+  if (!sameLeaf(null, value ?? null))
+    changes.push({ path: path === '' ? '$' : path, before: null, after: value });
+};
+
 /** The fields that differ, one leaf per JSON path (as in `parameterErrors`), in the order of the fields. */
 export const auditChanges = (before: StoredClient | null, after: StoredClient): AuditChange[] => {
   const changes: AuditChange[] = [];
-  collectChanges('', before === null ? null : auditedFields(before), auditedFields(after), changes);
+  if (before === null) collectLeaves('', auditedFields(after), changes);
+  else collectChanges('', auditedFields(before), auditedFields(after), changes);
   return changes;
 };
