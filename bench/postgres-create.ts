@@ -16,6 +16,7 @@
  * otherwise an embedded PostgreSQL in a temporary directory.
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   createOnboardingKit,
   exampleIndividualPayload,
@@ -39,12 +40,40 @@ const warmUpRequests = Number(process.env.BENCH_WARMUP_REQUESTS ?? 3000);
 const rounds = 5;
 const schema = 'bench';
 
-type Rate = { readonly perSecond: number; readonly nodeCpuMsPerRequest: number };
+type Rate = {
+  readonly perSecond: number;
+  readonly nodeCpuMsPerRequest: number;
+  /** CPU of every `postgres` process of the machine per request (null where /proc is not there). */
+  readonly postgresCpuMsPerRequest: number | null;
+};
+
+/** User + system CPU of the machine's `postgres` processes so far, in ms (Linux /proc), or null. */
+const postgresCpuMs = (): number | null => {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // The command name is in parentheses; utime and stime are the 12th and 13th fields after it.
+        if (!stat.includes('(postgres)')) continue;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    return (ticks * 1000) / 100;
+  } catch {
+    return null;
+  }
+};
 
 const runConcurrently = async (total: number, work: (i: number) => Promise<void>): Promise<Rate> => {
   let next = 0;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
+  const postgresBefore = postgresCpuMs();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < total) {
@@ -58,8 +87,18 @@ const runConcurrently = async (total: number, work: (i: number) => Promise<void>
   return {
     perSecond: total / ((performance.now() - started) / 1000),
     nodeCpuMsPerRequest: (cpu.user + cpu.system) / 1000 / total,
+    postgresCpuMsPerRequest: (() => {
+      const after = postgresCpuMs();
+      return after === null || postgresBefore === null ? null : (after - postgresBefore) / total;
+    })(),
   };
 };
+
+const cpuOf = (rate: Rate): string =>
+  `Node CPU ${rate.nodeCpuMsPerRequest.toFixed(2)} ms/req` +
+  (rate.postgresCpuMsPerRequest === null
+    ? ''
+    : `, PostgreSQL CPU ${rate.postgresCpuMsPerRequest.toFixed(2)} ms/req`);
 
 const { checkGoal, finish } = createGoalLedger();
 
@@ -134,8 +173,8 @@ const benchCreate = async (pool: Pool) => {
     kitRates.push(measured.perSecond);
     ratios.push(measured.perSecond / baseline.perSecond);
     console.log(
-      `round ${round}: baseline ${baseline.perSecond.toFixed(0)} req/s (Node CPU ${baseline.nodeCpuMsPerRequest.toFixed(2)} ms/req), ` +
-        `kit ${measured.perSecond.toFixed(0)} req/s (Node CPU ${measured.nodeCpuMsPerRequest.toFixed(2)} ms/req)`,
+      `round ${round}: baseline ${baseline.perSecond.toFixed(0)} req/s (${cpuOf(baseline)}), ` +
+        `kit ${measured.perSecond.toFixed(0)} req/s (${cpuOf(measured)})`,
     );
   }
   // A noisy ratio is the median of the rounds' own ratios (decisions §9).
