@@ -73,11 +73,13 @@ try {
   // 2. Promotion: 10 files of 2 KiB, copied under fresh keys each run (cleanup is not timed).
   const body = new Uint8Array(2048).fill(7);
   const promoted = Array.from({ length: 10 }, (_, i) => `statement ${i}.pdf`);
-  for (const filename of promoted) {
-    const upload = (await storage.presignUpload(owner, filename, inFifteenMinutes()))._unsafeUnwrap();
-    const response = await fetch(upload.url, { method: 'PUT', body });
+  /** Puts `bytes` in `uploader`'s temporary storage under `filename`, as a presigned PUT (untimed). */
+  const upload = async (uploader: string, filename: string, bytes: Uint8Array) => {
+    const link = (await storage.presignUpload(uploader, filename, inFifteenMinutes()))._unsafeUnwrap();
+    const response = await fetch(link.url, { method: 'PUT', body: bytes });
     if (response.status !== 200) throw new Error(`upload failed: ${response.status}`);
-  }
+  };
+  for (const filename of promoted) await upload(owner, filename, body);
   const versions = new Map(
     (await storage.listTemporary(owner))._unsafeUnwrap().map((file) => [file.filename, file.version]),
   );
@@ -106,30 +108,37 @@ try {
   };
   const rounds = 5;
   const perRound = 12;
-
-  // The copy step alone, reported.
-  const oneCopy: number[] = [];
-  const tenParallel: number[] = [];
-  const copyRatios: number[] = [];
-  for (let i = 0; i < 3; i += 1) {
-    await promoteOnce(promoted.slice(0, 1), 8);
-    await promoteOnce(promoted, 8);
-  }
-  for (let round = 0; round < rounds; round += 1) {
+  /**
+   * `run(1)` against `run(10)`, interleaved: 3 pairs of warm-up, then `rounds` rounds of `perRound`
+   * pairs. Every sample of each side (sorted, as `percentile` reads them) and each round's ratio of
+   * the p50s, 10 over 1.
+   */
+  const oneAgainstTen = async (run: (count: number) => Promise<number>) => {
+    for (let i = 0; i < 3; i += 1) {
+      await run(1);
+      await run(10);
+    }
     const one: number[] = [];
     const ten: number[] = [];
-    for (let i = 0; i < perRound; i += 1) {
-      one.push(await promoteOnce(promoted.slice(0, 1), 8));
-      ten.push(await promoteOnce(promoted, 8));
+    const roundRatios: number[] = [];
+    for (let round = 0; round < rounds; round += 1) {
+      const roundOne: number[] = [];
+      const roundTen: number[] = [];
+      for (let i = 0; i < perRound; i += 1) {
+        roundOne.push(await run(1));
+        roundTen.push(await run(10));
+      }
+      roundOne.sort((a, b) => a - b);
+      roundTen.sort((a, b) => a - b);
+      roundRatios.push(percentile(roundTen, 50) / percentile(roundOne, 50));
+      one.push(...roundOne);
+      ten.push(...roundTen);
     }
-    one.sort((a, b) => a - b);
-    ten.sort((a, b) => a - b);
-    copyRatios.push(percentile(ten, 50) / percentile(one, 50));
-    oneCopy.push(...one);
-    tenParallel.push(...ten);
-  }
-  oneCopy.sort((a, b) => a - b);
-  tenParallel.sort((a, b) => a - b);
+    return { one: one.sort((a, b) => a - b), ten: ten.sort((a, b) => a - b), ratios: roundRatios };
+  };
+
+  // The copy step alone, reported.
+  const copyStep = await oneAgainstTen((count) => promoteOnce(promoted.slice(0, count), 8));
   const tenSequential: number[] = [];
   for (let i = 0; i < perRound; i += 1) {
     tenSequential.push(await promoteOnce(promoted, 1));
@@ -157,42 +166,15 @@ try {
   };
   const createNaming = async (count: number): Promise<number> => {
     const names = promoted.slice(0, count);
-    for (const filename of names) {
-      const upload = (
-        await storage.presignUpload(managerOwner, filename, inFifteenMinutes())
-      )._unsafeUnwrap();
-      const response = await fetch(upload.url, { method: 'PUT', body: uniqueBody() });
-      if (response.status !== 200) throw new Error(`upload failed: ${response.status}`);
-    }
+    for (const filename of names) await upload(managerOwner, filename, uniqueBody());
     const payload = exampleIndividualPayload({ idDocuments: names });
     return timeOnce(async () => (await kit.clients.createIndividual(manager, payload))._unsafeUnwrap());
   };
-  const oneFileCreate: number[] = [];
-  const tenFilesCreate: number[] = [];
-  const ratios: number[] = [];
-  for (let i = 0; i < 3; i += 1) {
-    await createNaming(1);
-    await createNaming(10);
-  }
-  for (let round = 0; round < rounds; round += 1) {
-    const one: number[] = [];
-    const ten: number[] = [];
-    for (let i = 0; i < perRound; i += 1) {
-      one.push(await createNaming(1));
-      ten.push(await createNaming(10));
-    }
-    one.sort((a, b) => a - b);
-    ten.sort((a, b) => a - b);
-    ratios.push(percentile(ten, 50) / percentile(one, 50));
-    oneFileCreate.push(...one);
-    tenFilesCreate.push(...ten);
-  }
-  oneFileCreate.sort((a, b) => a - b);
-  tenFilesCreate.sort((a, b) => a - b);
+  const promotion = await oneAgainstTen(createNaming);
   await slowProxy.close();
 
   const ms = (value: number) => `${value.toFixed(2)} ms`;
-  const ratio = median(ratios);
+  const ratio = median(promotion.ratios);
   console.log(
     `machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
   );
@@ -206,25 +188,25 @@ try {
     `| presign a batch of 50 upload URLs | ${ms(percentile(batches, 50))} | ${ms(percentile(batches, 95))} |`,
   );
   console.log(
-    `| a create naming 1 file (promotion: HEAD, CopyObject, DeleteObjects) | ${ms(percentile(oneFileCreate, 50))} | ${ms(percentile(oneFileCreate, 95))} |`,
+    `| a create naming 1 file (promotion: HEAD, CopyObject, DeleteObjects) | ${ms(percentile(promotion.one, 50))} | ${ms(percentile(promotion.one, 95))} |`,
   );
   console.log(
-    `| a create naming 10 files (10 HEADs, 10 CopyObjects 8 in flight, one DeleteObjects) | ${ms(percentile(tenFilesCreate, 50))} | ${ms(percentile(tenFilesCreate, 95))} |`,
+    `| a create naming 10 files (10 HEADs, 10 CopyObjects 8 in flight, one DeleteObjects) | ${ms(percentile(promotion.ten, 50))} | ${ms(percentile(promotion.ten, 95))} |`,
   );
   console.log(
-    `| copy step alone: 1 file (one CopyObject) | ${ms(percentile(oneCopy, 50))} | ${ms(percentile(oneCopy, 95))} |`,
+    `| copy step alone: 1 file (one CopyObject) | ${ms(percentile(copyStep.one, 50))} | ${ms(percentile(copyStep.one, 95))} |`,
   );
   console.log(
-    `| copy step alone: 10 files, 8 in flight | ${ms(percentile(tenParallel, 50))} | ${ms(percentile(tenParallel, 95))} |`,
+    `| copy step alone: 10 files, 8 in flight | ${ms(percentile(copyStep.ten, 50))} | ${ms(percentile(copyStep.ten, 95))} |`,
   );
   console.log(
     `| copy step alone: 10 files, one at a time | ${ms(percentile(tenSequential, 50))} | ${ms(percentile(tenSequential, 95))} |`,
   );
   console.log(
-    `copy step alone, rounds' ratios of p50s, 10 copies / 1 copy: ${copyRatios.map((r) => r.toFixed(2)).join(' / ')} (reported: two waves of copies, never below 2)`,
+    `copy step alone, rounds' ratios of p50s, 10 copies / 1 copy: ${copyStep.ratios.map((r) => r.toFixed(2)).join(' / ')} (reported: two waves of copies, never below 2)`,
   );
   console.log(
-    `promotion in a create, rounds' ratios of p50s, 10 files / 1 file: ${ratios.map((r) => r.toFixed(2)).join(' / ')}`,
+    `promotion in a create, rounds' ratios of p50s, 10 files / 1 file: ${promotion.ratios.map((r) => r.toFixed(2)).join(' / ')}`,
   );
   checkGoal(
     's3.promotion.10-files-vs-1-file',
