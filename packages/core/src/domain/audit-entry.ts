@@ -91,14 +91,26 @@ const isNested = (value: unknown): value is object => typeof value === 'object' 
 const isAbsent = (value: unknown): value is null | undefined => value === null || value === undefined;
 
 /** The keys of a nested value: an array's indexes (numbers), an object's own property names. */
-const keysOf = (value: object | null | undefined): PropertyKey[] => {
-  if (isAbsent(value)) return [];
+const keysOf = (value: object | undefined): PropertyKey[] => {
+  if (value === undefined) return [];
   return Array.isArray(value) ? Array.from(value, (_, index) => index) : Object.keys(value);
 };
 
+/**
+ * The keys of either side, each once: those of `from` in its order, then those only `to` has. When
+ * one side is absent (a create, an added item) its other side's keys are read as they are.
+ */
+const keysOfEither = (from: object | undefined, to: object | undefined): Iterable<PropertyKey> => {
+  if (from === undefined) return keysOf(to);
+  if (to === undefined) return keysOf(from);
+  const keys = new Set<PropertyKey>(keysOf(from));
+  for (const key of keysOf(to)) keys.add(key);
+  return keys;
+};
+
 /** A child of a nested value: an array has only indexes, an object only its own properties. */
-const childOf = (value: object | null | undefined, key: PropertyKey): unknown => {
-  if (isAbsent(value)) return undefined;
+const childOf = (value: object | undefined, key: PropertyKey): unknown => {
+  if (value === undefined) return undefined;
   if (Array.isArray(value)) return typeof key === 'number' ? value[key] : undefined;
   return typeof key === 'string' && Object.hasOwn(value, key)
     ? (value as Record<string, unknown>)[key]
@@ -125,9 +137,7 @@ const collectChanges = (path: string, before: unknown, after: unknown, changes: 
   ) {
     const from = nestedBefore ? before : undefined;
     const to = nestedAfter ? after : undefined;
-    const keys = new Set<PropertyKey>(keysOf(from));
-    for (const key of keysOf(to)) keys.add(key);
-    for (const key of keys) {
+    for (const key of keysOfEither(from, to)) {
       collectChanges(appendToJsonPath(path, key), childOf(from, key), childOf(to, key), changes);
     }
     return;
@@ -137,31 +147,9 @@ const collectChanges = (path: string, before: unknown, after: unknown, changes: 
   }
 };
 
-/**
- * A create's changes: every leaf of `value` from null, what `collectChanges` finds against nothing
- * (a leaf JSON writes as null is no change), without comparing each leaf with an absent one.
- */
-const collectLeaves = (path: string, value: unknown, changes: AuditChange[]): void => {
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) {
-      collectLeaves(appendToJsonPath(path, index), value[index], changes);
-    }
-    return;
-  }
-  if (isNested(value)) {
-    for (const key of Object.keys(value)) {
-      collectLeaves(appendToJsonPath(path, key), (value as Record<string, unknown>)[key], changes);
-    }
-    return;
-  }
-  if (!sameLeaf(null, value ?? null))
-    changes.push({ path: path === '' ? '$' : path, before: null, after: value });
-};
-
 /** The fields that differ, one leaf per JSON path (as in `parameterErrors`), in the order of the fields. */
 export const auditChanges = (before: StoredClient | null, after: StoredClient): AuditChange[] => {
   const changes: AuditChange[] = [];
-  if (before === null) collectLeaves('', auditedFields(after), changes);
-  else collectChanges('', auditedFields(before), auditedFields(after), changes);
+  collectChanges('', before === null ? null : auditedFields(before), auditedFields(after), changes);
   return changes;
 };
