@@ -12,8 +12,9 @@ import { ascending } from './memory-tables.js';
 
 /**
  * The audit trail in memory: each entry takes the next position of the log, in the order appended
- * (writers run one at a time), as PostgreSQL's identity column gives it. Entries are only ever added: an id already taken is
- * refused, as PostgreSQL's primary key refuses it. `redactChanges` is the one rewrite.
+ * (writers run one at a time), as PostgreSQL's identity column gives it. Entries are only ever
+ * added: an id already taken is refused, as PostgreSQL's primary key refuses it. `redactChanges` is
+ * the one rewrite.
  */
 export const createMemoryAuditLog = (access: TableAccess): AuditLog => ({
   append: (entries) =>

@@ -52,8 +52,8 @@ export type EventRow = LoggedEvent & { readonly position: number };
 export type Rows<V> = { get(key: string): V | undefined };
 
 /**
- * A transaction's writes to one table of rows, over what it reads through (the committed Map, or
- * the changes of the transaction a write runs in): its own writes first, then the base.
+ * A transaction's writes to one table of rows, over the committed Map it reads through: its own
+ * writes first, then the base.
  */
 export class RowChanges<V> implements Rows<V> {
   readonly #base: Rows<V>;
@@ -87,7 +87,7 @@ export class RowChanges<V> implements Rows<V> {
   }
 }
 
-/** An audit entry with its place in its client's trail (1, 2, 3 … in the order appended). */
+/** An audit entry with its position in the log (1, 2, 3 … in the order appended, across all trails). */
 export type AuditRow = { readonly position: number; readonly entry: AuditEntry };
 
 /** A command's claim on one upload (`DocumentIndex.claimUploads`), keyed by the upload's name. */
@@ -191,17 +191,17 @@ export const emptyTables = (): CommittedTables => ({
   auditByClient: createTree(compareOrderKeys),
 });
 
-/** A write's view of `base`: no changes yet, the ordered tables as `base` has them. */
-export const changesOver = (base: CommittedTables | MemoryTables): MemoryTables => {
+/** A write's view of the committed state: no changes yet, the ordered tables as committed. */
+export const changesOver = (base: CommittedTables): MemoryTables => {
   const tables: Record<string, unknown> = { ...base };
   for (const name of rowTables) tables[name] = new RowChanges(base[name] as Rows<unknown>);
   return tables as MemoryTables;
 };
 
-/** Writes what `changes` did into the state it was made over (its `base` of `changesOver`). */
-export const applyChanges = (changes: MemoryTables, base: CommittedTables | MemoryTables): void => {
+/** Writes what `changes` did into the committed state it was made over (`changesOver`). */
+export const applyChanges = (changes: MemoryTables, base: CommittedTables): void => {
   for (const name of rowTables) {
-    (changes[name] as RowChanges<unknown>).applyTo(base[name] as RowChanges<unknown>);
+    (changes[name] as RowChanges<unknown>).applyTo(base[name] as Map<string, unknown>);
   }
   const ordered: OrderedTables = base;
   Object.assign(ordered, {
