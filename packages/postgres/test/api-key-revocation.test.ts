@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createOnboardingKit, type ManagerPrincipal } from '@onboarding-kit/core';
+import type { ManagerPrincipal } from '@onboarding-kit/core';
 import { hashApiKey } from '@onboarding-kit/core/adapter';
-import { createControllableClock, createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { createControllableClock } from '@onboarding-kit/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
@@ -15,13 +16,7 @@ afterAll(() => database.close());
 /** A kit on the shared PostgreSQL store, as one process of a host runs it, with its own clock. */
 const kitProcess = () => {
   const clock = createControllableClock(new Date('2026-03-01T09:00:00.000Z'));
-  const kit = createOnboardingKit({
-    ...database.adapters,
-    documentStorage: createMemoryAdapters().documentStorage,
-    clock,
-    ids: createRandomIds(),
-    options: { apiKeyCacheTtlMs: 10_000 },
-  });
+  const { kit } = kitOnPostgres(database.adapters, { clock, options: { apiKeyCacheTtlMs: 10_000 } });
   return { kit, clock };
 };
 

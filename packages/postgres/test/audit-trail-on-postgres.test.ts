@@ -1,16 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import {
-  type CompliancePrincipal,
-  createOnboardingKit,
-  exampleIndividualPayload,
-  type ManagerPrincipal,
-  systemClock,
-} from '@onboarding-kit/core';
+import { type CompliancePrincipal, exampleIndividualPayload } from '@onboarding-kit/core';
 import type { UnitOfWork } from '@onboarding-kit/core/adapter';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresAuditLog } from '../src/postgres-audit-log.js';
 import type { SqlSession } from '../src/sql-session.js';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 
 let database: MigratedDatabase;
@@ -20,22 +13,6 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-7' };
-
-/** The kit on the postgres adapters (documents in memory), with another unit of work when given. */
-const kitOnPostgres = (unitOfWork: UnitOfWork = database.adapters.unitOfWork) => {
-  const memory = createMemoryAdapters();
-  const kit = createOnboardingKit({
-    ...database.adapters,
-    unitOfWork,
-    documentStorage: memory.documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-  });
-  const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-  const upload = () =>
-    memory.testing.putTemporaryFile(`manager:${manager.managerId}`, 'passport.pdf', new Uint8Array(8));
-  return { kit, manager, upload };
-};
 
 const rowsOf = async (clientId: string) =>
   (
@@ -47,13 +24,13 @@ const rowsOf = async (clientId: string) =>
 
 describe('the audit trail on PostgreSQL', () => {
   it('each command writes one entry in its transaction, the create in its one statement', async () => {
-    const { kit, manager, upload } = kitOnPostgres();
-    upload();
+    const { kit, manager, upload } = kitOnPostgres(database.adapters);
+    upload('passport.pdf');
     const client = (
       await kit.clients.createIndividual(manager, exampleIndividualPayload(), { requestId: 'req-1' })
     )._unsafeUnwrap();
     (await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Expired' }))._unsafeUnwrap();
-    upload();
+    upload('passport.pdf');
     const payload = exampleIndividualPayload();
     payload.profile.lastName = 'Dupont';
     (
@@ -85,8 +62,8 @@ describe('the audit trail on PostgreSQL', () => {
   });
 
   it('no entry, no change: an entry the table refuses rolls the create or the move back', async () => {
-    const { kit: plain, manager, upload } = kitOnPostgres();
-    upload();
+    const { kit: plain, manager, upload } = kitOnPostgres(database.adapters);
+    upload('passport.pdf');
     const client = (
       await plain.clients.createIndividual(manager, exampleIndividualPayload())
     )._unsafeUnwrap();
@@ -105,7 +82,7 @@ describe('the audit trail on PostgreSQL', () => {
           }),
         ),
     };
-    const { kit } = kitOnPostgres(reusingIds);
+    const { kit } = kitOnPostgres(database.adapters, { unitOfWork: reusingIds });
     expect((await kit.compliance.approve(compliance, client.id))._unsafeUnwrapErr()).toMatchObject({
       type: 'StorageUnavailable',
     });
@@ -114,8 +91,8 @@ describe('the audit trail on PostgreSQL', () => {
     ]);
     expect(stored.rows[0]?.status).toBe('ONBOARDING_UNDER_REVIEW');
 
-    const other = kitOnPostgres(reusingIds);
-    other.upload();
+    const other = kitOnPostgres(database.adapters, { unitOfWork: reusingIds });
+    other.upload('passport.pdf');
     expect(
       (
         await other.kit.clients.createIndividual(other.manager, exampleIndividualPayload())
@@ -130,8 +107,8 @@ describe('the audit trail on PostgreSQL', () => {
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE of entries; redaction may rewrite changes and nothing else', async () => {
-    const { kit, manager, upload } = kitOnPostgres();
-    upload();
+    const { kit, manager, upload } = kitOnPostgres(database.adapters);
+    upload('passport.pdf');
     const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
     const table = database.tables.auditEntries;
     const refused = async (statements: readonly string[]) => {

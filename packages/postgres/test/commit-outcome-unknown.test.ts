@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { kitTables } from '../src/kit-tables.js';
 import { migrate } from '../src/migrate.js';
 import { createPostgresAdapters } from '../src/postgres-adapters.js';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import { newSchemaName } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
@@ -57,16 +58,9 @@ beforeAll(async () => {
 afterAll(() => pool.end());
 
 it('a lost reply of the create statement keeps the documents of the saved client, and the retry replays it', async () => {
-  const memory = createMemoryAdapters();
-  const kit = createOnboardingKit({
-    ...createPostgresAdapters({ pool, schema }),
-    documentStorage: memory.documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-  });
-  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+  const { kit, memory, manager: principal, upload } = kitOnPostgres(createPostgresAdapters({ pool, schema }));
   const owner = `manager:${principal.managerId}`;
-  memory.testing.putTemporaryFile(owner, 'passport.pdf', new TextEncoder().encode('%PDF-1.7 scan'));
+  upload('passport.pdf', new TextEncoder().encode('%PDF-1.7 scan'));
   const payload = exampleIndividualPayload();
   const scope = `${owner} POST /manager/v1/clients/individuals`;
   const claimInput = { scope, owner, key: 'create-1', body: payload };
@@ -98,15 +92,8 @@ it('a lost reply of the create statement keeps the documents of the saved client
 });
 
 it('a lost COMMIT reply of a transition (BEGIN … COMMIT) is CommitOutcomeUnknown, and the retry replays the kept outcome', async () => {
-  const memory = createMemoryAdapters();
-  const kit = createOnboardingKit({
-    ...createPostgresAdapters({ pool, schema }),
-    documentStorage: memory.documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-  });
-  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-  memory.testing.putTemporaryFile(`manager:${principal.managerId}`, 'passport.pdf', new Uint8Array(8));
+  const { kit, manager: principal, upload } = kitOnPostgres(createPostgresAdapters({ pool, schema }));
+  upload('passport.pdf');
   const client = (await kit.clients.createIndividual(principal, exampleIndividualPayload()))._unsafeUnwrap();
   const compliance = { kind: 'compliance', complianceId: 'compliance-1' } as const;
   const claimInput = {

@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createOnboardingKit,
-  exampleEntityPayload,
-  exampleIndividualPayload,
-  type ManagerPrincipal,
-  systemClock,
-} from '@onboarding-kit/core';
+import { exampleEntityPayload, exampleIndividualPayload } from '@onboarding-kit/core';
 import type { ScreeningProvider } from '@onboarding-kit/core/adapter';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { okAsync, type ResultAsync } from 'neverthrow';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTcpLatencyProxy, type TcpLatencyProxy } from '../../../test-support/tcp-latency-proxy.js';
 import { migrate } from '../src/migrate.js';
 import { createPostgresAdapters } from '../src/postgres-adapters.js';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import { newSchemaName } from './postgres-test-database.js';
 
 /**
@@ -34,18 +28,14 @@ afterAll(async () => {
   await counter.close();
 });
 
-const kitOnPostgres = (screening?: ScreeningProvider) => {
-  const memory = createMemoryAdapters();
-  const kit = createOnboardingKit({
-    ...createPostgresAdapters({ pool, schema }),
-    ...(screening === undefined ? {} : { screening }),
-    documentStorage: memory.documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-  });
-  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+/** The kit on the counted pool (`kitOnPostgres`), screening when given a provider. */
+const kitOnCountedPool = (screening?: ScreeningProvider) => {
+  const {
+    kit,
+    manager: principal,
+    upload: putFile,
+  } = kitOnPostgres(createPostgresAdapters({ pool, schema }), screening === undefined ? {} : { screening });
   const owner = `manager:${principal.managerId}`;
-  const putFile = (name: string) => memory.testing.putTemporaryFile(owner, name, new Uint8Array(8));
   /** The round trips of `create`, run with a claimed key as the HTTP binding runs it. */
   const roundTripsOf = async (
     route: string,
@@ -82,7 +72,7 @@ describe('round trips of a create on PostgreSQL, on the wire', () => {
   });
 
   it('an individual with a document: the key, the uploads claimed, one statement (goal ≤ 3)', async () => {
-    const { kit, principal, putFile, roundTripsOf } = kitOnPostgres();
+    const { kit, principal, putFile, roundTripsOf } = kitOnCountedPool();
     // The connection opened and the statements prepared: what a host's warm pool has.
     putFile('warm-up.pdf');
     await kit.clients.createIndividual(principal, exampleIndividualPayload({ idDocuments: ['warm-up.pdf'] }));
@@ -97,7 +87,7 @@ describe('round trips of a create on PostgreSQL, on the wire', () => {
   });
 
   it('an entity with documents, for a manager with a webhook endpoint: the key, the uploads, one statement', async () => {
-    const { kit, principal, putFile, roundTripsOf } = kitOnPostgres();
+    const { kit, principal, putFile, roundTripsOf } = kitOnCountedPool();
     (
       await kit.webhooks.createEndpoint(principal, { url: 'https://portal.example.com/hooks' })
     )._unsafeUnwrap();
@@ -126,7 +116,7 @@ describe('round trips of a create on PostgreSQL, on the wire', () => {
   });
 
   it('a screened create: its screening job goes in the same one statement (goal ≤ 3)', async () => {
-    const { kit, principal, putFile, roundTripsOf } = kitOnPostgres({ screen: () => okAsync([]) });
+    const { kit, principal, putFile, roundTripsOf } = kitOnCountedPool({ screen: () => okAsync([]) });
     putFile('warm-up.pdf');
     await kit.clients.createIndividual(principal, exampleIndividualPayload({ idDocuments: ['warm-up.pdf'] }));
 

@@ -1,13 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import {
-  type Client,
-  createOnboardingKit,
-  exampleIndividualPayload,
-  type ManagerPrincipal,
-  systemClock,
-} from '@onboarding-kit/core';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { type Client, exampleIndividualPayload } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
@@ -17,27 +10,10 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-/** The kit as a host wires it: every persistence port on PostgreSQL, documents in memory. */
-const kitOnPostgres = () => {
-  const memory = createMemoryAdapters();
-  const kit = createOnboardingKit({
-    ...database.adapters,
-    documentStorage: memory.documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-  });
-  return { kit, files: memory.testing };
-};
-
 describe('createIndividual through the kit on the postgres adapters', () => {
   it('creates the client, its rows, its document and the idempotency record in 3 round trips', async () => {
-    const { kit, files } = kitOnPostgres();
-    const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-    files.putTemporaryFile(
-      `manager:${principal.managerId}`,
-      'passport.pdf',
-      new TextEncoder().encode('%PDF-1.7'),
-    );
+    const { kit, manager: principal, upload } = kitOnPostgres(database.adapters);
+    upload('passport.pdf', new TextEncoder().encode('%PDF-1.7'));
     const payload = exampleIndividualPayload();
     const owner = `manager:${principal.managerId}`;
     const scope = `${owner} POST /manager/v1/clients/individuals`;
@@ -85,17 +61,15 @@ describe('createIndividual through the kit on the postgres adapters', () => {
   });
 
   it('lists, reads and resubmits through the kit, with the racing resubmit answered InvalidStatus', async () => {
-    const { kit, files } = kitOnPostgres();
-    const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-    const owner = `manager:${principal.managerId}`;
-    files.putTemporaryFile(owner, 'passport.pdf', new TextEncoder().encode('%PDF-1.7'));
+    const { kit, manager: principal, upload } = kitOnPostgres(database.adapters);
+    upload('passport.pdf', new TextEncoder().encode('%PDF-1.7'));
     const client = (
       await kit.clients.createIndividual(principal, exampleIndividualPayload())
     )._unsafeUnwrap();
     const compliance = { kind: 'compliance', complianceId: 'compliance-1' } as const;
     (await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Blurred' }))._unsafeUnwrap();
 
-    files.putTemporaryFile(owner, 'passport.pdf', new TextEncoder().encode('%PDF-1.7 again'));
+    upload('passport.pdf', new TextEncoder().encode('%PDF-1.7 again'));
     const outcomes = await Promise.all([
       kit.clients.resubmitIndividual(principal, client.id, exampleIndividualPayload()),
       kit.clients.resubmitIndividual(principal, client.id, exampleIndividualPayload()),

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createOnboardingKit, exampleIndividualPayload, type ManagerPrincipal } from '@onboarding-kit/core';
+import { exampleIndividualPayload } from '@onboarding-kit/core';
 import type { DocumentStorage } from '@onboarding-kit/core/adapter';
-import { createControllableClock, createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 
 /**
@@ -27,19 +28,21 @@ const refusal = (filename: string) => ({
   },
 });
 
-/** The kit on the postgres adapters, documents in memory (read directly through `files`). */
-const kitOnPostgres = (storage: (healthy: DocumentStorage) => DocumentStorage = (healthy) => healthy) => {
+/**
+ * The kit on the postgres adapters (`kitOnPostgres`) on a controllable clock, documents in memory
+ * (read directly through `files`), through `storage` when given.
+ */
+const kitOnControllableClock = (
+  storage: (healthy: DocumentStorage) => DocumentStorage = (healthy) => healthy,
+) => {
   const clock = createControllableClock(new Date());
   const memory = createMemoryAdapters({ clock });
-  const kit = createOnboardingKit({
-    ...database.adapters,
-    documentStorage: storage(memory.documentStorage),
-    clock,
-    ids: createRandomIds(),
-  });
-  const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-  const upload = (filename: string) =>
-    memory.testing.putTemporaryFile(`manager:${manager.managerId}`, filename, new Uint8Array(64).fill(3));
+  const {
+    kit,
+    manager,
+    upload: uploadBytes,
+  } = kitOnPostgres(database.adapters, { documentStorage: storage(memory.documentStorage), clock }, memory);
+  const upload = (filename: string) => uploadBytes(filename, new Uint8Array(64).fill(3));
   const countOf = async (table: string) =>
     (
       await database.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE manager_id = $1`, [
@@ -54,7 +57,7 @@ const tally = (outcomes: readonly { isOk(): boolean }[]) =>
 
 describe('one upload, many parallel commands (PostgreSQL)', () => {
   it('20 parallel creates naming one file: one client, 19 refusals at the field, one copy, one row', async () => {
-    const { kit, manager, upload, files, countOf } = kitOnPostgres();
+    const { kit, manager, upload, files, countOf } = kitOnControllableClock();
     upload('passport.pdf');
     const payload = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
     const outcomes = await Promise.all(
@@ -72,7 +75,7 @@ describe('one upload, many parallel commands (PostgreSQL)', () => {
   });
 
   it('20 parallel resubmissions of 20 clients naming one file: one resubmitted, one copy', async () => {
-    const { kit, manager, upload, files, countOf } = kitOnPostgres();
+    const { kit, manager, upload, files, countOf } = kitOnControllableClock();
     const clientIds: string[] = [];
     for (let i = 0; i < 20; i += 1) {
       upload(`passport-${i}.pdf`);
@@ -107,7 +110,7 @@ describe('one upload, many parallel commands (PostgreSQL)', () => {
   it('a holder slower than its claim: the upload still makes one document, the late commit is refused', async () => {
     let release: () => void = () => undefined;
     let holdNext = true;
-    const { kit, clock, manager, upload, files, countOf } = kitOnPostgres((healthy) => ({
+    const { kit, clock, manager, upload, files, countOf } = kitOnControllableClock((healthy) => ({
       ...healthy,
       copyToPermanent: (items) => {
         if (!holdNext) return healthy.copyToPermanent(items);

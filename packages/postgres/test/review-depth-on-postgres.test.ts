@@ -1,13 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import {
-  type CompliancePrincipal,
-  createOnboardingKit,
-  exampleIndividualPayload,
-  type ManagerPrincipal,
-  systemClock,
-} from '@onboarding-kit/core';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { type CompliancePrincipal, exampleIndividualPayload } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
@@ -19,22 +12,10 @@ afterAll(() => database.close());
 
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
 
-/** The kit as a host wires it: every persistence port on PostgreSQL, documents in memory. */
+/** The kit as a host wires it (`kitOnPostgres`), and one individual its manager created. */
 const individualOnPostgres = async () => {
-  const memory = createMemoryAdapters();
-  const kit = createOnboardingKit({
-    ...database.adapters,
-    documentStorage: memory.documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-  });
-  const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-  const upload = (filename: string) =>
-    memory.testing.putTemporaryFile(
-      `manager:${manager.managerId}`,
-      filename,
-      new TextEncoder().encode('%PDF'),
-    );
+  const { kit, manager, upload: uploadBytes } = kitOnPostgres(database.adapters);
+  const upload = (filename: string) => uploadBytes(filename, new TextEncoder().encode('%PDF'));
   upload('passport.pdf');
   const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
   return { kit, manager, client, upload };

@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type CompliancePrincipal,
-  createOnboardingKit,
-  exampleEntityPayload,
-  type ManagerPrincipal,
-  systemClock,
-} from '@onboarding-kit/core';
+import { type CompliancePrincipal, exampleEntityPayload } from '@onboarding-kit/core';
 import {
   type ScreeningMatch,
   type ScreeningProvider,
   screeningUnavailable,
 } from '@onboarding-kit/core/adapter';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { errAsync, okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
@@ -21,6 +14,7 @@ import {
 } from '../src/postgres-job-engine.js';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
 import { createPostgresScreeningJobQueue } from '../src/postgres-screening-job-queue.js';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 
 let database: MigratedDatabase;
@@ -59,17 +53,7 @@ const exactListProvider = (
   return provider;
 };
 
-const screenedKit = (screening: ScreeningProvider) => {
-  const kit = createOnboardingKit({
-    ...database.adapters,
-    documentStorage: createMemoryAdapters().documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-    screening,
-  });
-  const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-  return { kit, manager };
-};
+const screenedKit = (screening: ScreeningProvider) => kitOnPostgres(database.adapters, { screening });
 
 const startRunner = async (kit: Parameters<typeof startPostgresJobRunner>[0]['kit']) => {
   const runner = await startPostgresJobRunner({

@@ -1,13 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import {
-  createOnboardingKit,
-  exampleIndividualPayload,
-  type ManagerPrincipal,
-  systemClock,
-} from '@onboarding-kit/core';
+import { exampleIndividualPayload } from '@onboarding-kit/core';
 import type { WebhookAnswer, WebhookRequest, WebhookTransport } from '@onboarding-kit/core/adapter';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import { okAsync } from 'neverthrow';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import type { MigratedDatabase } from './postgres-test-database.js';
 
 /** A receiver in the test: records what it is sent and answers as told (default 204). */
@@ -32,21 +26,17 @@ export const recordingWebhookTransport = () => {
  * manager of its own, and `createClient`: one individual created for that manager, with its file.
  */
 export const webhookKitOnPostgres = (database: MigratedDatabase) => {
-  const memory = createMemoryAdapters();
   const receiver = recordingWebhookTransport();
-  const kit = createOnboardingKit({
-    ...database.adapters,
-    documentStorage: memory.documentStorage,
-    clock: systemClock,
-    ids: createRandomIds(),
-    webhookTransport: receiver.transport,
-  });
-  const principal: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+  const {
+    kit,
+    manager: principal,
+    upload,
+  } = kitOnPostgres(database.adapters, { webhookTransport: receiver.transport });
   let files = 0;
   const createClient = async (): Promise<void> => {
     files += 1;
     const filename = `id-${files}.pdf`;
-    memory.testing.putTemporaryFile(`manager:${principal.managerId}`, filename, new Uint8Array(8));
+    upload(filename);
     (
       await kit.clients.createIndividual(principal, exampleIndividualPayload({ idDocuments: [filename] }))
     )._unsafeUnwrap();
