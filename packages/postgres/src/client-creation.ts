@@ -132,9 +132,13 @@ WITH completion AS (
 ), delivered AS (
   -- $28: the events to deliver; those of managers with a webhook endpoint get one job in the
   -- queue $29 (pg-boss's job row, as boss.send writes it), active for at most $30 seconds.
+  -- The endpoint is looked up per event (LATERAL, one probe of webhook_endpoints_by_manager): as a
+  -- join, the plan a connection made while the table was empty scanned it whole on every create.
   SELECT jsonb_agg(d.event_id ORDER BY d.ordinal) AS event_ids
   FROM client, jsonb_to_recordset($28::jsonb) AS d(ordinal integer, event_id uuid, manager_id text)
-  WHERE EXISTS (SELECT 1 FROM ${tables.webhookEndpoints} endpoint WHERE endpoint.manager_id = d.manager_id)
+  CROSS JOIN LATERAL (
+    SELECT 1 FROM ${tables.webhookEndpoints} endpoint WHERE endpoint.manager_id = d.manager_id LIMIT 1
+  ) endpoint
 ), webhook_job AS (
   ${pgBossJobInsert(tables, "jsonb_build_object('type', 'deliver-events', 'eventIds', delivered.event_ids)", 'delivered', 'queue.name = $29 AND delivered.event_ids IS NOT NULL')}
 ), screening_job AS (

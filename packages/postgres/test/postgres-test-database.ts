@@ -17,7 +17,12 @@ export type MigratedDatabase = {
   close(): Promise<void>;
 };
 
-export type SentStatement = { readonly text: string; readonly values: readonly unknown[] };
+export type SentStatement = {
+  readonly text: string;
+  readonly values: readonly unknown[];
+  /** The prepared statement's name; absent for a statement PostgreSQL plans at each execution. */
+  readonly name?: string;
+};
 
 export const newSchemaName = (): string => `kit_${randomBytes(5).toString('hex')}`;
 
@@ -38,8 +43,12 @@ export const countingPool = (
     const sent =
       typeof statement === 'string'
         ? { text: statement, values: Array.isArray(values) ? values : [] }
-        : (statement as { text: string; values?: unknown[] });
-    recent.push({ text: sent.text, values: sent.values ?? [] });
+        : (statement as { text: string; values?: unknown[]; name?: string });
+    recent.push({
+      text: sent.text,
+      values: sent.values ?? [],
+      ...('name' in sent && sent.name !== undefined ? { name: sent.name } : {}),
+    });
     if (recent.length > 50) recent.shift();
     return send.apply(this, args);
   };
