@@ -1,6 +1,5 @@
 import { type DocumentIndex, type DocumentRecord, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { okAsync, ResultAsync } from 'neverthrow';
-import type { QueryConfig } from 'pg';
 import type { KitTables } from './kit-tables.js';
 import { preparedStatement } from './prepared-statement.js';
 import { type SqlSession, statementsPerSchema } from './sql-session.js';
@@ -45,35 +44,22 @@ const insertDocumentsStatement = statementsPerSchema((tables) =>
  * no document was made from is then claimed, in name order (two claims of overlapping sets never
  * wait for each other in a cycle): a new row, or an existing one that expired or that this holder
  * already holds. The answer is the uploads not claimed.
- *
- * Its plan must not depend on how large the tables were when a connection first planned it. As
- * a named statement, the generic plan a connection made while the tables were empty (a hash join
- * over a sequential scan of `documents`, another of the claims) was kept as they grew, and every
- * create read every document ever made. So it is not named: PostgreSQL plans it at each claim, for
- * the tables as they are then (the planning is a small part of the claim's cost), and each upload
- * looks up its document through a LATERAL probe of `documents_by_upload`, the expired rows are
- * deleted by their row ids.
  */
-const claimStatement = statementsPerSchema(
-  (tables) =>
-    (values: unknown[]): QueryConfig<unknown[]> => ({
-      values,
-      text: `WITH expired AS (
+const claimStatement = statementsPerSchema((tables) =>
+  preparedStatement(
+    `WITH expired AS (
        DELETE FROM ${tables.temporaryFileClaims}
-       WHERE ctid = ANY(ARRAY(
-         SELECT ctid FROM ${tables.temporaryFileClaims}
+       WHERE upload IN (
+         SELECT upload FROM ${tables.temporaryFileClaims}
          WHERE expires_at <= $2 AND upload <> ALL($3::text[])
          ORDER BY expires_at
          LIMIT 100 + 2 * cardinality($3::text[])
-         FOR UPDATE SKIP LOCKED))
+         FOR UPDATE SKIP LOCKED)
      ), claimed AS (
        INSERT INTO ${tables.temporaryFileClaims} AS claim (upload, holder, expires_at)
        SELECT DISTINCT u.upload, $1, $4::timestamptz
        FROM unnest($3::text[]) AS u(upload)
-       LEFT JOIN LATERAL (
-         SELECT 1 AS made FROM ${tables.documents} d WHERE d.upload = u.upload LIMIT 1
-       ) document ON true
-       WHERE document.made IS NULL
+       WHERE NOT EXISTS (SELECT 1 FROM ${tables.documents} d WHERE d.upload = u.upload)
        ORDER BY u.upload
        ON CONFLICT (upload) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
        WHERE claim.expires_at <= $2 OR claim.holder = excluded.holder
@@ -81,7 +67,7 @@ const claimStatement = statementsPerSchema(
      )
      SELECT u.upload FROM unnest($3::text[]) AS u(upload)
      WHERE u.upload NOT IN (SELECT upload FROM claimed)`,
-    }),
+  ),
 );
 
 /** The documents index on PostgreSQL: one multi-row INSERT per batch, one lookup by primary key. */
