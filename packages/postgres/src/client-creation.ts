@@ -13,7 +13,7 @@ import {
   auditEntryRowsJson,
   auditEntrySelectValues,
 } from './postgres-audit-log.js';
-import { documentRowJson } from './postgres-document-index.js';
+import { documentRowJson, releasedClaimsDelete } from './postgres-document-index.js';
 import { defaultWebhookJobExpirySeconds, screeningQueue, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement } from './prepared-statement.js';
 import { type Queryable, statementsPerSchema } from './sql-session.js';
@@ -123,6 +123,10 @@ WITH completion AS (
   SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
   FROM client, jsonb_to_recordset($26::jsonb) AS d(key text, client_id uuid, manager_id text,
     filename text, size bigint, stored_at timestamptz, upload text)
+  RETURNING upload
+), released_claims AS (
+  -- The claims on the uploads its documents were made from go with them.
+  ${releasedClaimsDelete(tables, 'ARRAY(SELECT upload FROM documents WHERE upload IS NOT NULL)')}
 ), events AS (
   INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
   SELECT e.event_id, e.manager_id, e.client_id, e.type, e.created_at, e.body

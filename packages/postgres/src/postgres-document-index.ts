@@ -27,13 +27,29 @@ export const documentRowJson = (d: DocumentRecord) => ({
   upload: d.upload ?? null,
 });
 
-/** The index's insert, built once per schema. */
+/**
+ * The claims on the uploads documents are made from go with them: an upload a document was made
+ * from is refused by `documents_by_upload` for good, so its claim guards nothing any more (the
+ * claims table keeps only the claims of commands in flight). By key from an array, so that even a
+ * plan made on empty tables reads the primary key, not the whole table. `uploads` is an SQL
+ * expression: a text[] of the uploads.
+ */
+export const releasedClaimsDelete = (tables: KitTables, uploads: string): string =>
+  `DELETE FROM ${tables.temporaryFileClaims} WHERE upload = ANY(${uploads})`;
+
+/** The index's insert, built once per schema: the documents, and their uploads' claims released. */
 const insertDocumentsStatement = statementsPerSchema((tables) =>
   preparedStatement(
-    `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
-     SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
-     FROM jsonb_to_recordset($1::jsonb) AS d(key text, client_id uuid, manager_id text, filename text,
-       size bigint, stored_at timestamptz, upload text)`,
+    `WITH inserted AS (
+       INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
+       SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
+       FROM jsonb_to_recordset($1::jsonb) AS d(key text, client_id uuid, manager_id text, filename text,
+         size bigint, stored_at timestamptz, upload text)
+       RETURNING upload
+     ), released AS (
+       ${releasedClaimsDelete(tables, 'ARRAY(SELECT upload FROM inserted WHERE upload IS NOT NULL)')}
+     )
+     SELECT count(*) FROM inserted`,
   ),
 );
 

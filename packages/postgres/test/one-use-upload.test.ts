@@ -136,6 +136,22 @@ describe('one upload, many parallel commands (PostgreSQL)', () => {
     expect(files.listDocumentKeys()).toHaveLength(1);
   });
 
+  it("a create's claims on its uploads go with the documents made from them", async () => {
+    const { kit, manager, upload } = kitOnControllableClock();
+    const claims = async () =>
+      (await database.pool.query(`SELECT count(*)::int AS n FROM ${database.tables.temporaryFileClaims}`))
+        .rows[0]?.n;
+    const before = await claims();
+    upload('id.pdf');
+    upload('proof.pdf');
+    const payload = exampleIndividualPayload({
+      idDocuments: ['id.pdf'],
+      proofOfAddressDocuments: ['proof.pdf'],
+    });
+    expect((await kit.clients.createIndividual(manager, payload)).isOk()).toBe(true);
+    expect(await claims()).toBe(before);
+  });
+
   it('claims that expired are deleted by later claims: the table holds about the claims in force', async () => {
     const index = database.adapters.documentIndex;
     const at = new Date();
