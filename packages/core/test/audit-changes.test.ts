@@ -2,18 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { auditChanges } from '../src/domain/audit-entry.js';
 import type { StoredClient } from '../src/domain/stored-client.js';
-import { exampleIndividualPayload } from '../src/index.js';
-import { aManager, createMemoryKit } from './support/memory-kit.js';
+import { aCreatedIndividual } from './support/memory-kit.js';
 
 /** A stored client made by a create, to change field by field. */
 const storedClient = async (): Promise<StoredClient> => {
-  const setup = createMemoryKit();
-  const manager = aManager();
-  await setup.upload(manager, 'passport.pdf');
-  const client = (
-    await setup.kit.clients.createIndividual(manager, exampleIndividualPayload())
-  )._unsafeUnwrap();
-  const stored = setup.adapters.testing.readClient(client.id);
+  const { adapters, client } = await aCreatedIndividual();
+  const stored = adapters.testing.readClient(client.id);
   if (stored === null) expect.fail('the client was not stored');
   return structuredClone(stored);
 };

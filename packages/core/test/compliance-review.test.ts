@@ -8,19 +8,9 @@ import {
   exampleEntityPayload,
   exampleIndividualPayload,
 } from '../src/index.js';
-import { aManager, createMemoryKit } from './support/memory-kit.js';
+import { aCreatedIndividual } from './support/memory-kit.js';
 
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
-
-const reviewedClient = async () => {
-  const setup = createMemoryKit();
-  const manager = aManager();
-  await setup.upload(manager, 'passport.pdf');
-  const client = (
-    await setup.kit.clients.createIndividual(manager, exampleIndividualPayload())
-  )._unsafeUnwrap();
-  return { ...setup, manager, client };
-};
 
 describe('status machine data (decisions §3)', () => {
   const triggers = ['APPROVE', 'REQUEST_RESUBMISSION', 'RESUBMIT', 'SIGN_TERMS', 'DELETE'] as const;
@@ -61,7 +51,7 @@ describe('status machine data (decisions §3)', () => {
 
 describe('the review flow through the services', () => {
   it('runs resubmission → resubmit → approve → terms signed, with the history', async () => {
-    const { kit, manager, client, upload } = await reviewedClient();
+    const { kit, manager, client, upload } = await aCreatedIndividual();
     const asked = (
       await kit.compliance.requestResubmission(compliance, client.id, {
         reason: 'Proof of address is unreadable',
@@ -102,7 +92,7 @@ describe('the review flow through the services', () => {
   });
 
   it('refuses illegal moves with InvalidStatus naming the current status, and changes nothing', async () => {
-    const { kit, manager, client } = await reviewedClient();
+    const { kit, manager, client } = await aCreatedIndividual();
     expect((await kit.compliance.markTermsSigned(compliance, client.id))._unsafeUnwrapErr()).toEqual({
       type: 'InvalidStatus',
       clientId: client.id,
@@ -118,7 +108,7 @@ describe('the review flow through the services', () => {
   });
 
   it('refuses an entity resubmission on an individual (409) before touching any file', async () => {
-    const { kit, manager, client, upload } = await reviewedClient();
+    const { kit, manager, client, upload } = await aCreatedIndividual();
     await kit.compliance.requestResubmission(compliance, client.id, { reason: 'More please' });
     await upload(manager, 'kbis.pdf');
     const error = (
@@ -140,7 +130,7 @@ describe('the review flow through the services', () => {
   });
 
   it('refuses a resubmission request without a reason, and unknown clients', async () => {
-    const { kit, client } = await reviewedClient();
+    const { kit, client } = await aCreatedIndividual();
     expect(
       (await kit.compliance.requestResubmission(compliance, client.id, { reason: ' ' }))._unsafeUnwrapErr(),
     ).toMatchObject({
@@ -154,7 +144,7 @@ describe('the review flow through the services', () => {
   });
 
   it('lets exactly one of two racing resubmissions win', async () => {
-    const { kit, manager, client, upload } = await reviewedClient();
+    const { kit, manager, client, upload } = await aCreatedIndividual();
     await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Again' });
     await upload(manager, 'a.pdf');
     await upload(manager, 'b.pdf');

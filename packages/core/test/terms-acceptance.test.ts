@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { type CompliancePrincipal, exampleIndividualPayload } from '../src/index.js';
+import type { CompliancePrincipal } from '../src/index.js';
 import { SIGNED_AT_CLOCK_SKEW_MS } from '../src/schemas/index.js';
-import { aManager, createMemoryKit } from './support/memory-kit.js';
+import { aCreatedIndividual } from './support/memory-kit.js';
 
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
 
 const awaitingSignature = async () => {
-  const setup = createMemoryKit();
-  const manager = aManager();
-  setup.upload(manager, 'passport.pdf');
-  const client = (
-    await setup.kit.clients.createIndividual(manager, exampleIndividualPayload())
-  )._unsafeUnwrap();
-  (await setup.kit.compliance.approve(compliance, client.id))._unsafeUnwrap();
-  return { ...setup, manager, client };
+  const created = await aCreatedIndividual();
+  (await created.kit.compliance.approve(compliance, created.client.id))._unsafeUnwrap();
+  return created;
 };
 
 const evidence = {

@@ -1,6 +1,7 @@
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
 import {
   createOnboardingKit,
+  exampleIndividualPayload,
   type ManagerPrincipal,
   type OnboardingKitOptions,
   principalKey,
@@ -21,3 +22,17 @@ export const createMemoryKit = (options: OnboardingKitOptions = {}) => {
 };
 
 export const aManager = (): ManagerPrincipal => ({ kind: 'manager', managerId: crypto.randomUUID() });
+
+/**
+ * A memory kit (`createMemoryKit`) with a manager and one individual client it created from the
+ * example payload (its passport uploaded first): the client under review most tests start from.
+ */
+export const aCreatedIndividual = async (options: OnboardingKitOptions = {}) => {
+  const setup = createMemoryKit(options);
+  const manager = aManager();
+  setup.upload(manager, 'passport.pdf');
+  const client = (
+    await setup.kit.clients.createIndividual(manager, exampleIndividualPayload())
+  )._unsafeUnwrap();
+  return { ...setup, manager, client };
+};
