@@ -13,7 +13,7 @@ import {
   auditEntryRowsJson,
   auditEntrySelectValues,
 } from './postgres-audit-log.js';
-import { documentRowJson, releasedClaimsDelete } from './postgres-document-index.js';
+import { documentRowJson, documentRowsInsert, releasedClaimsDelete } from './postgres-document-index.js';
 import { defaultWebhookJobExpirySeconds, screeningQueue, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement } from './prepared-statement.js';
 import { type Queryable, statementsPerSchema } from './sql-session.js';
@@ -35,18 +35,6 @@ export type ClientCreation = {
 };
 
 /**
- * The one statement of a create, read top to bottom. Its sub-statements all run, in one snapshot;
- * each insert below `client` reads from `client`, so nothing is written when `client` writes
- * nothing, which happens only when the create completes an idempotency record whose claim was lost
- * (another request took the key over): the statement then answers `created = false`.
- *
- * Foreign keys are checked at the end of the statement, after every row is in.
- *
- * The webhook job is pg-boss's job row written by hand (what `boss.send` writes for the kit's queue,
- * with its retry settings read from pg-boss's queue row): a test compares the two rows, so an
- * upgrade of pg-boss that changes its table fails there.
- */
-/**
  * One pg-boss job per row of `from` where `where` holds (it names the queue: `queue.name = $n`),
  * written as `boss.send` writes it (the queue's retention, retries and policy; active for at most $30 seconds).
  * Pinned column by column against `boss.send` by packages/postgres/test/webhook-job-enqueue.test.ts.
@@ -64,6 +52,18 @@ const pgBossJobInsert = (tables: KitTables, data: string, from: string, where: s
   FROM ${tables.jobSchema}.queue, ${from}
   WHERE ${where}`;
 
+/**
+ * The one statement of a create, read top to bottom. Its sub-statements all run, in one snapshot;
+ * each insert below `client` reads from `client`, so nothing is written when `client` writes
+ * nothing, which happens only when the create completes an idempotency record whose claim was lost
+ * (another request took the key over): the statement then answers `created = false`.
+ *
+ * Foreign keys are checked at the end of the statement, after every row is in.
+ *
+ * The webhook job is pg-boss's job row written by hand (what `boss.send` writes for the kit's queue,
+ * with its retry settings read from pg-boss's queue row): a test compares the two rows, so an
+ * upgrade of pg-boss that changes its table fails there.
+ */
 const creationStatement = statementsPerSchema((tables: KitTables) =>
   preparedStatement(`
 WITH completion AS (
@@ -119,11 +119,7 @@ WITH completion AS (
   SELECT client.id, $21, $22, $23, $24, $25::timestamptz FROM client
 ), documents AS (
   -- $26: its document rows; $27: its events (the outbox), in their order.
-  INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
-  SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
-  FROM client, jsonb_to_recordset($26::jsonb) AS d(key text, client_id uuid, manager_id text,
-    filename text, size bigint, stored_at timestamptz, upload text)
-  RETURNING upload
+  ${documentRowsInsert(tables, '$26', 'client')}
 ), released_claims AS (
   -- The claims on the uploads its documents were made from go with them.
   ${releasedClaimsDelete(tables, 'ARRAY(SELECT upload FROM documents WHERE upload IS NOT NULL)')}

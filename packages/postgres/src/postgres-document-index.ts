@@ -37,15 +37,23 @@ export const documentRowJson = (d: DocumentRecord) => ({
 export const releasedClaimsDelete = (tables: KitTables, uploads: string): string =>
   `DELETE FROM ${tables.temporaryFileClaims} WHERE upload = ANY(${uploads})`;
 
+/**
+ * Inserts the document rows of the JSON array parameter `rows` (`documentRowJson`'s shape), each
+ * joined with `from` when given (the create joins its `client`, so nothing is written without it),
+ * and answers their uploads.
+ */
+export const documentRowsInsert = (tables: KitTables, rows: string, from?: string): string =>
+  `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
+  SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
+  FROM ${from === undefined ? '' : `${from}, `}jsonb_to_recordset(${rows}::jsonb) AS d(key text, client_id uuid,
+    manager_id text, filename text, size bigint, stored_at timestamptz, upload text)
+  RETURNING upload`;
+
 /** The index's insert, built once per schema: the documents, and their uploads' claims released. */
 const insertDocumentsStatement = statementsPerSchema((tables) =>
   preparedStatement(
     `WITH inserted AS (
-       INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
-       SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
-       FROM jsonb_to_recordset($1::jsonb) AS d(key text, client_id uuid, manager_id text, filename text,
-         size bigint, stored_at timestamptz, upload text)
-       RETURNING upload
+       ${documentRowsInsert(tables, '$1')}
      ), released AS (
        ${releasedClaimsDelete(tables, 'ARRAY(SELECT upload FROM inserted WHERE upload IS NOT NULL)')}
      )
