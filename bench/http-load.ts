@@ -35,6 +35,8 @@ export type LoadOptions = {
   /** Measured rounds per target, alternating between the targets. */
   readonly rounds: number;
   readonly roundSeconds: number;
+  /** Runs once every target is warmed up, before the first measured round. */
+  readonly afterWarmUp?: () => Promise<unknown>;
 };
 
 type RoundOutcome = autocannon.Result;
@@ -105,6 +107,7 @@ export const measureAlternating = async (
       await runRound(target, options.connections, options.warmUpSeconds, counters[index] ?? (() => 0)),
     );
   }
+  await options.afterWarmUp?.();
   for (let round = 0; round < options.rounds; round += 1) {
     for (const [index, target] of targets.entries()) {
       const outcome = await runRound(
