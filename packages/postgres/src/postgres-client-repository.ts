@@ -30,6 +30,16 @@ import { type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
+/** CTEs that delete the child rows (representatives, bank accounts, wallets) of the row in CTE `client`. */
+const childRowsDeleted = (tables: KitTables): string =>
+  `old_representatives AS (
+      DELETE FROM ${tables.representatives} WHERE client_id IN (SELECT id FROM client)
+    ), old_bank_accounts AS (
+      DELETE FROM ${tables.bankAccounts} WHERE client_id IN (SELECT id FROM client)
+    ), old_wallets AS (
+      DELETE FROM ${tables.wallets} WHERE client_id IN (SELECT id FROM client)
+    )`;
+
 /** The repository's prepared statements, built once per schema. */
 const clientStatements = statementsPerSchema((tables) => {
   const selectById = (lock: boolean) =>
@@ -46,13 +56,7 @@ const clientStatements = statementsPerSchema((tables) => {
         resubmission_requirements = $14::jsonb, terms_acceptance = $15::jsonb, screening = $16::jsonb
       WHERE id = $1 AND status = $13
       RETURNING id
-    ), old_representatives AS (
-      DELETE FROM ${tables.representatives} WHERE client_id IN (SELECT id FROM client)
-    ), old_bank_accounts AS (
-      DELETE FROM ${tables.bankAccounts} WHERE client_id IN (SELECT id FROM client)
-    ), old_wallets AS (
-      DELETE FROM ${tables.wallets} WHERE client_id IN (SELECT id FROM client)
-    )
+    ), ${childRowsDeleted(tables)}
     SELECT count(*)::int AS updated FROM client`;
   const insertChildren = preparedStatement(insertChildRowsStatement(tables));
   const updateClient = preparedStatement(updateStatement);
@@ -64,13 +68,7 @@ const clientStatements = statementsPerSchema((tables) => {
         updated_at = $2, redacted_at = $3
       WHERE id = $1
       RETURNING id
-    ), representatives AS (
-      DELETE FROM ${tables.representatives} WHERE client_id IN (SELECT id FROM client)
-    ), bank_accounts AS (
-      DELETE FROM ${tables.bankAccounts} WHERE client_id IN (SELECT id FROM client)
-    ), wallets AS (
-      DELETE FROM ${tables.wallets} WHERE client_id IN (SELECT id FROM client)
-    )
+    ), ${childRowsDeleted(tables)}
     UPDATE ${tables.statusHistory} SET reason = $4
     WHERE client_id IN (SELECT id FROM client) AND reason IS NOT NULL`);
   const selectDeletedBefore = preparedStatement(
