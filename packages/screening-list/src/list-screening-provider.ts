@@ -1,5 +1,6 @@
+import { setImmediate } from 'node:timers';
 import type { ScreeningMatch, ScreeningProvider, ScreeningSubject } from '@onboarding-kit/core/adapter';
-import { okAsync } from 'neverthrow';
+import { ResultAsync } from 'neverthrow';
 import { DEFAULT_MATCH_THRESHOLD, type SanctionsList, type ScreenedName } from './sanctions-list.js';
 
 export type ListScreeningProviderOptions = {
@@ -14,28 +15,38 @@ const kindOf: Record<ScreeningSubject['kind'], ScreenedName['kind']> = {
   COMPANY: 'organization',
 };
 
+/** Lets the event loop run (the host's requests, timers, I/O) before the next subject is matched. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The kit's `ScreeningProvider` over a sanctions list in memory: each subject is matched against
  * the list's persons or organizations, and every listed target scoring at or above `threshold` is
  * one match (its score on the port's 0..1 scale). A list in memory cannot be unreachable: it never
- * fails.
+ * fails. Matching is synchronous work in the host's process (a few milliseconds a name against
+ * 100,000 targets), so the subjects are matched one at a time, each in a turn of the event loop of
+ * its own: a client's screening never holds the process for all of its names at once.
  */
 export const createListScreeningProvider = ({
   list,
   threshold = DEFAULT_MATCH_THRESHOLD,
 }: ListScreeningProviderOptions): ScreeningProvider => ({
   screen: (subjects) =>
-    okAsync(
-      subjects.flatMap((subject) =>
-        list.match({ kind: kindOf[subject.kind], name: subject.name }, threshold).map(
-          (match): ScreeningMatch => ({
-            field: subject.field,
-            name: subject.name,
-            listName: match.listName,
-            matchedName: match.matchedName,
-            score: match.score / 100,
-          }),
-        ),
-      ),
+    ResultAsync.fromSafePromise(
+      (async () => {
+        const matches: ScreeningMatch[] = [];
+        for (const subject of subjects) {
+          await nextTurn();
+          for (const match of list.match({ kind: kindOf[subject.kind], name: subject.name }, threshold)) {
+            matches.push({
+              field: subject.field,
+              name: subject.name,
+              listName: match.listName,
+              matchedName: match.matchedName,
+              score: match.score / 100,
+            });
+          }
+        }
+        return matches;
+      })(),
     ),
 });

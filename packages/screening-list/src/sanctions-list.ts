@@ -1,6 +1,7 @@
-import { token_sort_ratio } from 'fuzzball';
+import { process_and_sort, ratio } from 'fuzzball';
 import type { ResultAsync } from 'neverthrow';
 import { nameTokens, normalizeName } from './normalize-name.js';
+import { characterKinds, mayReach, screenedCharacters } from './score-upper-bound.js';
 import { type ListTarget, readTargetsCsv, type SanctionsListUnreadable } from './targets-csv.js';
 
 /** Who is screened: a person, or an organization (a company, a legal UBO). */
@@ -15,7 +16,10 @@ export type ListMatch = {
   readonly matchedName: string;
   /** The first dataset naming the target, e.g. `US OFAC Specially Designated Nationals (SDN) List`. */
   readonly listName: string;
-  /** 0..100: fuzzball's token_sort_ratio of the normalized names (word order ignored). */
+  /**
+   * 0..100: fuzzball's token_sort_ratio of the normalized names (word order ignored), i.e. its
+   * `ratio` of their words sorted.
+   */
   readonly score: number;
 };
 
@@ -39,13 +43,21 @@ const schemasOf: Record<ScreenedName['kind'], ReadonlySet<string>> = {
   organization: new Set(['Organization', 'Company', 'LegalEntity', 'PublicBody']),
 };
 
-type IndexedName = { readonly target: ListTarget; readonly name: string; readonly normalized: string };
+type IndexedName = {
+  readonly target: ListTarget;
+  readonly name: string;
+  /** The normalized name's words, sorted (fuzzball's `process_and_sort`): what is scored. */
+  readonly sorted: string;
+  readonly length: number;
+  /** The kinds of characters it holds (score-upper-bound.ts). */
+  readonly kinds: number;
+};
 
 /**
  * Loads a list in the OpenSanctions `targets.simple.csv` format from a stream, keeping only the
  * names of persons and organizations, indexed by the first letter of each of their words: a
  * screened name is scored against the names sharing one of its words' first letters, not the
- * whole list.
+ * whole list, and only those a cheap bound does not rule out (score-upper-bound.ts).
  */
 export const loadSanctionsList = (
   input: AsyncIterable<string | Uint8Array>,
@@ -56,7 +68,13 @@ export const loadSanctionsList = (
     for (const name of new Set([target.name, ...target.aliases])) {
       const normalized = normalizeName(name);
       const initials = new Set(nameTokens(normalized).map((token) => token.charAt(0)));
-      const entry = { target, name, normalized };
+      const entry = {
+        target,
+        name,
+        sorted: process_and_sort(normalized),
+        length: normalized.length,
+        kinds: characterKinds(normalized),
+      };
       for (const initial of initials) {
         const names = byInitial.get(initial);
         if (names === undefined) byInitial.set(initial, [entry]);
@@ -68,12 +86,14 @@ export const loadSanctionsList = (
     size,
     match: (screened, threshold = DEFAULT_MATCH_THRESHOLD) => {
       const normalized = normalizeName(screened.name);
+      const sorted = process_and_sort(normalized);
+      const characters = screenedCharacters(normalized);
       const schemas = schemasOf[screened.kind];
       const best = new Map<string, ListMatch>();
       for (const initial of new Set(nameTokens(normalized).map((token) => token.charAt(0)))) {
         for (const candidate of byInitial.get(initial) ?? []) {
-          if (!schemas.has(candidate.target.schema)) continue;
-          const score = token_sort_ratio(normalized, candidate.normalized, { full_process: false });
+          if (!schemas.has(candidate.target.schema) || !mayReach(characters, candidate, threshold)) continue;
+          const score = ratio(sorted, candidate.sorted, { full_process: false });
           const known = best.get(candidate.target.id);
           if (score < threshold || (known !== undefined && known.score >= score)) continue;
           best.set(candidate.target.id, {

@@ -68,4 +68,33 @@ describe('createListScreeningProvider', () => {
       }),
     ]);
   });
+
+  it('matches one subject per turn of the event loop: the host process runs its other work between them', async () => {
+    const fixture = await fixtureList();
+    const order: string[] = [];
+    const list = {
+      size: fixture.size,
+      match: (...args: Parameters<typeof fixture.match>) => {
+        order.push('match');
+        return fixture.match(...args);
+      },
+    };
+    let screening = true;
+    const otherWork = () => {
+      order.push('other');
+      if (screening) setImmediate(otherWork);
+    };
+    setImmediate(otherWork);
+    const subjects = ['SOKOLOV Dmitriy', 'Camille Durand', 'Hans Mueller', 'Kim Chol-Su'].map((name, i) => ({
+      field: `representatives[${i}]`,
+      name,
+      kind: 'PERSON' as const,
+    }));
+    const matches = (await createListScreeningProvider({ list }).screen(subjects))._unsafeUnwrap();
+    screening = false;
+    expect(matches.map(({ name }) => name)).toEqual(['SOKOLOV Dmitriy', 'Hans Mueller', 'Kim Chol-Su']);
+    expect(order.filter((step) => step === 'match')).toHaveLength(4);
+    // Never two subjects matched in one turn.
+    expect(order.join(' ')).not.toContain('match match');
+  });
 });
