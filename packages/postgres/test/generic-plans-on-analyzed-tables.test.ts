@@ -14,8 +14,8 @@ import { type MigratedDatabase, openMigratedDatabase, type SentStatement } from 
  * connection, must have kept its generic plan after the five plans PostgreSQL always makes first.
  *
  * One known exception, asserted as such so that a change shows: the event feed's page is planned
- * at each call (its optional filters and its LIMIT make the generic plan look dearer); it is one
- * index scan of one table.
+ * at each call (a generic plan guesses that the cursor's range holds a third of the manager's
+ * events, which looks dearer than a plan for the cursor at hand); it is one index scan of one table.
  */
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
 let database: MigratedDatabase;
