@@ -13,7 +13,7 @@ import {
   auditEntryRowsJson,
   auditEntrySelectValues,
 } from './postgres-audit-log.js';
-import { documentRowJson, documentRowsInsert, releasedClaimsDelete } from './postgres-document-index.js';
+import { documentRowJson, documentRowsInsert } from './postgres-document-index.js';
 import { defaultWebhookJobExpirySeconds, screeningQueue, webhookQueue } from './postgres-job-engine.js';
 import { preparedStatement } from './prepared-statement.js';
 import { type Queryable, statementsPerSchema } from './sql-session.js';
@@ -120,9 +120,6 @@ WITH completion AS (
 ), documents AS (
   -- $26: its document rows; $27: its events (the outbox), in their order.
   ${documentRowsInsert(tables, '$26', 'client')}
-), released_claims AS (
-  -- The claims on the uploads its documents were made from go with them.
-  ${releasedClaimsDelete(tables, 'ARRAY(SELECT upload FROM documents WHERE upload IS NOT NULL)')}
 ), events AS (
   INSERT INTO ${tables.events} (event_id, manager_id, client_id, type, created_at, body)
   SELECT e.event_id, e.manager_id, e.client_id, e.type, e.created_at, e.body

@@ -120,7 +120,7 @@ const statements: readonly (readonly [string, RegExp, { generic: number; custom:
   ['the child rows of an update', /^WITH representatives AS \( INSERT INTO/, keptGeneric],
   ['the redaction of a client', /^WITH client AS \( UPDATE \S+\.clients SET company = NULL/, keptGeneric],
   ['the clients due for redaction', /WHERE c\.status = 'DELETED' AND c\.redacted_at IS NULL/, keptGeneric],
-  ['the documents of a command', /^WITH inserted AS \( INSERT INTO \S+\.documents/, keptGeneric],
+  ['the documents of a command', /^INSERT INTO \S+\.documents/, keptGeneric],
   ['the events of a command', /^INSERT INTO \S+\.client_events/, keptGeneric],
   ['the events of a client, locked', /FROM \S+\.client_events WHERE client_id = \$1/, keptGeneric],
   ['the rewrite of events', /^UPDATE \S+\.client_events e SET body/, keptGeneric],
