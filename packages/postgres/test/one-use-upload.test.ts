@@ -137,10 +137,10 @@ describe('one upload, many parallel commands (PostgreSQL)', () => {
   });
 
   it("a create's claims on its uploads stay until they expire: a claim racing its commit finds them", async () => {
-    // Deleted with the documents (as from 2026-11-25 12:23 to 14:05 UTC), a claim whose statement
-    // began before the commit saw no document yet and found no claim row once the commit had
-    // waited it out: it took the upload, and its command failed at its own document (a 503, not
-    // the 400 refusal), 1 run in 12 of the parallel creates above.
+    // Deleted with the documents (as tried once), a claim whose statement began before the commit
+    // saw no document yet and, having waited for the commit, found no claim row: it took the
+    // upload, and its command failed at its own document (a 503, not the 400 refusal), 1 run in 12
+    // of the parallel creates above.
     const { kit, manager, upload } = kitOnControllableClock();
     const claims = async () =>
       (await database.pool.query(`SELECT count(*)::int AS n FROM ${database.tables.temporaryFileClaims}`))
