@@ -25,7 +25,8 @@ export const startTarget = (
     const child: ChildProcess = spawn(
       process.execPath,
       [...profile, '--import', 'tsx', 'bench/http-target.ts', kind],
-      { cwd: repositoryRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      // The IPC channel only tells the target when this process is gone (it then stops itself).
+      { cwd: repositoryRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
     );
     let stdout = '';
     let stderr = '';

@@ -1,7 +1,8 @@
 /**
  * One server of the HTTP bench, in its own process so that it has a core to itself while
  * autocannon runs in the parent: `node --import tsx bench/http-target.ts kit|baseline|binding`.
- * Listens on 127.0.0.1 only, prints `{"port":N}` once ready, stops on SIGTERM.
+ * Listens on 127.0.0.1 only, prints `{"port":N}` once ready, stops on SIGTERM or when its parent
+ * goes away.
  *
  * kit: the demo exactly as `pnpm demo` runs it (memory adapters), with BENCH_PRELOAD_FILES files
  *   `bench-<i>.pdf` put in manager A's temporary storage beforehand, so that every create names a
@@ -45,16 +46,22 @@ const managerAOwner = `manager:${managerA.managerId}`;
 const errors: unknown[] = [];
 const logger = { error: (message: string, details: unknown) => errors.push({ message, details }) };
 
+/**
+ * Prints the port, then stops on SIGTERM, or when the bench that started it goes away without
+ * stopping it (its IPC channel closes): a bench that fails leaves no server running.
+ */
 const announce = (port: number, stop: () => Promise<void>) => {
   process.stdout.write(`${JSON.stringify({ port })}\n`);
-  process.once('SIGTERM', () => {
+  const shutDown = () => {
     void stop().finally(() => {
       if (errors.length > 0) {
         process.stderr.write(`${errors.length} errors logged, first: ${JSON.stringify(errors[0])}\n`);
       }
       process.exit(0);
     });
-  });
+  };
+  process.once('SIGTERM', shutDown);
+  process.once('disconnect', shutDown);
 };
 
 /** Serves `app` on 127.0.0.1 (a free port) until SIGTERM. */
