@@ -52,7 +52,10 @@ const logger = { error: (message: string, details: unknown) => errors.push({ mes
  */
 const announce = (port: number, stop: () => Promise<void>) => {
   process.stdout.write(`${JSON.stringify({ port })}\n`);
+  let stopping = false;
   const shutDown = () => {
+    if (stopping) return;
+    stopping = true;
     void stop().finally(() => {
       if (errors.length > 0) {
         process.stderr.write(`${errors.length} errors logged, first: ${JSON.stringify(errors[0])}\n`);
@@ -64,7 +67,7 @@ const announce = (port: number, stop: () => Promise<void>) => {
   process.once('disconnect', shutDown);
 };
 
-/** Serves `app` on 127.0.0.1 (a free port) until SIGTERM. */
+/** Serves `app` on 127.0.0.1 (a free port) until it is stopped (`announce`). */
 const serve = async (app: RequestListener) => {
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
