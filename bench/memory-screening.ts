@@ -4,9 +4,9 @@
  * 70% persons and 30% companies, each with one alias), loaded streamed; then 1,000 entity creates
  * (BENCH_SCREENED_CLIENTS) on a memory kit screened against it (5 names each: the company, a
  * representative, a director, a natural and a legal UBO; one client in 50 names a listed person),
- * their jobs run on the memory queue. Reported, not a goal (no baseline to compare with): the time per client of the screening
- * jobs (read, the provider's matching, write). BENCH_LIST_TARGETS and BENCH_SCREENED_CLIENTS change
- * the sizes.
+ * their jobs run on the memory queue. Reported, not a goal (no baseline to compare with): the time
+ * per client of the screening jobs (read, the provider's matching, write). BENCH_LIST_TARGETS and
+ * BENCH_SCREENED_CLIENTS change the sizes.
  */
 import { exampleEntityPayload, type ManagerPrincipal } from '@onboarding-kit/core';
 import { createControllableClock, createMemoryKit } from '@onboarding-kit/memory';

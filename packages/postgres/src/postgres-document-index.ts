@@ -60,9 +60,9 @@ const insertDocumentsStatement = statementsPerSchema((tables) =>
  * (create-plans-at-any-size.test.ts, generic-plans-on-analyzed-tables.test.ts): the expired rows
  * are deleted by key, not by a join that scans the table; and the uploads pass through a LIMIT of
  * the array's own length, which changes no result but makes the generic plan count one upload
- * instead of the ten it assumes of an array parameter. Counting ten, it judged its probe of `documents` ten times dearer than a plan for the
- * one upload at hand, and planned every claim anew on analyzed tables (+0.3 ms of PostgreSQL CPU a
- * create).
+ * instead of the ten it assumes of an array parameter. Counting ten, it judged its probe of
+ * `documents` ten times dearer than a plan for the one upload at hand, and planned every claim anew
+ * on analyzed tables (+0.3 ms of PostgreSQL CPU a create).
  */
 const claimStatement = statementsPerSchema((tables) =>
   preparedStatement(
