@@ -1,4 +1,9 @@
-import type { OnboardingKit, OnboardingKitPorts } from '@onboarding-kit/core';
+import {
+  type MaintenanceLogger,
+  type OnboardingKit,
+  type OnboardingKitPorts,
+  startKitMaintenance,
+} from '@onboarding-kit/core';
 import type { StoredWebhookEndpoint } from '@onboarding-kit/core/adapter';
 import { demoIdentities, startMemoryWebhookRunner } from '@onboarding-kit/memory';
 import { startPostgresJobRunner } from '@onboarding-kit/postgres';
@@ -61,37 +66,40 @@ export const registerDemoWebhook = (
 /** Webhook jobs one round of the demo's memory runner runs at once. */
 const DEMO_JOBS_AT_ONCE = 32;
 
-/** The delivery loop of the demo's persistence, and the periodic work with it on PostgreSQL. */
+/** The background work of the demo's persistence: delivery, screening and the periodic work. */
 export type DemoJobs = { close(): Promise<void> };
 
 /**
- * On PostgreSQL, the pg-boss runner: webhook jobs, and the idempotency purge and orphan sweep on
- * its schedules (one run per tick across demo processes), and screening jobs. In memory, the memory
- * queues (screening, then webhooks) every 200 ms.
+ * On PostgreSQL, the pg-boss runner alone: webhook and screening jobs, and the idempotency purge,
+ * orphan sweep and retention redaction on its schedules, one run per tick across demo processes
+ * (timers as well would run each of them once more per process). In memory, the memory queues
+ * (screening, then webhooks) every 200 ms and the periodic work on `startKitMaintenance`'s timers.
  */
 export const startDemoJobs = (
   kit: OnboardingKit,
   adapters: DemoAdapters,
-  {
-    jobExpirySeconds,
-    onError,
-  }: { readonly jobExpirySeconds: number; readonly onError: (error: unknown) => void },
+  { jobExpirySeconds, logger }: { readonly jobExpirySeconds: number; readonly logger: MaintenanceLogger },
 ): ResultAsync<DemoJobs, DemoStartFailure> => {
   if (adapters.pool === null) {
     // Jobs run side by side: one waiting on a slow receiver holds no other manager's back.
     // Each round first screens the clients due (their jobs are taken once), then delivers.
-    return okAsync(
-      startMemoryWebhookRunner(async () => {
-        await adapters.memory.testing.screenDueClients(kit);
-        return adapters.memory.testing.deliverDueWebhooks(kit, { concurrency: DEMO_JOBS_AT_ONCE });
-      }),
-    );
+    const delivery = startMemoryWebhookRunner(async () => {
+      await adapters.memory.testing.screenDueClients(kit);
+      return adapters.memory.testing.deliverDueWebhooks(kit, { concurrency: DEMO_JOBS_AT_ONCE });
+    });
+    const maintenance = startKitMaintenance(kit, { logger });
+    return okAsync({
+      close: async () => {
+        await maintenance.close();
+        await delivery.close();
+      },
+    });
   }
   return ResultAsync.fromPromise(
     startPostgresJobRunner({
       pool: adapters.pool,
       kit,
-      onError,
+      onError: (error) => logger.error('The job runner failed', { error }),
       maintenanceIntervalSeconds: Math.max(1, Math.floor(jobExpirySeconds / 2)),
     }),
     demoStartFailure('start the PostgreSQL job runner (pg-boss)'),

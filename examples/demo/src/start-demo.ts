@@ -1,11 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createOnboardingKit,
-  type OnboardingKit,
-  type OnboardingKitOptions,
-  startKitMaintenance,
-} from '@onboarding-kit/core';
+import { createOnboardingKit, type OnboardingKit, type OnboardingKitOptions } from '@onboarding-kit/core';
 import { consoleHttpLogger, type HttpLogger } from '@onboarding-kit/express';
 import { seedDemoData } from '@onboarding-kit/memory';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
@@ -21,12 +16,8 @@ export type StartDemoOptions = {
   readonly logger?: HttpLogger;
   /** Told about what the demo goes on without (default: console.warn). */
   readonly warn?: (message: string) => void;
-  /** How often expired idempotency records are purged (default: startKitMaintenance's, 10 minutes). */
-  readonly purgeIntervalMs?: number;
   /** The kit's options (default: the kit's defaults). */
   readonly kitOptions?: OnboardingKitOptions;
-  /** How often orphan documents are swept (default: startKitMaintenance's, hourly). */
-  readonly orphanSweepIntervalMs?: number;
   /** The HTTP server's timeouts and connection cap (default: `defaultDemoServerLimits`). */
   readonly serverLimits?: Partial<DemoServerLimits>;
 };
@@ -106,7 +97,7 @@ export const startDemo = (
           .andThen((webhook) =>
             startDemoJobs(kit, adapters, {
               jobExpirySeconds: config.webhookJobExpirySeconds,
-              onError: (error) => logger.error('The job runner failed', { error }),
+              logger,
             }).map((jobs) => ({ adapters, kit, webhook, jobs })),
           )
           .orElse((failure) =>
@@ -115,18 +106,6 @@ export const startDemo = (
       })
       .map(({ adapters, kit, webhook, jobs }): RunningDemo => {
         server.on('request', createDemoApp({ kit, signedLinks: adapters.signedLinks, logger }));
-        // Purge of expired idempotency records, sweep of orphan documents: on timers in
-        // memory mode; on PostgreSQL the job runner's schedules do both, once per tick across processes.
-        const maintenance = startKitMaintenance(kit, {
-          logger,
-          ...(adapters.pool === null ? {} : { purgeIdempotencyEveryMs: 0, sweepOrphanDocumentsEveryMs: 0 }),
-          ...(options.purgeIntervalMs === undefined
-            ? {}
-            : { purgeIdempotencyEveryMs: options.purgeIntervalMs }),
-          ...(options.orphanSweepIntervalMs === undefined
-            ? {}
-            : { sweepOrphanDocumentsEveryMs: options.orphanSweepIntervalMs }),
-        });
         return {
           origin,
           port,
@@ -135,7 +114,6 @@ export const startDemo = (
           server,
           webhook,
           close: async () => {
-            await maintenance.close();
             await jobs.close();
             await closeServer(server);
             await adapters.close();

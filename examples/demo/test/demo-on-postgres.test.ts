@@ -88,3 +88,37 @@ test('with DATABASE_URL: migrated and seeded at start; a restart keeps every cli
     await second.close();
   }
 });
+
+test('with DATABASE_URL: the retention redaction runs only on the job engine schedule, never on a timer of each process', async () => {
+  const { principal: manager } = demoIdentities.managerA;
+  const clientId = demoIdentities.clientA1.principal.clientId;
+  const first = await startTestDemo({ DATABASE_URL: databaseUrl });
+  try {
+    (await first.kit.clients.delete(manager, clientId))._unsafeUnwrap();
+  } finally {
+    await first.close();
+  }
+  // Deleted past any retention period: a redaction run now would redact it.
+  await inspector.query(
+    `UPDATE onboarding_kit.clients SET deleted_at = now() - interval '100 years' WHERE id = $1`,
+    [clientId],
+  );
+  const second = await startTestDemo({ DATABASE_URL: databaseUrl });
+  try {
+    // A timer runs at start (then hourly); the schedule only at minute 41. Long enough for a run
+    // at start to have redacted the client (it takes milliseconds).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const { rows } = await inspector.query('SELECT redacted_at FROM onboarding_kit.clients WHERE id = $1', [
+      clientId,
+    ]);
+    expect(rows).toEqual([{ redacted_at: null }]);
+    // It was due: the run the schedule makes redacts it.
+    expect((await second.kit.redaction.redactExpired())._unsafeUnwrap()).toBe(1);
+    const cron = await inspector.query('SELECT cron FROM onboarding_kit_jobs.schedule WHERE name = $1', [
+      'onboarding-kit-retention-redaction',
+    ]);
+    expect(cron.rows).toEqual([{ cron: '41 * * * *' }]);
+  } finally {
+    await second.close();
+  }
+});

@@ -39,9 +39,11 @@ type Task = {
 
 /**
  * Starts the kit's background work on this process, on timers over the kit's own services (the one
- * place in core that schedules anything): the purge of expired idempotency records,
- * the sweep of orphan documents and the redaction of clients past their retention period (each runs now, then at its interval; a run never overlaps the
- * previous one). All are safe on several instances at once. Webhook delivery will join them.
+ * place in core that schedules anything): the purge of expired idempotency records, the sweep of
+ * orphan documents and the redaction of clients past their retention period (each runs now, then
+ * at its interval; a run never overlaps the previous one). All are safe on several instances at
+ * once, but each instance runs them: with a job engine (PostgreSQL's `startPostgresJobRunner`),
+ * whose schedules run each once per tick across instances, start the engine instead of this.
  * Timers never keep the process alive; call `close()` on shutdown to drain a run in progress.
  */
 export const startKitMaintenance = (
