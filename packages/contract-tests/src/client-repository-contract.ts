@@ -485,6 +485,26 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
             listName: 'EU Financial Sanctions Files',
             matchedName: 'Zoe Unal Orsted',
             score: 0.9375,
+            targetId: 'eu-fsf-zoe-orsted',
+            explanation: {
+              summary: '"orsted" = "orsted" (rare, 61% of the weight); "zoe" = "zoe"; "unal" ≈ "ünal"',
+              tokens: [
+                { subject: 'orsted', listed: 'orsted', kind: 'EXACT', similarity: 1, weight: 0.61 },
+                { subject: 'zoe', listed: 'zoe', kind: 'EXACT', similarity: 1, weight: 0.22 },
+                { subject: 'unal', listed: 'unal', kind: 'PHONETIC', similarity: 0.9, weight: 0.17 },
+              ],
+              unmatchedSubject: [],
+              unmatchedListed: [],
+              country: { subject: 'DK', listed: ['dk', 'tr'], outcome: 'MATCH' },
+            },
+            entry: {
+              name: 'Zoe Unal ORSTED',
+              aliases: ['Зое Орстед', 'Z. Orsted'],
+              datasets: ['EU Financial Sanctions Files', 'UK HMT'],
+              countries: ['dk', 'tr'],
+              birthDates: ['1971-02-03', '1972'],
+              schema: 'Person',
+            },
             resolution: null,
           },
           {
@@ -494,6 +514,9 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
             listName: 'OFAC SDN',
             matchedName: 'ACME S.A.S.',
             score: 0.91,
+            targetId: 'ofac-12345',
+            explanation: null,
+            entry: null,
             resolution: {
               decision: 'DISMISSED',
               reason: 'Another registration number 🏢',

@@ -41,9 +41,13 @@ export type {
 export type { PresetFeeRepository } from './ports/preset-fee-repository.js';
 export type { ScreeningJob, ScreeningJobQueue } from './ports/screening-job-queue.js';
 export {
+  type ScreeningCountryEvidence,
+  type ScreeningExplanation,
+  type ScreeningListEntry,
   type ScreeningMatch,
   type ScreeningProvider,
   type ScreeningSubject,
+  type ScreeningTokenMatch,
   type ScreeningUnavailable,
   screeningUnavailable,
 } from './ports/screening-provider.js';

@@ -35,7 +35,14 @@ const flagsLegalUbos: ScreeningProvider = {
     okAsync(
       subjects
         .filter(({ field, kind }) => kind === 'COMPANY' && field.startsWith('companyDirectorsAndUbos.ubos'))
-        .map(({ field, name }) => ({ field, name, listName: 'Examples', matchedName: name, score: 0.9 })),
+        .map(({ field, name }) => ({
+          field,
+          name,
+          listName: 'Examples',
+          matchedName: name,
+          score: 0.9,
+          targetId: 'examples-1',
+        })),
     ),
 };
 

@@ -42,6 +42,7 @@ const listProvider = (listed: readonly string[]) => {
                 listName: 'Test sanctions',
                 matchedName: subject.name.toUpperCase(),
                 score: 1,
+                targetId: `test-${subject.name}`,
               }),
             ),
       );
@@ -94,6 +95,9 @@ describe('screening in memory', () => {
           listName: 'Test sanctions',
           matchedName: 'MARTIN HOLDING SARL',
           score: 1,
+          targetId: 'test-Martin Holding SARL',
+          explanation: null,
+          entry: null,
           resolution: null,
         },
       ],

@@ -45,6 +45,7 @@ const exactListProvider = (
               listName: 'Test sanctions',
               matchedName: subject.name,
               score: 1,
+              targetId: `test-${subject.name}`,
             }),
           ),
       );

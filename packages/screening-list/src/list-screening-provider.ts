@@ -1,7 +1,19 @@
 import { setImmediate } from 'node:timers';
-import type { ScreeningMatch, ScreeningProvider, ScreeningSubject } from '@onboarding-kit/core/adapter';
+import type {
+  ScreeningCountryEvidence,
+  ScreeningExplanation,
+  ScreeningMatch,
+  ScreeningProvider,
+  ScreeningSubject,
+} from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
-import { DEFAULT_MATCH_THRESHOLD, type SanctionsList, type ScreenedName } from './sanctions-list.js';
+import { nameTokens, normalizeName } from './normalize-name.js';
+import {
+  DEFAULT_MATCH_THRESHOLD,
+  type ListMatch,
+  type SanctionsList,
+  type ScreenedName,
+} from './sanctions-list.js';
 
 export type ListScreeningProviderOptions = {
   /** A list loaded once (`loadSanctionsList`), shared by every screening. */
@@ -13,6 +25,40 @@ export type ListScreeningProviderOptions = {
 const kindOf: Record<ScreeningSubject['kind'], ScreenedName['kind']> = {
   PERSON: 'person',
   COMPANY: 'organization',
+};
+
+/** The client's country beside the entry's: evidence the reviewer sees. */
+const countryEvidence = (country: string, listed: readonly string[]): ScreeningCountryEvidence => ({
+  subject: country,
+  listed,
+  outcome:
+    listed.length === 0
+      ? 'UNKNOWN'
+      : listed.some((code) => code.toLowerCase() === country.toLowerCase())
+        ? 'MATCH'
+        : 'MISMATCH',
+});
+
+/** What the score compared: the words the names share, and those only one of them has. */
+const explanationOf = (subject: ScreeningSubject, match: ListMatch): ScreeningExplanation => {
+  const screened = nameTokens(normalizeName(subject.name));
+  const listed = nameTokens(normalizeName(match.matchedName));
+  const shared = screened.filter((token) => listed.includes(token));
+  return {
+    summary: `The names' words, sorted, are ${match.score}% alike (fuzzball token_sort_ratio); ${shared.length} of ${screened.length} word(s) are the same.`,
+    tokens: shared.map((token) => ({
+      subject: token,
+      listed: token,
+      kind: 'EXACT',
+      similarity: 1,
+      weight: 1 / Math.max(screened.length, listed.length),
+    })),
+    unmatchedSubject: screened.filter((token) => !listed.includes(token)),
+    unmatchedListed: listed.filter((token) => !screened.includes(token)),
+    ...(subject.country === undefined
+      ? {}
+      : { country: countryEvidence(subject.country, match.target.countries) }),
+  };
 };
 
 /** Lets the event loop run (the host's requests, timers, I/O) before the next subject is matched. */
@@ -43,6 +89,16 @@ export const createListScreeningProvider = ({
               listName: match.listName,
               matchedName: match.matchedName,
               score: match.score / 100,
+              targetId: match.targetId,
+              explanation: explanationOf(subject, match),
+              entry: {
+                name: match.target.name,
+                aliases: match.target.aliases,
+                datasets: match.target.datasets,
+                countries: match.target.countries,
+                birthDates: match.target.birthDates,
+                schema: match.target.schema,
+              },
             });
           }
         }

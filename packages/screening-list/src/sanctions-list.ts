@@ -10,6 +10,8 @@ export type ScreenedName = { readonly kind: 'person' | 'organization'; readonly 
 /** A list target whose name (or one of its aliases) is close enough to the screened name. */
 export type ListMatch = {
   readonly targetId: string;
+  /** The target as the list gives it (names, datasets, countries, birth dates). */
+  readonly target: ListTarget;
   /** The target's main name on the list. */
   readonly targetName: string;
   /** The name or alias that matched. */
@@ -98,6 +100,7 @@ export const loadSanctionsList = (
           if (score < threshold || (known !== undefined && known.score >= score)) continue;
           best.set(candidate.target.id, {
             targetId: candidate.target.id,
+            target: candidate.target,
             targetName: candidate.target.name,
             matchedName: candidate.name,
             listName: candidate.target.datasets[0] ?? '',

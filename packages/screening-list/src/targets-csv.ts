@@ -11,6 +11,10 @@ export type ListTarget = {
   readonly aliases: readonly string[];
   /** The datasets (lists) that name this target, e.g. `US OFAC Specially Designated Nationals (SDN) List`. */
   readonly datasets: readonly string[];
+  /** ISO 3166-1 alpha-2 codes (`countries`, optional column), as the list gives them. */
+  readonly countries: readonly string[];
+  /** Birth dates (`birth_date`, optional column), as the list gives them: `1961-04-12`, `1955`. */
+  readonly birthDates: readonly string[];
 };
 
 /** The file could not be read as a targets.simple.csv: a CSV error, or a required column missing. */
@@ -33,7 +37,7 @@ const unreadable = (reason: string): SanctionsListUnreadable => ({ type: 'Sancti
 /**
  * Reads a targets.simple.csv from a stream (a file stream, an HTTP body) row by row, handing each
  * target to `onTarget`: the file is never held whole in memory. The header names the columns; any
- * column besides the required ones is ignored.
+ * column besides the required ones and `countries` and `birth_date` (kept for the reviewer) is ignored.
  */
 export const readTargetsCsv = (
   input: AsyncIterable<string | Uint8Array>,
@@ -61,6 +65,8 @@ export const readTargetsCsv = (
           name,
           aliases: values(row.aliases),
           datasets: values(row.dataset),
+          countries: values(row.countries),
+          birthDates: values(row.birth_date),
         });
         count += 1;
       }

@@ -13,7 +13,12 @@ describe('createListScreeningProvider', () => {
     const provider = createListScreeningProvider({ list: await fixtureList() });
     const matches = (
       await provider.screen([
-        { field: 'companyDirectorsAndUbos.directors[0]', name: 'SOKOLOV Dmitriy', kind: 'PERSON' },
+        {
+          field: 'companyDirectorsAndUbos.directors[0]',
+          name: 'SOKOLOV Dmitriy',
+          kind: 'PERSON',
+          country: 'DE',
+        },
         { field: 'company', name: 'Northwind Maritime Trading SA', kind: 'COMPANY' },
         { field: 'representatives[0]', name: 'Camille Durand', kind: 'PERSON' },
         // A company named like a listed person (and vessel) is not a match.
@@ -27,6 +32,23 @@ describe('createListScreeningProvider', () => {
         listName: 'Fixture Sanctions List A',
         matchedName: expect.any(String),
         score: expect.any(Number),
+        targetId: 'fx-person-sokolov',
+        explanation: expect.objectContaining({
+          summary: expect.any(String),
+          tokens: expect.arrayContaining([
+            expect.objectContaining({ subject: 'sokolov', listed: 'sokolov' }),
+          ]),
+          // The client's country beside the entry's: evidence for the reviewer.
+          country: { subject: 'DE', listed: ['ru'], outcome: 'MISMATCH' },
+        }),
+        entry: {
+          name: 'Dmitri Ivanovich SOKOLOV',
+          aliases: ['Dmitriy Sokolov', 'Дмитрий Соколов', 'Dmitri Sokolov'],
+          datasets: ['Fixture Sanctions List A', 'Fixture Sanctions List B'],
+          countries: ['ru'],
+          birthDates: ['1961-04-12'],
+          schema: 'Person',
+        },
       },
       {
         field: 'company',
@@ -34,6 +56,9 @@ describe('createListScreeningProvider', () => {
         listName: expect.any(String),
         matchedName: 'Northwind Maritime Trading S.A.',
         score: expect.any(Number),
+        targetId: 'fx-company-northwind',
+        explanation: expect.objectContaining({ summary: expect.any(String) }),
+        entry: expect.objectContaining({ countries: ['pa'], birthDates: [], schema: 'Company' }),
       },
     ]);
     for (const match of matches) {
@@ -64,6 +89,9 @@ describe('createListScreeningProvider', () => {
         field: 'companyDirectorsAndUbos.ubos[1]',
         name: 'Jose Luis Martinez Garcia',
         matchedName: expect.stringMatching(/Mart[ií]nez/i),
+        targetId: 'fx-person-martinez',
+        explanation: expect.objectContaining({ summary: expect.any(String) }),
+        entry: expect.objectContaining({ name: 'José Luis MARTÍNEZ GARCÍA', countries: ['es', 've'] }),
         resolution: null,
       }),
     ]);

@@ -71,6 +71,15 @@ describe('the shipped fixture list', () => {
     expect(list.match(person('Dmitri Sokolov'))).toEqual([
       {
         targetId: 'fx-person-sokolov',
+        target: {
+          id: 'fx-person-sokolov',
+          schema: 'Person',
+          name: 'Dmitri Ivanovich SOKOLOV',
+          aliases: ['Dmitriy Sokolov', 'Дмитрий Соколов', 'Dmitri Sokolov'],
+          datasets: ['Fixture Sanctions List A', 'Fixture Sanctions List B'],
+          countries: ['ru'],
+          birthDates: ['1961-04-12'],
+        },
         targetName: 'Dmitri Ivanovich SOKOLOV',
         matchedName: 'Dmitri Sokolov',
         listName: 'Fixture Sanctions List A',

@@ -6,6 +6,10 @@ import type { StoredClient } from './stored-client.js';
 export const initialScreening = (screens: boolean): Screening | null =>
   screens ? { status: 'PENDING', screenedAt: null, hits: [] } : null;
 
+/** The subject's `country` when the payload gives one (evidence for the provider, never a filter). */
+const countryOf = (code: string | null): Pick<ScreeningSubject, 'country'> =>
+  code === null ? {} : { country: code };
+
 /**
  * The names a screening looks at, each with the JSON path of its payload field (as `parameterErrors`
  * and resubmission requirements name them): the individual's profile; the company, its
@@ -15,10 +19,20 @@ export const screeningSubjectsOf = (client: StoredClient): ScreeningSubject[] =>
   const subjects: ScreeningSubject[] = [];
   const profile = client.individualProfile;
   if (profile !== null) {
-    subjects.push({ field: 'profile', name: `${profile.firstName} ${profile.lastName}`, kind: 'PERSON' });
+    subjects.push({
+      field: 'profile',
+      name: `${profile.firstName} ${profile.lastName}`,
+      kind: 'PERSON',
+      ...countryOf(profile.countryCode),
+    });
   }
   if (client.company !== null)
-    subjects.push({ field: 'company', name: client.company.name, kind: 'COMPANY' });
+    subjects.push({
+      field: 'company',
+      name: client.company.name,
+      kind: 'COMPANY',
+      ...countryOf(client.company.registeredAddressCountryCode),
+    });
   for (const [index, person] of (client.companyRepresentatives ?? []).entries()) {
     subjects.push({
       field: `representatives[${index}]`,
@@ -44,6 +58,34 @@ export const screeningSubjectsOf = (client: StoredClient): ScreeningSubject[] =>
   return subjects;
 };
 
+/** The hit's copy of the provider's explanation (null when it gave none). */
+const explanationOf = ({ explanation }: ScreeningMatch): ScreeningHit['explanation'] =>
+  explanation === undefined
+    ? null
+    : {
+        summary: explanation.summary,
+        tokens: explanation.tokens.map((token) => ({ ...token })),
+        unmatchedSubject: [...explanation.unmatchedSubject],
+        unmatchedListed: [...explanation.unmatchedListed],
+        country:
+          explanation.country === undefined
+            ? null
+            : { ...explanation.country, listed: [...explanation.country.listed] },
+      };
+
+/** The hit's copy of the listed entry (null when the provider gave none). */
+const entryOf = ({ entry }: ScreeningMatch): ScreeningHit['entry'] =>
+  entry === undefined
+    ? null
+    : {
+        name: entry.name,
+        aliases: [...entry.aliases],
+        datasets: [...entry.datasets],
+        countries: [...entry.countries],
+        birthDates: [...entry.birthDates],
+        schema: entry.schema ?? null,
+      };
+
 /** The screening once the provider answered: every match a hit, unresolved. */
 export const completedScreening = (
   matches: readonly ScreeningMatch[],
@@ -60,6 +102,9 @@ export const completedScreening = (
       listName: match.listName,
       matchedName: match.matchedName,
       score: match.score,
+      targetId: match.targetId,
+      explanation: explanationOf(match),
+      entry: entryOf(match),
       resolution: null,
     }),
   ),

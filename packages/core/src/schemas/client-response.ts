@@ -218,6 +218,64 @@ export const screeningResolutionSchema = z
   .meta({ id: 'ScreeningResolution' });
 export type ScreeningResolution = z.infer<typeof screeningResolutionSchema>;
 
+/** How one word of the screened name was paired with one of the listed name. */
+export const screeningTokenMatchSchema = z
+  .object({
+    /** The screened name's word(s), normalized (two when the list joins them: `vladimir putin`). */
+    subject: z.string(),
+    /** The listed name's word(s), normalized. */
+    listed: z.string(),
+    /** The same word, alike by transliteration or sound, a spelling variant, an initial, joined or split words, one legal form. */
+    kind: z.enum(['EXACT', 'PHONETIC', 'SPELLING', 'INITIAL', 'JOINED', 'LEGAL_FORM']),
+    /** How alike the two are, 0..1. */
+    similarity: z.number(),
+    /** The pair's share of the names' weight, 0..1: a rare word weighs much, `mohammed` or `llc` little. */
+    weight: z.number(),
+  })
+  .meta({ id: 'ScreeningTokenMatch' });
+export type ScreeningTokenMatch = z.infer<typeof screeningTokenMatchSchema>;
+
+/** Why a name scored what it did: the pairs of words, the words left over, the country evidence. */
+export const screeningExplanationSchema = z
+  .object({
+    /** A readable account of the score. */
+    summary: z.string(),
+    tokens: z.array(screeningTokenMatchSchema),
+    /** Words of the client's name paired with none of the listed name's. */
+    unmatchedSubject: z.array(z.string()),
+    /** Words of the listed name paired with none of the client's. */
+    unmatchedListed: z.array(z.string()),
+    /** The client's country beside the entry's; null when the client gave none. */
+    country: z
+      .object({
+        subject: z.string(),
+        listed: z.array(z.string()),
+        /** MISMATCH lowered the score (it never hides an exact name match); UNKNOWN: the entry names no country. */
+        outcome: z.enum(['MATCH', 'MISMATCH', 'UNKNOWN']),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'ScreeningExplanation' });
+export type ScreeningExplanation = z.infer<typeof screeningExplanationSchema>;
+
+/** The listed entry a hit resembles, as the list gives it. */
+export const screeningListEntrySchema = z
+  .object({
+    /** The entry's main name on the list. */
+    name: z.string(),
+    aliases: z.array(z.string()),
+    /** Every list (dataset) naming the entry. */
+    datasets: z.array(z.string()),
+    /** ISO 3166-1 alpha-2 codes, as the list gives them. */
+    countries: z.array(z.string()),
+    /** As the list gives them: `1961-04-12`, `1955`. */
+    birthDates: z.array(z.string()),
+    /** `Person`, `Company`, `Organization`… when the list says. */
+    schema: z.string().nullable(),
+  })
+  .meta({ id: 'ScreeningListEntry' });
+export type ScreeningListEntry = z.infer<typeof screeningListEntrySchema>;
+
 /** A name of the client that resembles a listed one: `field` is its JSON path in the payload. */
 export const screeningHitSchema = z
   .object({
@@ -228,6 +286,12 @@ export const screeningHitSchema = z
     matchedName: z.string(),
     /** How alike the two names are, from 0 to 1. */
     score: z.number(),
+    /** The listed entry's id on its list, stable across list versions. */
+    targetId: z.string(),
+    /** Why the score is what it is; null when the provider does not say. */
+    explanation: screeningExplanationSchema.nullable(),
+    /** The listed entry; null when the provider does not say. */
+    entry: screeningListEntrySchema.nullable(),
     resolution: screeningResolutionSchema.nullable(),
   })
   .meta({ id: 'ScreeningHit' });

@@ -10,7 +10,14 @@ const exactList: ScreeningProvider = {
     okAsync(
       subjects
         .filter(({ name }) => listed.includes(name))
-        .map(({ field, name }) => ({ field, name, listName: 'Test list', matchedName: name, score: 0.95 })),
+        .map(({ field, name }) => ({
+          field,
+          name,
+          listName: 'Test list',
+          matchedName: name,
+          score: 0.95,
+          targetId: `test-${name}`,
+        })),
     ),
 };
 
