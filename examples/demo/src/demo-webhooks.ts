@@ -83,9 +83,9 @@ export const startDemoJobs = (
   if (adapters.pool === null) {
     // Jobs run side by side: one waiting on a slow receiver holds no other manager's back.
     // Each round first screens the clients due (their jobs are taken once), then delivers.
-    const delivery = startMemoryWebhookRunner(async () => {
+    const delivery = startMemoryWebhookRunner(async (signal) => {
       await adapters.memory.testing.screenDueClients(kit);
-      return adapters.memory.testing.deliverDueWebhooks(kit, { concurrency: DEMO_JOBS_AT_ONCE });
+      return adapters.memory.testing.deliverDueWebhooks(kit, { concurrency: DEMO_JOBS_AT_ONCE, signal });
     });
     const maintenance = startKitMaintenance(kit, { logger });
     return okAsync({

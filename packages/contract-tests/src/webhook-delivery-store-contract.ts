@@ -209,6 +209,68 @@ export const runWebhookDeliveryStoreContract = ({
       );
     });
 
+    it("claims a pending delivery's next attempt for one worker until the claim runs out", async () => {
+      const { endpoints, deliveries } = await openFixture(setup);
+      const endpoint = webhookEndpointFixture(randomUUID());
+      await insertEndpoint(endpoints, endpoint);
+      const delivery = webhookDeliveryFixture(endpoint);
+      const done = webhookDeliveryFixture(endpoint, {
+        status: 'succeeded',
+        attempts: 1,
+        nextAttemptAt: null,
+      });
+      await expectOk(deliveries.insertMissing([delivery, done]));
+      const [t0, t1, t2] = [new Date(at(0)), new Date(at(1)), new Date(at(2))];
+      // Another count of attempts (recorded meanwhile), another status, an unknown delivery: refused.
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 1, t0, t2))).toBe(false);
+      expect(await expectOk(deliveries.claimAttempt(done.id, 1, t0, t2))).toBe(false);
+      expect(await expectOk(deliveries.claimAttempt(randomUUID(), 0, t0, t2))).toBe(false);
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t0, t2))).toBe(true);
+      // Held until t2: a second worker is refused before, and takes it over at t2 (the first died).
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t1, t2))).toBe(false);
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t2, new Date(at(3))))).toBe(true);
+      // A claim is no part of the delivery as read.
+      expect(await expectOk(deliveries.find(delivery.id))).toEqual(delivery);
+    });
+
+    it('recording the attempt ends its claim; a write that adds no attempt (a redelivery) keeps it', async () => {
+      const { endpoints, deliveries } = await openFixture(setup);
+      const endpoint = webhookEndpointFixture(randomUUID());
+      await insertEndpoint(endpoints, endpoint);
+      const delivery = webhookDeliveryFixture(endpoint);
+      await expectOk(deliveries.insertMissing([delivery]));
+      const [t0, t1, later] = [new Date(at(0)), new Date(at(1)), new Date(at(30))];
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t0, later))).toBe(true);
+      const redelivered = { ...delivery, nextAttemptAt: at(1), retryUntil: at(50) };
+      expect(await expectOk(deliveries.update(redelivered, 0))).toBe(true);
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t1, later))).toBe(false);
+      const retrying: StoredWebhookDelivery = {
+        ...redelivered,
+        attempts: 1,
+        lastAttemptAt: at(1),
+        nextAttemptAt: at(2),
+        lastStatusCode: 503,
+        lastError: 'HTTP 503',
+      };
+      expect(await expectOk(deliveries.update(retrying, 0))).toBe(true);
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t1, later))).toBe(false);
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 1, t1, later))).toBe(true);
+    });
+
+    it('of several workers claiming the same attempt at once, exactly one takes it', async () => {
+      const { endpoints, deliveries } = await openFixture(setup);
+      const endpoint = webhookEndpointFixture(randomUUID());
+      await insertEndpoint(endpoints, endpoint);
+      const delivery = webhookDeliveryFixture(endpoint);
+      await expectOk(deliveries.insertMissing([delivery]));
+      const claimed = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          expectOk(deliveries.claimAttempt(delivery.id, 0, new Date(at(0)), new Date(at(1)))),
+        ),
+      );
+      expect(claimed.filter(Boolean)).toHaveLength(1);
+    });
+
     it('keeps what a committed transaction wrote and nothing of a rolled-back one', async () => {
       const { endpoints, deliveries, unitOfWork } = await openFixture(setup);
       const endpoint = webhookEndpointFixture(randomUUID());

@@ -41,7 +41,7 @@ export type {
   ScreeningJobReport,
   ScreeningService,
 } from './services/screening-service.js';
-export type { WebhookJobReport, WebhookService } from './services/webhook-service.js';
+export type { WebhookJobOptions, WebhookJobReport, WebhookService } from './services/webhook-service.js';
 
 // --- Who calls ------------------------------------------------------------------------------------
 export {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWebhookAttemptSlots } from '../src/services/webhook-attempt-slots.js';
 
 /** An attempt that ends when the test says so. */
@@ -18,6 +18,7 @@ describe('webhook attempt slots', () => {
     const slots = createWebhookAttemptSlots({
       total: 3,
       perEndpoint: 2,
+      maxWaitMs: 60_000,
       now: () => clock,
     });
     const started: string[] = [];
@@ -57,6 +58,7 @@ describe('webhook attempt slots', () => {
     const slots = createWebhookAttemptSlots({
       total: 64,
       perEndpoint: 2,
+      maxWaitMs: 60_000,
       now: () => clock,
     });
     // Every attempt to this endpoint hangs until the test ends it, then counts as slow.
@@ -97,5 +99,92 @@ describe('webhook attempt slots', () => {
     second?.finish();
     third?.finish();
     expect((await Promise.all([second?.run, third?.run])).map((r) => r?.type)).toEqual(['ran', 'ran']);
+  });
+
+  describe('a fast endpoint with a backlog', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('hands back an attempt that waited maxWaitMs for a slot, so that a job holds its place for a bounded time', async () => {
+      vi.useFakeTimers();
+      const slots = createWebhookAttemptSlots({
+        total: 64,
+        perEndpoint: 2,
+        maxWaitMs: 10_000,
+        now: Date.now,
+      });
+      const inFlight = [pending(), pending()];
+      const running = inFlight.map((attempt) =>
+        slots.run(
+          'backlog',
+          () => attempt.done,
+          () => false,
+        ),
+      );
+      let thirdStarted = false;
+      const third = slots.run(
+        'backlog',
+        async () => {
+          thirdStarted = true;
+        },
+        () => false,
+      );
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(thirdStarted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await third).toEqual({ type: 'busy' });
+      expect(thirdStarted).toBe(false);
+      // The slots it waited for still go to the next in turn.
+      for (const attempt of inFlight) attempt.finish();
+      expect((await Promise.all(running)).map((r) => r.type)).toEqual(['ran', 'ran']);
+      expect(
+        await slots.run(
+          'backlog',
+          async () => 'next',
+          () => false,
+        ),
+      ).toEqual({ type: 'ran', outcome: 'next' });
+    });
+
+    it("hands back what waits once the caller's signal is aborted, and starts nothing after", async () => {
+      const slots = createWebhookAttemptSlots({
+        total: 64,
+        perEndpoint: 2,
+        maxWaitMs: 60_000,
+        now: Date.now,
+      });
+      const inFlight = [pending(), pending()];
+      const running = inFlight.map((attempt) =>
+        slots.run(
+          'backlog',
+          () => attempt.done,
+          () => false,
+        ),
+      );
+      const stopping = new AbortController();
+      const waiting = Array.from({ length: 50 }, () =>
+        slots.run(
+          'backlog',
+          async () => 'sent',
+          () => false,
+          { signal: stopping.signal },
+        ),
+      );
+      await settle();
+      stopping.abort();
+      expect(await Promise.all(waiting)).toEqual(Array(50).fill({ type: 'busy' }));
+      // With a free slot too, nothing new starts on an aborted signal.
+      expect(
+        await slots.run(
+          'idle',
+          async () => 'sent',
+          () => false,
+          { signal: stopping.signal },
+        ),
+      ).toEqual({ type: 'busy' });
+      for (const attempt of inFlight) attempt.finish();
+      expect((await Promise.all(running)).map((r) => r.type)).toEqual(['ran', 'ran']);
+    });
   });
 });

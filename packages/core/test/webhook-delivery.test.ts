@@ -2,9 +2,15 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createControllableClock, createMemoryKit, type MemoryKit } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { isPublicUnicastAddress, type WebhookJob, type WebhookRequest } from '../src/adapter.js';
+import {
+  isPublicUnicastAddress,
+  type WebhookAnswer,
+  type WebhookJob,
+  type WebhookRequest,
+} from '../src/adapter.js';
 import {
   type CompliancePrincipal,
+  createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,
   type OnboardingKitOptions,
@@ -531,5 +537,46 @@ describe('a job fanning out to many endpoints', () => {
     expect(new Set(sent).size).toBe(20);
     // Two events to each of 20 endpoints: one endpoint's attempts never wait for another's.
     expect(most).toBe(40);
+  });
+});
+
+describe('a webhook job held by two workers', () => {
+  it('sends each attempt once; the worker that found it claimed puts it off and sends nothing later', async () => {
+    const clock = createControllableClock(new Date());
+    const first = createMemoryKit({ clock });
+    const sent: WebhookRequest[] = [];
+    const answers: Array<() => void> = [];
+    const transport = {
+      send: (request: WebhookRequest) => {
+        sent.push(request);
+        return ResultAsync.fromSafePromise(
+          new Promise<WebhookAnswer>((resolve) =>
+            answers.push(() => resolve({ type: 'answered', statusCode: 204, retryAfter: null })),
+          ),
+        );
+      },
+    };
+    // Two kits on the same stores: two processes, each with attempt slots of its own.
+    const kits = [1, 2].map(() => createOnboardingKit({ ...first.adapters, webhookTransport: transport }));
+    const manager = aManager();
+    await registerEndpoint(first, manager);
+    first.testing.putTemporaryFile(principalKey(manager), 'passport.pdf', new Uint8Array(64).fill(1));
+    (await first.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    const [queued] = first.testing.listWebhookJobs();
+    if (queued === undefined) throw new Error('no job');
+    // The same job on both, at once (one outlived its expiry; the engine handed it to the other).
+    const runs = kits.map((kit) => kit.webhooks.runJob(queued.job));
+    while (sent.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Two events, each sent once, by whichever worker claimed it first.
+    expect(new Set(sent.map((request) => request.headers['webhook-id'])).size).toBe(2);
+    expect(sent).toHaveLength(2);
+    for (const answer of answers) answer();
+    const reports = (await Promise.all(runs)).map((report) => report._unsafeUnwrap());
+    expect(reports.reduce((sum, report) => sum + report.succeeded, 0)).toBe(2);
+    // What a worker found claimed was put off; run then, it finds the attempts recorded: nothing more.
+    clock.advance(60_000);
+    await first.testing.deliverDueWebhooks();
+    expect(sent).toHaveLength(2);
   });
 });

@@ -8,3 +8,6 @@ interface MaintenanceTimer {
 }
 declare function setInterval(handler: () => void, timeout: number): MaintenanceTimer;
 declare function clearInterval(timer: MaintenanceTimer | undefined): void;
+/** The one-shot timer a webhook attempt waiting for a slot gives up on. */
+declare function setTimeout(handler: () => void, timeout: number): MaintenanceTimer;
+declare function clearTimeout(timer: MaintenanceTimer | undefined): void;

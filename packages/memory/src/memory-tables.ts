@@ -115,6 +115,8 @@ type RowTypes = {
   eventKeys: OrderKey;
   webhookEndpoints: StoredWebhookEndpoint;
   webhookDeliveries: StoredWebhookDelivery;
+  /** Delivery id → until when (ms since epoch) a worker holds its next attempt. */
+  webhookAttemptClaims: number;
   /** By entry id. */
   auditEntries: AuditRow;
 };
@@ -128,6 +130,7 @@ const rowTables = [
   'eventKeys',
   'webhookEndpoints',
   'webhookDeliveries',
+  'webhookAttemptClaims',
   'auditEntries',
 ] as const satisfies readonly (keyof RowTypes)[];
 
@@ -178,6 +181,7 @@ export const emptyTables = (): CommittedTables => ({
   eventKeys: new Map(),
   webhookEndpoints: new Map(),
   webhookDeliveries: new Map(),
+  webhookAttemptClaims: new Map(),
   auditEntries: new Map(),
   clientsByManager: createTree(compareOrderKeys),
   idempotencyByOwner: createTree(compareOrderKeys),

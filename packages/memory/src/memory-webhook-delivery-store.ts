@@ -13,6 +13,7 @@ const eventKey = (delivery: StoredWebhookDelivery): OrderKey => [delivery.eventI
 
 const removeDelivery = (tables: MemoryTables, delivery: StoredWebhookDelivery): void => {
   tables.webhookDeliveries.delete(delivery.id);
+  tables.webhookAttemptClaims.delete(delivery.id);
   tables.deliveriesByEndpoint = tables.deliveriesByEndpoint.remove(
     endpointKey(delivery, delivery.endpointId),
   );
@@ -90,7 +91,26 @@ export const createMemoryWebhookDeliveryStore = (access: TableAccess): WebhookDe
     access.write((tables) => {
       const stored = tables.webhookDeliveries.get(delivery.id);
       if (stored === undefined || stored.attempts !== expectedAttempts) return ok(false);
+      const claim = tables.webhookAttemptClaims.get(delivery.id);
       putDelivery(tables, delivery);
+      if (claim !== undefined && delivery.attempts === expectedAttempts) {
+        tables.webhookAttemptClaims.set(delivery.id, claim);
+      }
+      return ok(true);
+    }),
+  claimAttempt: (deliveryId, expectedAttempts, now, until) =>
+    access.write((tables) => {
+      const stored = tables.webhookDeliveries.get(deliveryId);
+      const claimedUntil = tables.webhookAttemptClaims.get(deliveryId);
+      if (
+        stored === undefined ||
+        stored.status !== 'pending' ||
+        stored.attempts !== expectedAttempts ||
+        (claimedUntil !== undefined && claimedUntil > now.getTime())
+      ) {
+        return ok(false);
+      }
+      tables.webhookAttemptClaims.set(deliveryId, until.getTime());
       return ok(true);
     }),
 });

@@ -19,6 +19,8 @@ export type WebhookRoundOptions = {
    * runner runs many: a job waiting on a receiver's answer then holds no other job back.
    */
   readonly concurrency?: number;
+  /** Once aborted (the runner stops), jobs hand back what they have not started, and no pass follows. */
+  readonly signal?: AbortSignal;
 };
 
 /**
@@ -29,12 +31,12 @@ export const runDueWebhookJobs = async (
   kit: Pick<OnboardingKit, 'webhooks'>,
   takeDue: DueJobs,
   putBack: (job: WebhookJob, delayMs: number) => Promise<void>,
-  { concurrency = 1 }: WebhookRoundOptions = {},
+  { concurrency = 1, signal }: WebhookRoundOptions = {},
 ): Promise<WebhookDeliveryRound> => {
   const total = { jobs: 0, attempted: 0, succeeded: 0, retrying: 0, failed: 0 };
   const run = async (job: WebhookJob) => {
     total.jobs += 1;
-    const report = await kit.webhooks.runJob(job);
+    const report = await kit.webhooks.runJob(job, signal === undefined ? {} : { signal });
     if (report.isErr()) {
       await putBack(job, RETRY_FAILED_JOB_MS);
       return;
@@ -44,7 +46,7 @@ export const runDueWebhookJobs = async (
     total.retrying += report.value.retrying;
     total.failed += report.value.failed;
   };
-  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+  for (let pass = 0; pass < MAX_PASSES && signal?.aborted !== true; pass += 1) {
     const due = await takeDue();
     if (due.isErr() || due.value.length === 0) break;
     const queue = [...due.value];
@@ -56,7 +58,10 @@ export const runDueWebhookJobs = async (
   return total;
 };
 
-/** A running memory delivery loop; `close` stops it and waits for the rounds in progress. */
+/**
+ * A running memory delivery loop; `close` stops it, tells the rounds in progress (their signal:
+ * what waits is handed back) and waits for them.
+ */
 export type MemoryWebhookRunner = { close(): Promise<void> };
 
 /**
@@ -66,13 +71,14 @@ export type MemoryWebhookRunner = { close(): Promise<void> };
  * a slow receiver.
  */
 export const startMemoryWebhookRunner = (
-  deliverDue: () => Promise<WebhookDeliveryRound>,
+  deliverDue: (signal: AbortSignal) => Promise<WebhookDeliveryRound>,
   { intervalMs = 200, maxRounds = 8 }: { readonly intervalMs?: number; readonly maxRounds?: number } = {},
 ): MemoryWebhookRunner => {
   const running = new Set<Promise<unknown>>();
+  const stopped = new AbortController();
   const timer = setInterval(() => {
     if (running.size >= maxRounds) return;
-    const round: Promise<unknown> = deliverDue()
+    const round: Promise<unknown> = deliverDue(stopped.signal)
       .catch(() => undefined)
       .finally(() => running.delete(round));
     running.add(round);
@@ -81,6 +87,7 @@ export const startMemoryWebhookRunner = (
   return {
     close: async () => {
       clearInterval(timer);
+      stopped.abort();
       await Promise.all([...running]);
     },
   };

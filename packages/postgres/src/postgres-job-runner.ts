@@ -108,7 +108,7 @@ export const startPostgresJobRunner = async ({
       onError,
     });
   const queueWorkers: QueueWorker[] = [
-    workQueue<WebhookJob>(boss, webhookQueue, (job) => kit.webhooks.runJob(job), {
+    workQueue<WebhookJob>(boss, webhookQueue, (job, signal) => kit.webhooks.runJob(job, { signal }), {
       batchSize,
       maxJobsInHand,
       workers,

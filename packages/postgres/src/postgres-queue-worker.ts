@@ -25,18 +25,21 @@ export type QueueWorker = { stop(): Promise<void> };
  * neither waits for a fetch on its way nor for the `complete` or `fail` of a job that ended, which
  * then reached a pool already ended (an unhandled rejection). Here each job ends on its own and its
  * place is filled by the next fetch; a full fetch is followed by another at once, an empty or
- * partial one by the polling interval; `stop` lets the fetch on its way and the jobs in hand end
- * and awaits their `complete` or `fail`. Every promise is awaited and every failure goes to
+ * partial one by the polling interval; `stop` aborts the jobs' signal (a webhook job then hands back
+ * what it has not started), lets the fetch on its way and the jobs in hand end and awaits their
+ * `complete` or `fail`. Every promise is awaited and every failure goes to
  * `onError`. Jobs of a process that dies are expired by the engine's supervision.
  */
 export const workQueue = <T extends object>(
   boss: PgBoss,
   queue: string,
-  runJob: (data: T) => ResultAsync<unknown, { readonly type: string }>,
+  /** Runs a job; `signal` is aborted once the worker stops (a job may then hand back what waits). */
+  runJob: (data: T, signal: AbortSignal) => ResultAsync<unknown, { readonly type: string }>,
   { batchSize, maxJobsInHand, workers, pollingIntervalMs, onError }: QueueWorkerOptions,
 ): QueueWorker => {
   let inHand = 0;
   let stopping = false;
+  const stopped = new AbortController();
   const running = new Set<Promise<void>>();
   const sleepers = new Set<() => void>();
   const wakeAll = () => {
@@ -76,7 +79,7 @@ export const workQueue = <T extends object>(
 
   const run = async (job: PgBoss.Job<T>) => {
     try {
-      const outcome = await runJob(job.data);
+      const outcome = await runJob(job.data, stopped.signal);
       // A failed job is retried by the engine.
       if (outcome.isErr()) await boss.fail(queue, job.id, { message: failureOf(outcome.error).message });
       else complete(job.id);
@@ -118,6 +121,7 @@ export const workQueue = <T extends object>(
   return {
     stop: async () => {
       stopping = true;
+      stopped.abort();
       wakeAll();
       await Promise.all(loops);
       await Promise.all([...running]);

@@ -126,7 +126,8 @@ export const createPostgresWebhookDeliveryStore = (
       query(
         `UPDATE ${tables.webhookDeliveries}
          SET status = $3, attempts = $4, retry_until = $5, last_attempt_at = $6, next_attempt_at = $7,
-             last_status_code = $8, last_error = $9
+             last_status_code = $8, last_error = $9,
+             attempt_claimed_until = CASE WHEN $4 = $2 THEN attempt_claimed_until END
          WHERE id = $1 AND attempts = $2`,
         [
           delivery.id,
@@ -139,6 +140,15 @@ export const createPostgresWebhookDeliveryStore = (
           delivery.lastStatusCode,
           delivery.lastError,
         ],
+      ).map((result) => result.rowCount === 1),
+    // One statement: of two workers claiming at once, the second waits for the first's row lock,
+    // then re-reads the row and finds it claimed (READ COMMITTED re-checks the WHERE).
+    claimAttempt: (deliveryId, expectedAttempts, now, until) =>
+      query(
+        `UPDATE ${tables.webhookDeliveries} SET attempt_claimed_until = $4
+         WHERE id = $1 AND attempts = $2 AND status = 'pending'
+           AND (attempt_claimed_until IS NULL OR attempt_claimed_until <= $3)`,
+        [deliveryId, expectedAttempts, now.toISOString(), until.toISOString()],
       ).map((result) => result.rowCount === 1),
   };
 };

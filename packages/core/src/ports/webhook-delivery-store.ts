@@ -29,6 +29,22 @@ export interface WebhookDeliveryStore {
   /**
    * Writes the delivery when its stored `attempts` is still `expectedAttempts` (a compare-and-set:
    * of two workers that raced on one attempt, one records it); false otherwise or when it is gone.
+   * A write that adds attempts ends the claim of the attempt it records (`claimAttempt`); one that
+   * does not (a redelivery) leaves a claim as it is.
    */
   update(delivery: StoredWebhookDelivery, expectedAttempts: number): ResultAsync<boolean, StorageUnavailable>;
+  /**
+   * Takes the right to send attempt `expectedAttempts + 1` of a pending delivery until `until`, so
+   * that of two workers holding the same job (one that outlived its job's expiry, and the one the
+   * job was handed to again) one sends it. True when taken: the delivery is pending, its stored
+   * `attempts` is still `expectedAttempts`, and no other claim on it lasts past `now`. False
+   * otherwise (recorded meanwhile, or being attempted elsewhere), and when it is gone. One atomic
+   * step; a claim ends when the attempt is recorded or at `until` (a worker that died).
+   */
+  claimAttempt(
+    deliveryId: string,
+    expectedAttempts: number,
+    now: Date,
+    until: Date,
+  ): ResultAsync<boolean, StorageUnavailable>;
 }

@@ -7,19 +7,24 @@
  * waited for: an attempt that finds it at its limit is handed back at once (`busy`) and the job
  * that wanted it ends, to attempt it again later. So a receiver that hangs holds two slots and no
  * job, and the others' events are not queued behind it. A fast endpoint at its limit is waited
- * for: its slots come free in milliseconds, and handing its attempts back would only delay them.
+ * for, but not for longer than `maxWaitMs`, nor once the caller's signal is aborted (its runner
+ * stops; then nothing new starts at all): then it too is handed back. So a job holds its runner's place for at most `maxWaitMs` plus
+ * one attempt, however many attempts wait for the endpoint (a job held past its expiry is handed to
+ * another runner, and a runner that stops waits for the jobs it holds).
  */
 export type WebhookAttemptSlots = {
   /** Whether an attempt to the endpoint now would be handed back (slow, and at its limit). */
   isBusy(endpointId: string): boolean;
   /**
    * Runs `attempt` when a slot is free, and tells how long it took; `busy` when the endpoint is
-   * slow and already at its limit (nothing ran).
+   * slow and already at its limit, or no slot came free within `maxWaitMs` or before `signal` was
+   * aborted (nothing ran).
    */
   run<T>(
     endpointId: string,
     attempt: () => Promise<T>,
     wasSlow: (outcome: T, elapsedMs: number) => boolean,
+    waitFor?: { readonly signal?: AbortSignal },
   ): Promise<{ readonly type: 'ran'; readonly outcome: T } | { readonly type: 'busy' }>;
 };
 
@@ -34,10 +39,13 @@ const MAX_REMEMBERED_ENDPOINTS = 10_000;
 export const createWebhookAttemptSlots = ({
   total,
   perEndpoint,
+  maxWaitMs,
   now,
 }: {
   readonly total: number;
   readonly perEndpoint: number;
+  /** How long an attempt waits for a slot before it is handed back (real time: a timer). */
+  readonly maxWaitMs: number;
   /** Milliseconds on the kit's clock. */
   readonly now: () => number;
 }): WebhookAttemptSlots => {
@@ -78,6 +86,11 @@ export const createWebhookAttemptSlots = ({
     }
   };
 
+  const forgetIfIdle = (endpointId: string, slots: EndpointSlots) => {
+    const idle = slots.inFlight === 0 && slots.waiting.length === 0 && !isSlow(slots);
+    if (idle && endpoints.get(endpointId) === slots) endpoints.delete(endpointId);
+  };
+
   const release = (endpointId: string, slots: EndpointSlots, slow: boolean) => {
     slots.inFlight -= 1;
     inFlight -= 1;
@@ -85,7 +98,7 @@ export const createWebhookAttemptSlots = ({
     grant();
     // Found slow: what waits beyond the slots it was just given is handed back.
     if (slow) for (const waiter of slots.waiting.splice(0)) waiter.refuse();
-    if (slots.inFlight === 0 && slots.waiting.length === 0 && !isSlow(slots)) endpoints.delete(endpointId);
+    forgetIfIdle(endpointId, slots);
     forgetIdle();
   };
 
@@ -94,15 +107,38 @@ export const createWebhookAttemptSlots = ({
       const slots = endpoints.get(endpointId);
       return slots !== undefined && slots.inFlight >= perEndpoint && isSlow(slots);
     },
-    run: async (endpointId, attempt, wasSlow) => {
+    run: async (endpointId, attempt, wasSlow, waitFor = {}) => {
+      const { signal } = waitFor;
+      // Its runner stops: nothing new is started, it is all handed back.
+      if (signal?.aborted === true) return { type: 'busy' };
       const slots = slotsOf(endpointId);
       const free = slots.inFlight < perEndpoint && slots.waiting.length === 0 && inFlight < total;
       if (!free) {
-        if (slots.inFlight >= perEndpoint && isSlow(slots)) return { type: 'busy' };
+        if (slots.inFlight >= perEndpoint && isSlow(slots)) {
+          forgetIfIdle(endpointId, slots);
+          return { type: 'busy' };
+        }
         const started = await new Promise<boolean>((resolve) => {
-          slots.waiting.push({ start: () => resolve(true), refuse: () => resolve(false) });
+          const settle = (outcome: boolean) => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', giveUp);
+            resolve(outcome);
+          };
+          const waiter: Waiter = { start: () => settle(true), refuse: () => settle(false) };
+          const giveUp = () => {
+            const at = slots.waiting.indexOf(waiter);
+            if (at === -1) return;
+            slots.waiting.splice(at, 1);
+            settle(false);
+          };
+          const timer = setTimeout(giveUp, maxWaitMs);
+          signal?.addEventListener('abort', giveUp, { once: true });
+          slots.waiting.push(waiter);
         });
-        if (!started) return { type: 'busy' };
+        if (!started) {
+          forgetIfIdle(endpointId, slots);
+          return { type: 'busy' };
+        }
       } else {
         slots.inFlight += 1;
         inFlight += 1;

@@ -1,4 +1,4 @@
-import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import { type CommandStores, runCommand } from '../commands/idempotent-command.js';
 import { isUuid } from '../domain/uuid.js';
 import {
@@ -81,11 +81,23 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
    * waiting on it would hold a runner's slot that other endpoints need).
    */
   const slowAfterMs = options.webhookAttemptTimeoutMs / 2;
+  /**
+   * An attempt waits for a slot at most one attempt timeout, then is handed back for later: a job
+   * then ends within about two attempt timeouts (20 s by default) whatever waits for its endpoint,
+   * well before the job engine takes it for abandoned (PostgreSQL: 60 s by default).
+   */
   const slots = createWebhookAttemptSlots({
     total: ATTEMPTS_IN_FLIGHT,
     perEndpoint: ATTEMPTS_IN_FLIGHT_PER_ENDPOINT,
+    maxWaitMs: options.webhookAttemptTimeoutMs,
     now: () => now().getTime(),
   });
+  /**
+   * How long a claimed attempt is held by its worker (`claimAttempt`): its send (at most the attempt
+   * timeout) and its record, with room to spare; a worker that died before recording holds it no
+   * longer than this.
+   */
+  const claimMs = 2 * options.webhookAttemptTimeoutMs + 5_000;
 
   const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
     if (ports.webhookTransport === undefined) {
@@ -155,9 +167,10 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
   };
 
   /**
-   * Deliveries whose endpoints are slow and busy: attempted again by one job due once the attempts
-   * in flight have ended (between one and two attempt timeouts from now, jittered). Not attempts:
-   * nothing of the deliveries changes.
+   * Deliveries handed back (their endpoints slow and busy, no slot came free in time, the runner
+   * stops, or their attempt is claimed by another worker): attempted again by one job due once the
+   * attempts in flight have ended (between one and two attempt timeouts from now, jittered; a claim
+   * still held then puts it off again). Not attempts: nothing of the deliveries changes.
    */
   const deferAttempts = (deliveries: readonly PutOffDelivery[]): ResultAsync<void, DomainError> => {
     if (deliveries.length === 0) return okAsync(undefined);
@@ -166,28 +179,66 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
     return inTransaction((tx) => tx.webhookJobs.enqueueAttempts(deliveries, runAt));
   };
 
-  /** One attempt of a pending delivery of `logged` to `endpoint` and its record; null when it was busy. */
+  /**
+   * In its slot: claims the attempt (so that a second worker holding the same job does not send it
+   * too), then sends it.
+   */
+  const claimAndSend = async (
+    delivery: StoredWebhookDelivery,
+    endpoint: StoredWebhookEndpoint,
+    logged: LoggedEvent,
+  ): Promise<Result<WebhookAnswer | null, DomainError>> => {
+    const at = now();
+    const claimed = await ports.webhookDeliveries.claimAttempt(
+      delivery.id,
+      delivery.attempts,
+      at,
+      new Date(at.getTime() + claimMs),
+    );
+    if (claimed.isErr()) return err(claimed.error);
+    if (!claimed.value) return ok(null);
+    return ok(
+      await send(endpoint, logged).match(
+        (answer) => answer,
+        (never) => never,
+      ),
+    );
+  };
+
+  /**
+   * One attempt of a pending delivery of `logged` to `endpoint` and its record; null when it was
+   * handed back (busy, or claimed by another worker).
+   */
   const attemptWith = (
     delivery: StoredWebhookDelivery,
     endpoint: StoredWebhookEndpoint,
     logged: LoggedEvent,
+    signal: AbortSignal | undefined,
   ): ResultAsync<WebhookJobReport | null, DomainError> =>
     ResultAsync.fromSafePromise(
       slots.run(
         endpoint.id,
-        () =>
-          send(endpoint, logged).match(
-            (answer) => answer,
-            (never) => never,
-          ),
-        (answer, elapsedMs) =>
-          elapsedMs >= slowAfterMs || (answer.type === 'unreachable' && answer.reason === 'timeout'),
+        () => claimAndSend(delivery, endpoint, logged),
+        (sent, elapsedMs) =>
+          sent.isOk() &&
+          sent.value !== null &&
+          (elapsedMs >= slowAfterMs ||
+            (sent.value.type === 'unreachable' && sent.value.reason === 'timeout')),
+        signal === undefined ? {} : { signal },
       ),
-    ).andThen((slot) => (slot.type === 'busy' ? okAsync(null) : recordAnswer(delivery, slot.outcome)));
+    ).andThen((slot): ResultAsync<WebhookJobReport | null, DomainError> => {
+      if (slot.type === 'busy') return okAsync(null);
+      if (slot.outcome.isErr()) return errAsync(slot.outcome.error);
+      const answer = slot.outcome.value;
+      return answer === null ? okAsync(null) : recordAnswer(delivery, answer);
+    });
 
-  /** One attempt of a pending delivery, its endpoint and event read first; null when it was busy. */
-  const attempt = (delivery: StoredWebhookDelivery): ResultAsync<WebhookJobReport | null, DomainError> =>
-    slots.isBusy(delivery.endpointId)
+  /** One attempt of a pending delivery, its endpoint and event read first; null when it was handed back. */
+  const attempt = (
+    delivery: StoredWebhookDelivery,
+    signal: AbortSignal | undefined,
+  ): ResultAsync<WebhookJobReport | null, DomainError> =>
+    slots.isBusy(delivery.endpointId) || signal?.aborted === true
       ? okAsync(null)
       : ResultAsync.combine([
           ports.webhookEndpoints.find(delivery.managerId, delivery.endpointId),
@@ -196,12 +247,12 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
           // The endpoint was removed (its deliveries with it) or the event is not there: nothing to send.
           endpoint === null || logged === undefined
             ? okAsync(NOTHING_DONE)
-            : attemptWith(delivery, endpoint, logged),
+            : attemptWith(delivery, endpoint, logged, signal),
         );
 
   /**
    * Attempts deliveries all at once (the attempt slots bound them, per endpoint and in all), and
-   * puts those whose endpoints were slow and busy in one job for later.
+   * puts those handed back in one job for later.
    */
   const attemptAll = (
     deliveries: readonly StoredWebhookDelivery[],
@@ -219,7 +270,10 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
    * Creates the deliveries of events to the endpoints taking them, then attempts the new ones with
    * the endpoints and events this job has already read.
    */
-  const deliverEvents = (eventIds: readonly string[]): ResultAsync<WebhookJobReport, DomainError> =>
+  const deliverEvents = (
+    eventIds: readonly string[],
+    signal: AbortSignal | undefined,
+  ): ResultAsync<WebhookJobReport, DomainError> =>
     ports.events.findByIds(eventIds).andThen((events) => {
       const managers = [...new Set(events.map(({ managerId }) => managerId))];
       return ResultAsync.combine(
@@ -264,8 +318,8 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
                 const logged = eventsById.get(delivery.eventId);
                 // An endpoint created after this job read the list: its own attempt reads it.
                 return endpoint === undefined || logged === undefined || slots.isBusy(endpoint.id)
-                  ? attempt(delivery)
-                  : attemptWith(delivery, endpoint, logged);
+                  ? attempt(delivery, signal)
+                  : attemptWith(delivery, endpoint, logged, signal);
               },
             ),
           );
@@ -273,7 +327,10 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
     });
 
   /** Attempts these deliveries if they are still pending and due (a retry, a redelivery). */
-  const attemptDeliveries = (deliveryIds: readonly string[]): ResultAsync<WebhookJobReport, DomainError> =>
+  const attemptDeliveries = (
+    deliveryIds: readonly string[],
+    signal: AbortSignal | undefined,
+  ): ResultAsync<WebhookJobReport, DomainError> =>
     ResultAsync.combine(deliveryIds.map((id) => ports.webhookDeliveries.find(id))).andThen((found) =>
       attemptAll(
         found.filter((delivery): delivery is StoredWebhookDelivery => {
@@ -282,7 +339,7 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
           // A duplicate job, or one that ran early: the job the last attempt enqueued is the one to run.
           return due <= now().getTime() + EARLY_RUN_TOLERANCE_MS;
         }),
-        attempt,
+        (delivery) => attempt(delivery, signal),
       ),
     );
 
@@ -330,18 +387,19 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
     });
 
   return {
-    runJob: (job) => {
+    runJob: (job, { signal } = {}) => {
       switch (job.type) {
         case 'deliver-events':
-          return deliverEvents(job.eventIds);
+          return deliverEvents(job.eventIds, signal);
         case 'attempt-delivery':
-          return attemptDeliveries([job.deliveryId]);
+          return attemptDeliveries([job.deliveryId], signal);
         case 'attempt-deliveries': {
           // Put off again, unread, while their endpoints are still slow and busy.
           const busy = job.deliveries.filter(({ endpointId }) => slots.isBusy(endpointId));
           return deferAttempts(busy).andThen(() =>
             attemptDeliveries(
               job.deliveries.filter((put) => !busy.includes(put)).map(({ deliveryId }) => deliveryId),
+              signal,
             ),
           );
         }

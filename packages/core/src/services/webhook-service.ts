@@ -23,6 +23,8 @@ export type WebhookJobReport = {
   readonly failed: number;
 };
 
+export type WebhookJobOptions = { readonly signal?: AbortSignal };
+
 /**
  * Webhook endpoints of a manager and the deliveries of its events. Runners (the
  * PostgreSQL job engine, the memory queue) hand each job to `runJob`.
@@ -59,7 +61,11 @@ export interface WebhookService {
     deliveryId: string,
     context?: IdempotentCommandContext,
   ): ResultAsync<WebhookDelivery, DomainError>;
-  runJob(job: WebhookJob): ResultAsync<WebhookJobReport, DomainError>;
+  /**
+   * Runs one job. Once `signal` is aborted (its runner stops), what has not started is handed back
+   * to the queue as a job for later, and the job ends when the attempts already sent have.
+   */
+  runJob(job: WebhookJob, options?: WebhookJobOptions): ResultAsync<WebhookJobReport, DomainError>;
 }
 
 /** `kit.webhooks`: a manager's endpoints and the deliveries of its events. */
