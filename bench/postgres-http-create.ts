@@ -10,9 +10,9 @@
  *   per row inside BEGIN/COMMIT (bench/handwritten-pg-create.ts).
  * autocannon sends `POST …/clients/individuals` with an Idempotency-Key of its own and a file of
  * its own per request, the same number of connections to both, in interleaved rounds.
- * Goals: throughput ≥ 2× and p50 latency ≤ 0.5× the hand-written route (each the median of the
- * rounds' own ratios), and at most 3 round trips to the database per create, counted by the proxy
- * over creates sent one at a time.
+ * Goals (decisions §9, amended): throughput ≥ 1.0× and p50 latency ≤ 1.0× the hand-written route
+ * (each the median of the rounds' own ratios). The round trips to the database per create, counted
+ * by the proxy over creates sent one at a time, are printed, not gated.
  *
  * BENCH_PG_CONNECTIONS (default 4), BENCH_ROUNDS (5), BENCH_ROUND_SECONDS (3), BENCH_WARMUP_SECONDS
  * (5). Uses DATABASE_URL when set (a fresh database on that server), otherwise an embedded PostgreSQL.
@@ -162,14 +162,14 @@ const main = async () => {
     checkGoal(
       'pg.http-create.1ms-link.throughput-vs-handwritten',
       `${throughput.toFixed(2)}x`,
-      '>= 2x, every answer 2xx',
-      clean && throughput >= 2,
+      '>= 1.0x, every answer 2xx',
+      clean && throughput >= 1,
     );
     checkGoal(
       'pg.http-create.1ms-link.p50-vs-handwritten',
       `${latency.toFixed(2)}x`,
-      '<= 0.5x',
-      clean && latency <= 0.5,
+      '<= 1.0x',
+      clean && latency <= 1,
     );
 
     // Round trips: creates one at a time, so that nothing else crosses the proxy meanwhile, after
@@ -204,7 +204,6 @@ const main = async () => {
       `round trips to PostgreSQL per create (${countedCreates} creates one at a time): ` +
         `hand-written ${handRoundTrips.toFixed(2)}, kit ${kitRoundTrips.toFixed(2)}`,
     );
-    checkGoal('pg.http-create.round-trips-per-create', kitRoundTrips.toFixed(2), '<= 3', kitRoundTrips <= 3);
     console.log(`\nload average (1, 5, 15 min) at the end: ${loadAverage()}`);
   } finally {
     for (const target of targets) {

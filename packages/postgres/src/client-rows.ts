@@ -199,11 +199,15 @@ export const childRowsJson = (client: StoredClient): [string, string, string] =>
 ];
 
 /**
- * The statement that inserts every child row of the existing client `$1` from the json arrays
- * $2, $3, $4 (one multi-row INSERT per table), and one status history row from $5..$9: the second
- * statement of an update, after the one that replaced the client and dropped its old child rows.
+ * The statement that inserts every child row of client `$1` from the json arrays $2, $3, $4 (one
+ * multi-row INSERT per table), and one status history row from $5..$9: the second statement of an
+ * update, after the one that replaced the client and dropped its old child rows. `clientRow`, when
+ * given, is a CTE that inserts the client row itself first (a create: one statement, the foreign
+ * keys checked at its end).
  */
-export const insertChildRowsStatement = (tables: KitTables): string => `WITH representatives AS (
+export const insertChildRowsStatement = (tables: KitTables, clientRow?: string): string => `WITH ${
+  clientRow === undefined ? '' : `${clientRow}, `
+}representatives AS (
     INSERT INTO ${tables.representatives} (id, client_id, position, first_name, last_name, email, phone,
       job_title, supporting_documents, role, created_at, updated_at, deleted_at)
     SELECT r.id, $1, r.position, r.first_name, r.last_name, r.email, r.phone, r.job_title,

@@ -8,8 +8,8 @@ import { type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
-/** The columns of `audit_entries` (but its position, given by the table) as a json record set, read by `auditEntriesFromJson` (here and in a create). */
-export const auditEntryRowsJson = (entries: readonly AuditEntry[]): string =>
+/** The columns of `audit_entries` (but its position, given by the table) as a json record set. */
+const auditEntryRowsJson = (entries: readonly AuditEntry[]): string =>
   JSON.stringify(
     entries.map((entry, ordinal) => ({
       ordinal,
@@ -25,21 +25,14 @@ export const auditEntryRowsJson = (entries: readonly AuditEntry[]): string =>
     })),
   );
 
-/** The rows of a json parameter made by `auditEntryRowsJson`, as a FROM item named `a` (insert them by `a.ordinal`). */
-export const auditEntriesFromJson = (parameter: string): string =>
-  `json_to_recordset(${parameter}::json) AS a(ordinal integer, id uuid, client_id uuid, action text, actor_kind text,
-    actor_id text, request_id text, at timestamptz, changes json, documents json)`;
-
-/** The values of an `audit_entries` insert selected from `a`. */
-export const auditEntryInsertColumns =
-  '(id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)';
-export const auditEntrySelectValues = `a.id, a.client_id, a.action, a.actor_kind, a.actor_id, a.request_id,
-    a.at, a.changes, ARRAY(SELECT json_array_elements_text(a.documents))`;
-
 const auditLogStatements = statementsPerSchema((tables) => ({
   append: preparedStatement(
-    `INSERT INTO ${tables.auditEntries} ${auditEntryInsertColumns}
-     SELECT ${auditEntrySelectValues} FROM ${auditEntriesFromJson('$1')} ORDER BY a.ordinal`,
+    `INSERT INTO ${tables.auditEntries} (id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)
+     SELECT a.id, a.client_id, a.action, a.actor_kind, a.actor_id, a.request_id, a.at, a.changes,
+       ARRAY(SELECT json_array_elements_text(a.documents))
+     FROM json_to_recordset($1::json) AS a(ordinal integer, id uuid, client_id uuid, action text, actor_kind text,
+       actor_id text, request_id text, at timestamptz, changes json, documents json)
+     ORDER BY a.ordinal`,
   ),
   list: preparedStatement(
     `SELECT position, id, client_id, action, actor_kind, actor_id, request_id, ${isoTimestampSql('at')} AS at,
@@ -76,8 +69,7 @@ type AuditEntryRow = {
 };
 
 /**
- * The audit trail on PostgreSQL: one INSERT per append, in the command's transaction (a create's
- * entry is part of its one statement, client-creation.ts). The table refuses UPDATE and DELETE
+ * The audit trail on PostgreSQL: one INSERT per append, in the command's transaction. The table refuses UPDATE and DELETE
  * (migration 0002), so no statement here could change an entry even by mistake.
  */
 export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): AuditLog => {

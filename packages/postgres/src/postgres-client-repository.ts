@@ -10,7 +10,6 @@ import {
   storageUnavailable,
 } from '@onboarding-kit/core/adapter';
 import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
-import { sendClientCreation } from './client-creation.js';
 import {
   type ClientRow,
   childRowsJson,
@@ -59,6 +58,19 @@ const clientStatements = statementsPerSchema((tables) => {
     ), ${childRowsDeleted(tables)}
     SELECT count(*)::int AS updated FROM client`;
   const insertChildren = preparedStatement(insertChildRowsStatement(tables));
+  // A create: the client row ($1, $10..$23), its child rows and its first history entry.
+  const insertClient = preparedStatement(
+    insertChildRowsStatement(
+      tables,
+      `client AS (
+      INSERT INTO ${tables.clients} (id, manager_id, client_type, status, company, company_directors_and_ubos,
+        individual_profile, individual_source_of_funds, onboarding_resubmission_reason,
+        created_at, updated_at, deleted_at, resubmission_requirements, terms_acceptance, screening)
+      VALUES ($1, $10, $11, $12, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17,
+        $18::timestamptz, $19::timestamptz, $20::timestamptz, $21::jsonb, $22::jsonb, $23::jsonb)
+    )`,
+    ),
+  );
   const updateClient = preparedStatement(updateStatement);
   // Redaction: the client's onboarding columns emptied, its child rows and history reasons gone.
   const redactClient = preparedStatement(`WITH client AS (
@@ -83,6 +95,7 @@ const clientStatements = statementsPerSchema((tables) => {
     selectClient,
     selectClientForUpdate,
     updateClient,
+    insertClient,
     insertChildren,
     redactClient,
     selectDeletedBefore,
@@ -91,15 +104,15 @@ const clientStatements = statementsPerSchema((tables) => {
 });
 
 /**
- * Clients on PostgreSQL. Each method is one SQL statement, except `update` (two): `insert` is the
- * statement of a create (client-creation.ts) with nothing but the client, its child rows and its
- * first history entry.
+ * Clients on PostgreSQL. Each method is one SQL statement, except `update` (two): `insert` writes
+ * the client, its child rows and its first history entry.
  */
 export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
   const {
     selectClient,
     selectClientForUpdate,
     updateClient,
+    insertClient,
     insertChildren,
     redactClient,
     selectDeletedBefore,
@@ -164,15 +177,16 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
 
     insert: (client: StoredClient, entry: StatusHistoryEntry) =>
       ResultAsync.fromPromise(
-        sendClientCreation(db, tables, {
-          client,
-          entry,
-          documents: [],
-          events: [],
-          deliveries: [],
-          auditEntries: [],
-          screenings: [],
-        }),
+        db.query(
+          insertClient([
+            client.id,
+            ...childRowsJson(client),
+            ...historyValues(entry),
+            ...clientValues(client).slice(1),
+            ...reviewValues(client),
+            screeningValue(client),
+          ]),
+        ),
         unavailable,
       ).map(() => undefined),
 

@@ -16,8 +16,8 @@ type DocumentRow = {
   upload: string | null;
 };
 
-/** A document row as the index's inserts take it, in a json array (also the create's statement). */
-export const documentRowJson = (d: DocumentRecord) => ({
+/** A document row as the index's insert takes it, in a json array. */
+const documentRowJson = (d: DocumentRecord) => ({
   key: d.key,
   client_id: d.clientId,
   manager_id: d.managerId,
@@ -28,8 +28,8 @@ export const documentRowJson = (d: DocumentRecord) => ({
 });
 
 /**
- * Inserts the document rows of the JSON array parameter `rows` (`documentRowJson`'s shape), each
- * joined with `from` when given (the create joins its `client`, so nothing is written without it).
+ * The index's insert of the document rows of the json array $1 (`documentRowJson`'s shape), built
+ * once per schema.
  *
  * The claims on their uploads stay until they expire. Deleting them here let a claim racing this
  * commit take an upload a document was just made from: its statement saw no document yet, and its
@@ -37,15 +37,13 @@ export const documentRowJson = (d: DocumentRecord) => ({
  * command then failed at its own document (`documents_by_upload`, a 503) instead of being refused
  * (a 400); 1 run in 12 of 20 parallel creates naming one file (one-use-upload.test.ts).
  */
-export const documentRowsInsert = (tables: KitTables, rows: string, from?: string): string =>
-  `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
-  SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
-  FROM ${from === undefined ? '' : `${from}, `}jsonb_to_recordset(${rows}::jsonb) AS d(key text, client_id uuid,
-    manager_id text, filename text, size bigint, stored_at timestamptz, upload text)`;
-
-/** The index's insert, built once per schema. */
 const insertDocumentsStatement = statementsPerSchema((tables) =>
-  preparedStatement(documentRowsInsert(tables, '$1')),
+  preparedStatement(
+    `INSERT INTO ${tables.documents} (key, client_id, manager_id, filename, size, stored_at, upload)
+     SELECT d.key, d.client_id, d.manager_id, d.filename, d.size, d.stored_at, d.upload
+     FROM jsonb_to_recordset($1::jsonb) AS d(key text, client_id uuid, manager_id text, filename text,
+       size bigint, stored_at timestamptz, upload text)`,
+  ),
 );
 
 /**

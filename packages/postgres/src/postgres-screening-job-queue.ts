@@ -9,7 +9,7 @@ const unavailable = storageUnavailable('postgres');
 /**
  * Screening jobs on pg-boss, sent through the command's own transaction so that they commit (or
  * roll back) with it; the queue's retry settings (migrate: 20 retries, exponential back-off) retry
- * a failed screening. (A create sends its job in its own statement: client-creation.ts.)
+ * a failed screening.
  */
 export const createPostgresScreeningJobQueue = (
   db: Queryable,

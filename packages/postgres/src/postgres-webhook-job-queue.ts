@@ -26,8 +26,7 @@ export const sendWebhookJob = (
 /**
  * Webhook jobs on pg-boss, sent through the command's own transaction so that they commit (or roll
  * back) with it. A command's events become one job, with the events of the managers that have an
- * endpoint, and none when no manager has one. (A create sends its job in its own statement:
- * client-creation.ts.)
+ * endpoint, and none when no manager has one.
  */
 export const createPostgresWebhookJobQueue = (
   db: SqlSession,

@@ -23,7 +23,7 @@ const rowsOf = async (clientId: string) =>
   ).rows;
 
 describe('the audit trail on PostgreSQL', () => {
-  it('each command writes one entry in its transaction, the create in its one statement', async () => {
+  it('each command writes one entry in its transaction', async () => {
     const { kit, manager, upload } = kitOnPostgres(database.adapters);
     upload('passport.pdf');
     const client = (

@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe('createIndividual through the kit on the postgres adapters', () => {
-  it('creates the client, its rows, its document and the idempotency record in 3 round trips', async () => {
+  it('creates the client, its rows, its document and the idempotency record in one transaction', async () => {
     const { kit, manager: principal, upload } = kitOnPostgres(database.adapters);
     upload('passport.pdf', new TextEncoder().encode('%PDF-1.7'));
     const payload = exampleIndividualPayload();
@@ -23,14 +23,16 @@ describe('createIndividual through the kit on the postgres adapters', () => {
     const decision = (await kit.idempotency.claim(claimInput))._unsafeUnwrap();
     if (decision.type !== 'Claimed') throw new Error(`expected a claim, got ${decision.type}`);
     const created = await kit.clients.createIndividual(principal, payload, { claim: decision.ref });
-    const roundTrips = database.queryCount() - before;
+    const sent = database.recentStatements().slice(-(database.queryCount() - before));
     const client: Client = created._unsafeUnwrap();
 
-    // The key's claim, the claim on the upload (one upload, one command), then one statement
-    // committed on its own (client-creation.ts): the client with
-    // every child row and its history, the documents, its events (the outbox), their webhook job
-    // when the manager has an endpoint, and the completion.
-    expect(roundTrips).toBe(3);
+    // The key's claim and the claim on the upload (one upload, one command) commit on their own;
+    // every write of the create (the client with its child rows and history, the documents, its
+    // events, its audit entry, the completion) is a statement of its store inside one transaction.
+    const words = sent.map(({ text }) => text.trim().split(/\s+/)[0]);
+    expect(words.indexOf('BEGIN')).toBe(2);
+    expect(words.at(-1)).toBe('COMMIT');
+    expect(words.filter((word) => word === 'BEGIN' || word === 'COMMIT')).toEqual(['BEGIN', 'COMMIT']);
 
     const inspect = rawSqlInspector(database.pool, database.tables);
     const stored = await inspect.readClient(client.id);

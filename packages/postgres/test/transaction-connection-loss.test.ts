@@ -24,7 +24,6 @@ it('answers StorageUnavailable when the connection dies mid-transaction, keeps n
     const outcome = await adapters.unitOfWork.transaction((stores) =>
       stores.clients
         .insert(first, creationEntryFor(first))
-        // A read sends the gathered create first, in the transaction it opens (client-creation.ts).
         .andThen(() => stores.clients.findById(first.id))
         // Another session ends this transaction's backend, as a failover or an admin would.
         .andThen(() =>

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { creationEntryFor, documentRecordFixture, storedClientFixture } from '@onboarding-kit/contract-tests';
 import type { ClientEvent } from '@onboarding-kit/core';
 import type { IdempotencyClaimRef, LoggedEvent, StoredClient } from '@onboarding-kit/core/adapter';
+import { okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
 /**
- * A create on PostgreSQL is one statement committed on its own (src/client-creation.ts): what that
- * must not change (all or nothing, reads see the writes, a lost claim keeps nothing) and what it
- * does (a failure is seen at the commit).
+ * The PostgreSQL unit of work: each store call is its own statement inside one BEGIN … COMMIT, and
+ * whatever ends the work early (a lost claim, a refused row, a failure the work recovered from)
+ * keeps nothing.
  */
 let database: MigratedDatabase;
 beforeAll(async () => {
@@ -53,15 +54,45 @@ const claimKey = async (): Promise<IdempotencyClaimRef> => {
   return ref;
 };
 
-describe('the create statement of the PostgreSQL unit of work', () => {
-  it('a completion whose claim was lost refuses the whole statement: the outcome is IdempotencyLockLost, nothing is kept', async () => {
+/** The first word of each statement sent since `before` (a count from `database.queryCount()`). */
+const statementsSince = (before: number): string[] =>
+  database
+    .recentStatements()
+    .slice(-(database.queryCount() - before))
+    .map(({ text }) => text.trim().split(/\s+/)[0] ?? '');
+
+describe('the PostgreSQL unit of work', () => {
+  it('a create is one statement per store call between BEGIN and COMMIT, and a read inside sees it', async () => {
+    const ref = await claimKey();
+    const client = storedClientFixture({ managerId: randomUUID() });
+    const before = database.queryCount();
+    const seen = await database.adapters.unitOfWork.transaction((stores) =>
+      stores.clients
+        .insert(client, creationEntryFor(client))
+        .andThen(() => stores.documents.insertMany([documentRecordFixture(client, 'passport.pdf')]))
+        .andThen(() => stores.clients.findForUpdate(client.id))
+        .andThen((found) =>
+          stores.idempotency
+            .complete(ref, { kind: 'command', ok: true, value: { id: client.id } }, new Date())
+            .map(() => found),
+        ),
+    );
+    expect(seen._unsafeUnwrap()).toEqual(client);
+    expect(statementsSince(before)).toEqual(['BEGIN', 'WITH', 'INSERT', 'SELECT', 'UPDATE', 'COMMIT']);
+    const inspect = rawSqlInspector(database.pool, database.tables);
+    expect(await inspect.readClient(client.id)).toEqual(client);
+    expect(await inspect.readIdempotencyRecord(ref.scope, ref.key)).toMatchObject({
+      outcome: { kind: 'command', ok: true, value: { id: client.id } },
+    });
+  });
+
+  it('a completion whose claim was lost ends the transaction IdempotencyLockLost, and nothing is kept', async () => {
     const ref = await claimKey();
     // Another holder's release (as a takeover would): this token no longer holds the key.
     (await database.adapters.idempotency.release(ref))._unsafeUnwrap();
     const client = storedClientFixture({ managerId: randomUUID() });
     const document = documentRecordFixture(client, 'passport.pdf');
     const event = clientEventFor(client);
-    const before = database.queryCount();
     const outcome = await database.adapters.unitOfWork.transaction((stores) =>
       stores.clients
         .insert(client, creationEntryFor(client))
@@ -80,59 +111,14 @@ describe('the create statement of the PostgreSQL unit of work', () => {
       scope: ref.scope,
       key: ref.key,
     });
-    // One statement, refused by the server: no BEGIN, no ROLLBACK.
-    expect(database.queryCount() - before).toBe(1);
     const inspect = rawSqlInspector(database.pool, database.tables);
     expect(await inspect.readClient(client.id)).toBeNull();
     expect(await inspect.readDocumentRecord(document.key)).toBeNull();
     expect(await eventCount(event.event.id)).toBe(0);
-    // The record is the new holder's, untouched.
     expect(await inspect.readIdempotencyRecord(ref.scope, ref.key)).toBeNull();
   });
 
-  it('the same completion on a held lock commits with the writes in one statement', async () => {
-    const ref = await claimKey();
-    const client = storedClientFixture({ managerId: randomUUID() });
-    const before = database.queryCount();
-    (
-      await database.adapters.unitOfWork.transaction((stores) =>
-        stores.clients
-          .insert(client, creationEntryFor(client))
-          .andThen(() =>
-            stores.idempotency.complete(
-              ref,
-              { kind: 'command', ok: true, value: { id: client.id } },
-              new Date(),
-            ),
-          ),
-      )
-    )._unsafeUnwrap();
-    expect(database.queryCount() - before).toBe(1);
-    const inspect = rawSqlInspector(database.pool, database.tables);
-    expect(await inspect.readClient(client.id)).toEqual(client);
-    expect(await inspect.readIdempotencyRecord(ref.scope, ref.key)).toMatchObject({
-      outcome: { kind: 'command', ok: true, value: { id: client.id } },
-    });
-  });
-
-  it('a read inside the transaction sees the create: it is sent first, in the transaction the read opens', async () => {
-    const client = storedClientFixture({ managerId: randomUUID() });
-    const seen = await database.adapters.unitOfWork.transaction((stores) =>
-      stores.clients
-        .insert(client, creationEntryFor(client))
-        .andThen(() => stores.clients.findForUpdate(client.id)),
-    );
-    expect(seen._unsafeUnwrap()).toEqual(client);
-    expect(
-      database
-        .recentStatements()
-        .slice(-4)
-        .map(({ text }) => text.trim().split(/\s+/)[0]),
-    ).toEqual(['BEGIN', 'WITH', 'SELECT', 'COMMIT']);
-    expect(await rawSqlInspector(database.pool, database.tables).readClient(client.id)).toEqual(client);
-  });
-
-  it('one row refused by a constraint keeps nothing of the create, and is StorageUnavailable at the commit', async () => {
+  it('one row refused by a constraint is StorageUnavailable at that store call, and nothing of the create is kept', async () => {
     const existing = storedClientFixture({ managerId: randomUUID() });
     const taken = documentRecordFixture(existing, 'passport.pdf');
     (
@@ -142,15 +128,14 @@ describe('the create statement of the PostgreSQL unit of work', () => {
           .andThen(() => stores.documents.insertMany([taken])),
       )
     )._unsafeUnwrap();
-    const ref = await claimKey();
     const fresh = storedClientFixture({ managerId: randomUUID() });
     const event = clientEventFor(fresh);
-    const before = database.queryCount();
-    let documentsAnswered = false;
+    let continued = false;
     const outcome = await database.adapters.unitOfWork.transaction((stores) =>
-      stores.clients
-        .insert(fresh, creationEntryFor(fresh))
-        // A document key already indexed: its primary key refuses that one row, at the commit.
+      stores.events
+        .append([event])
+        .andThen(() => stores.clients.insert(fresh, creationEntryFor(fresh)))
+        // A document key already indexed: its primary key refuses that one row.
         .andThen(() =>
           stores.documents.insertMany([
             documentRecordFixture(fresh, 'other.pdf'),
@@ -158,30 +143,38 @@ describe('the create statement of the PostgreSQL unit of work', () => {
           ]),
         )
         .andThen(() => {
-          documentsAnswered = true;
-          return stores.events.append([event]);
-        })
-        .andThen(() =>
-          stores.idempotency.complete(
-            ref,
-            { kind: 'command', ok: true, value: { id: fresh.id } },
-            new Date(),
-          ),
-        ),
+          continued = true;
+          return okAsync(undefined);
+        }),
     );
-    expect(documentsAnswered).toBe(true);
+    expect(continued).toBe(false);
     expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', store: 'postgres' });
-    expect(database.queryCount() - before).toBe(1);
     const inspect = rawSqlInspector(database.pool, database.tables);
     expect(await inspect.readClient(fresh.id)).toBeNull();
     expect(await eventCount(event.event.id)).toBe(0);
     expect(await inspect.readDocumentRecord(taken.key)).toEqual(taken);
-    // The completion was refused with the rest: the claim still holds the key, in progress.
-    expect(await inspect.readIdempotencyRecord(ref.scope, ref.key)).toEqual({
-      fingerprint: 'f',
-      outcome: null,
-    });
     expect(await inspect.readClient(existing.id)).toEqual(existing);
+  });
+
+  it('work that recovers from a failed statement and resolves Ok is not committed: the server rolled the transaction back', async () => {
+    const existing = storedClientFixture({ managerId: randomUUID() });
+    (
+      await database.adapters.unitOfWork.transaction((stores) =>
+        stores.clients.insert(existing, creationEntryFor(existing)),
+      )
+    )._unsafeUnwrap();
+    const fresh = storedClientFixture({ managerId: randomUUID() });
+    const outcome = await database.adapters.unitOfWork.transaction((stores) =>
+      stores.clients
+        .insert(fresh, creationEntryFor(fresh))
+        // The same client again: refused by its primary key, which aborts the transaction…
+        .andThen(() => stores.clients.insert(existing, creationEntryFor(existing)))
+        // …and the work carries on as if nothing happened.
+        .orElse(() => okAsync(undefined)),
+    );
+    // PostgreSQL answers the COMMIT of an aborted transaction with ROLLBACK, not an error.
+    expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', store: 'postgres' });
+    expect(await rawSqlInspector(database.pool, database.tables).readClient(fresh.id)).toBeNull();
   });
 
   it('a store call after the unit of work ended is refused rather than written outside it', async () => {
