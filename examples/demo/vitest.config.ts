@@ -1,3 +1,7 @@
 import { packageProject } from '../../vitest.shared.ts';
 
-export default packageProject('demo', { testTimeout: 60_000, globalSetup: ['./test/global-setup.ts'] });
+export default packageProject('demo', {
+  isolate: true,
+  testTimeout: 60_000,
+  globalSetup: ['./test/global-setup.ts'],
+});

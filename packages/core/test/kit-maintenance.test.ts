@@ -1,12 +1,22 @@
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { documentKeyFor } from '../src/adapter.js';
 import { createOnboardingKit, startKitMaintenance } from '../src/index.js';
 
 const day = 24 * 60 * 60_000;
 
-/** The kit's background work has a documented start and a close that drains it. */
+/**
+ * The kit's background work has a documented start and a close that drains it. Its intervals run on
+ * fake timers: the test moves time on instead of waiting for it.
+ */
 describe('startKitMaintenance', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   test('runs the purge and the sweep at start and at their intervals; close stops them and drains a run', async () => {
     const clock = createControllableClock(new Date('2030-01-01T00:00:00Z'));
     const adapters = createMemoryAdapters({ clock });
@@ -37,7 +47,7 @@ describe('startKitMaintenance', () => {
       purgeIdempotencyEveryMs: 20,
       sweepOrphanDocumentsEveryMs: 20,
     });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await vi.advanceTimersByTimeAsync(60);
     expect(adapters.testing.readIdempotencyRecord('s', 'k')).toBeNull();
     expect(adapters.testing.listDocumentKeys()).toEqual([]);
 
@@ -54,7 +64,7 @@ describe('startKitMaintenance', () => {
       ])
     )._unsafeUnwrap();
     clock.advance(2 * day);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await vi.advanceTimersByTimeAsync(60);
     expect(adapters.testing.listDocumentKeys()).toEqual([later]);
     expect(errors).toEqual([]);
   });
@@ -79,9 +89,10 @@ describe('startKitMaintenance', () => {
       purgeIdempotencyEveryMs: 0,
       sweepOrphanDocumentsEveryMs: 15,
     });
-    await new Promise((resolve) => setTimeout(resolve, 70));
+    await vi.advanceTimersByTimeAsync(70);
     await maintenance.close();
-    expect(calls).toBeGreaterThan(1);
+    // At start, then at 15, 30, 45 and 60 ms.
+    expect(calls).toBe(5);
     expect(errors.length).toBe(calls);
     expect(errors[0]?.message).toBe('onboarding-kit: could not sweep orphan documents');
   });

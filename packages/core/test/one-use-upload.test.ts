@@ -78,13 +78,23 @@ describe('one upload, many parallel commands (memory)', () => {
   });
 
   it('a file used once is refused to the next command; uploaded again, it is usable again', async () => {
-    const { kit, upload } = createMemoryKit();
+    const { kit, adapters, upload } = createMemoryKit();
     const manager = aManager();
     upload(manager, 'passport.pdf');
     const payload = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
-    (await kit.clients.createIndividual(manager, payload))._unsafeUnwrap();
+    const first = (await kit.clients.createIndividual(manager, payload))._unsafeUnwrap();
+    // Its temporary copy went with the use: the next command is refused at the field.
+    expect((await kit.clients.createIndividual(manager, payload))._unsafeUnwrapErr()).toEqual({
+      type: 'ValidationFailed',
+      reason: 'Some documents cannot be used',
+      parameterErrors: {
+        'profile.idDocuments[0]': ['File "passport.pdf" is not in your temporary storage: upload it first'],
+      },
+    });
     upload(manager, 'passport.pdf');
-    (await kit.clients.createIndividual(manager, payload))._unsafeUnwrap();
+    const second = (await kit.clients.createIndividual(manager, payload))._unsafeUnwrap();
+    expect(second.individualProfile?.idDocuments).not.toEqual(first.individualProfile?.idDocuments);
+    expect(adapters.testing.listDocumentKeys()).toHaveLength(2);
   });
 });
 
@@ -93,6 +103,14 @@ const kitWithCopyFaults = () => {
   const clock = createControllableClock(new Date('2026-03-01T09:00:00.000Z'));
   const adapters = createMemoryAdapters({ clock });
   let nextCopy: 'fail' | 'hang' | null = null;
+  const signal = () => {
+    let resolve: () => void = () => undefined;
+    const promise = new Promise<void>((settle) => {
+      resolve = settle;
+    });
+    return { promise, resolve };
+  };
+  let hung = signal();
   const documentStorage: DocumentStorage = {
     ...adapters.documentStorage,
     copyToPermanent: (items) => {
@@ -100,7 +118,10 @@ const kitWithCopyFaults = () => {
       nextCopy = null;
       if (fault === 'fail') return errAsync(storageUnavailable('memory')(new Error('injected outage')));
       // A process that died during its copy: the command never ends, its claim is never released.
-      if (fault === 'hang') return new ResultAsync(new Promise(() => undefined));
+      if (fault === 'hang') {
+        hung.resolve();
+        return new ResultAsync(new Promise(() => undefined));
+      }
       return adapters.documentStorage.copyToPermanent(items);
     },
   };
@@ -114,7 +135,12 @@ const kitWithCopyFaults = () => {
     clock,
     manager,
     upload,
-    faultNextCopy: (fault: 'fail' | 'hang') => (nextCopy = fault),
+    faultNextCopy: (fault: 'fail' | 'hang') => {
+      nextCopy = fault;
+      hung = signal();
+    },
+    /** Resolves once a hung copy is reached: the command holds its claims from then on. */
+    copyHung: () => hung.promise,
   };
 };
 
@@ -131,12 +157,12 @@ describe('a claim on an upload after a failure or a crash', () => {
   });
 
   it('a create refused for one file frees the others it claimed', async () => {
-    const { kit, manager, upload, faultNextCopy } = kitWithCopyFaults();
+    const { kit, manager, upload, faultNextCopy, copyHung } = kitWithCopyFaults();
     upload('held.pdf');
     upload('free.pdf');
     faultNextCopy('hang');
     void kit.clients.createIndividual(manager, exampleIndividualPayload({ idDocuments: ['held.pdf'] }));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await copyHung();
     const both = exampleIndividualPayload({ idDocuments: ['free.pdf', 'held.pdf'] });
     expect((await kit.clients.createIndividual(manager, both))._unsafeUnwrapErr()).toEqual(
       refusedAt('profile.idDocuments[1]', 'held.pdf'),
@@ -176,12 +202,12 @@ describe('a claim on an upload after a failure or a crash', () => {
   });
 
   it('a create that crashed after claiming holds the file until its claim expires, not for ever', async () => {
-    const { kit, clock, manager, upload, faultNextCopy } = kitWithCopyFaults();
+    const { kit, clock, manager, upload, faultNextCopy, copyHung } = kitWithCopyFaults();
     upload('passport.pdf');
     const payload = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
     faultNextCopy('hang');
     void kit.clients.createIndividual(manager, payload);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await copyHung();
     expect((await kit.clients.createIndividual(manager, payload))._unsafeUnwrapErr()).toEqual(
       refusedAt('profile.idDocuments[0]', 'passport.pdf'),
     );

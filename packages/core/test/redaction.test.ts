@@ -1,6 +1,6 @@
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
 import { errAsync, okAsync } from 'neverthrow';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { type DocumentStorage, storageUnavailable, type UnitOfWork } from '../src/adapter.js';
 import {
   type CompliancePrincipal,
@@ -156,14 +156,20 @@ describe('redaction', () => {
     h.clock.advance(31 * day);
     const recent = await deletedClientWithMarker(h, 'recent-marker');
     const errors: unknown[] = [];
-    const maintenance = startKitMaintenance(h.kit, {
-      logger: { error: (message, details) => errors.push({ message, details }) },
-      purgeIdempotencyEveryMs: 0,
-      sweepOrphanDocumentsEveryMs: 0,
-      redactExpiredClientsEveryMs: 20,
-    });
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    await maintenance.close();
+    // The loop's interval runs on fake timers: the test moves time on instead of waiting for it.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const maintenance = startKitMaintenance(h.kit, {
+        logger: { error: (message, details) => errors.push({ message, details }) },
+        purgeIdempotencyEveryMs: 0,
+        sweepOrphanDocumentsEveryMs: 0,
+        redactExpiredClientsEveryMs: 20,
+      });
+      await vi.advanceTimersByTimeAsync(60);
+      await maintenance.close();
+    } finally {
+      vi.useRealTimers();
+    }
     expect(errors).toEqual([]);
     expect(h.adapters.testing.readClient(old.client.id)?.redactedAt).toEqual(expect.any(String));
     expect(h.adapters.testing.readClient(recent.client.id)?.redactedAt).toBeNull();

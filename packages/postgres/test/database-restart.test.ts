@@ -33,6 +33,14 @@ afterAll(async () => {
 });
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits for what the workers record, not for a fixed time: a loaded machine only makes it slower. */
+const until = async (condition: () => boolean, what: string) => {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await pause(10);
+  }
+};
 
 type Outcome = {
   readonly at: number;
@@ -62,13 +70,15 @@ it('answers StorageUnavailable while the database restarts, recovers by itself, 
   };
   const workers = Array.from({ length: 6 }, worker);
 
-  await pause(400);
+  const succeededSince = (since: number) =>
+    outcomes.filter((outcome) => outcome.error === null && outcome.at > since).length;
+  await until(() => succeededSince(0) >= 10, 'creates before the stop');
   const stoppedAt = Date.now();
   await server.stop();
-  await pause(300);
+  await until(() => outcomes.some((outcome) => outcome.error !== null), 'a create to fail');
   await server.start();
   const restartedAt = Date.now();
-  await pause(1_500);
+  await until(() => succeededSince(restartedAt + 500) >= 10, 'creates after the restart');
   running = false;
   await Promise.all(workers);
 

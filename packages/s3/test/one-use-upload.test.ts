@@ -79,14 +79,20 @@ describe.each(s3TestServers())(
       const { bucket, kit, manager, upload } = await setUp();
       const bytes = randomBytes(2_000);
       const payload = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
-      await upload('passport.pdf', bytes);
-      await expectOk(kit.clients.createIndividual(manager, payload));
+      const firstUpload = await upload('passport.pdf', bytes);
+      const first = await expectOk(kit.clients.createIndividual(manager, payload));
       // S3 dates an object to the second: an upload in the same second as the first would be the
-      // same upload to the kit.
+      // same upload to the kit. The server's clock is its own: this test waits for it.
       await new Promise((resolve) => setTimeout(resolve, 1_100));
-      await upload('passport.pdf', bytes);
-      await expectOk(kit.clients.createIndividual(manager, payload));
-      expect(await objectsUnder(bucket, 'documents/')).toHaveLength(2);
+      const secondUpload = await upload('passport.pdf', bytes);
+      expect(secondUpload.ETag).toBe(firstUpload.ETag);
+      const second = await expectOk(kit.clients.createIndividual(manager, payload));
+      const [firstKey] = first.individualProfile?.idDocuments ?? [];
+      const [secondKey] = second.individualProfile?.idDocuments ?? [];
+      expect(secondKey).not.toBe(firstKey);
+      expect((await objectsUnder(bucket, 'documents/')).sort()).toEqual(
+        [keys.permanent(firstKey ?? ''), keys.permanent(secondKey ?? '')].sort(),
+      );
     });
   },
 );
