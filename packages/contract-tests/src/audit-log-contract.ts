@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '@onboarding-kit/core';
-import { type AuditLog, REDACTED_VALUE, type UnitOfWork } from '@onboarding-kit/core/adapter';
+import {
+  type AuditLog,
+  firstAuditChainBreak,
+  portableTextHashing,
+  REDACTED_VALUE,
+  type UnitOfWork,
+} from '@onboarding-kit/core/adapter';
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
@@ -13,6 +19,13 @@ export type AuditLogContractFixture = Teardown & {
   readonly inspect: {
     /** A client's entries as the back end holds them (read directly, not through the port), in trail order. */
     readEntries(clientId: string): Promise<AuditEntry[]>;
+    /**
+     * Rewrites a stored entry behind the log's back, as the store's own role could with raw SQL
+     * (triggers bypassed, its chain columns untouched); `null` deletes it.
+     */
+    forgeEntry(entryId: string, forged: Partial<AuditEntry> | null): Promise<void>;
+    /** Makes the client one whose personal data was erased (DELETED and redacted), where the back end keeps clients. */
+    markClientRedacted(clientId: string): Promise<void>;
   };
 };
 
@@ -150,6 +163,7 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
         },
         mine[1],
       ];
+      await inspect.markClientRedacted(client);
       await expectOk(unitOfWork.transaction((stores) => stores.audit.redactChanges(client)));
       expect(await inspect.readEntries(client)).toEqual(redacted);
       await expectOk(audit.redactChanges(client));
@@ -158,6 +172,147 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
       ).toEqual(redacted);
       expect(await inspect.readEntries(other.clientId)).toEqual([other]);
       await expectOk(audit.redactChanges(randomUUID()));
+    });
+
+    it("chains each client's entries in the order appended, and every link verifies", async () => {
+      const { audit } = await openFixture(setup);
+      const client = randomUUID();
+      const other = randomUUID();
+      // Text that JSON escapes, and text that it does not: the store hashes what core hashes.
+      const awkward = anEntry(client, {
+        requestId: 'req "1"\\ é\u2028',
+        actor: { kind: 'system', id: 'retention' },
+        changes: [
+          { path: 'profile.lastName', before: 'Ørsted\n\t"x"', after: '北京 😀' },
+          { path: 'profile.amount', before: 1.5, after: 1e21 },
+          { path: 'profile.nested', before: null, after: { a: [1, null, 'b'] } },
+        ],
+      });
+      const appended = [
+        anEntry(client, { action: 'create', requestId: null }),
+        anEntry(other),
+        awkward,
+        anEntry(client, { action: 'download-links-issued', changes: [], documents: ['k1', 'k "2"'] }),
+      ];
+      await expectOk(audit.append(appended.slice(0, 2)));
+      await expectOk(audit.append(appended.slice(2)));
+      const trail = await expectOk(audit.listForClient({ clientId: client, limit: 10 }));
+      expect(trail.map(({ entry }) => entry.id)).toEqual([appended[0]?.id, awkward.id, appended[3]?.id]);
+      expect(trail.map(({ link }) => link.sequence)).toEqual([1, 2, 3]);
+      expect(trail.map(({ link }) => link.previousHash)).toEqual([
+        null,
+        trail[0]?.link.hash,
+        trail[1]?.link.hash,
+      ]);
+      for (const { link } of trail) {
+        expect(link.hash).toMatch(/^[0-9a-f]{64}$/);
+        expect(link.changesDigest).toMatch(/^[0-9a-f]{64}$/);
+        expect(link.changesSalt).not.toBeNull();
+      }
+      expect(firstAuditChainBreak(portableTextHashing, trail, false)).toBeNull();
+      const others = await expectOk(audit.listForClient({ clientId: other, limit: 10 }));
+      expect(others.map(({ link }) => [link.sequence, link.previousHash])).toEqual([[1, null]]);
+      expect(firstAuditChainBreak(portableTextHashing, others, false)).toBeNull();
+    });
+
+    it('appends of one client at the same moment still make one chain', async () => {
+      const { audit } = await openFixture(setup);
+      const client = randomUUID();
+      const appended = Array.from({ length: 12 }, () => anEntry(client));
+      await Promise.all(appended.map((entry) => expectOk(audit.append([entry]))));
+      const trail = await expectOk(audit.listForClient({ clientId: client, limit: 20 }));
+      expect(trail.map(({ link }) => link.sequence)).toEqual(appended.map((_, index) => index + 1));
+      expect(new Set(trail.map(({ entry }) => entry.id))).toEqual(new Set(appended.map(({ id }) => id)));
+      expect(firstAuditChainBreak(portableTextHashing, trail, false)).toBeNull();
+    });
+
+    it('an entry rewritten or removed behind the log is the first broken link', async () => {
+      const { audit, inspect } = await openFixture(setup);
+      const trailOf = async (clientId: string) => expectOk(audit.listForClient({ clientId, limit: 10 }));
+      const appendThree = async () => {
+        const client = randomUUID();
+        const entries = [anEntry(client), anEntry(client), anEntry(client)];
+        await expectOk(audit.append(entries));
+        return { client, entries };
+      };
+      const breakOf = async (clientId: string) =>
+        firstAuditChainBreak(portableTextHashing, await trailOf(clientId), false);
+
+      const changed = await appendThree();
+      await inspect.forgeEntry(changed.entries[1]?.id as string, {
+        changes: [{ path: 'profile.lastName', before: 'Durand', after: 'Someone else' }],
+      });
+      expect(await breakOf(changed.client)).toEqual({
+        entryId: changed.entries[1]?.id,
+        sequence: 2,
+        reason: 'CHANGES_ALTERED',
+      });
+
+      // Values replaced as redaction would, on a client that was not redacted: still a forgery.
+      const fakeRedaction = await appendThree();
+      await inspect.forgeEntry(fakeRedaction.entries[0]?.id as string, {
+        changes: (fakeRedaction.entries[0]?.changes ?? []).map(({ path, before }) => ({
+          path,
+          before: before === null ? null : REDACTED_VALUE,
+          after: REDACTED_VALUE,
+        })),
+      });
+      expect(await breakOf(fakeRedaction.client)).toMatchObject({ sequence: 1, reason: 'CHANGES_ALTERED' });
+
+      const reattributed = await appendThree();
+      await inspect.forgeEntry(reattributed.entries[2]?.id as string, {
+        actor: { kind: 'compliance', id: 'officer-9' },
+      });
+      expect(await breakOf(reattributed.client)).toMatchObject({ sequence: 3, reason: 'ENTRY_ALTERED' });
+
+      const backdated = await appendThree();
+      await inspect.forgeEntry(backdated.entries[1]?.id as string, { at: '2020-01-01T00:00:00.000Z' });
+      expect(await breakOf(backdated.client)).toMatchObject({ sequence: 2, reason: 'ENTRY_ALTERED' });
+
+      const removed = await appendThree();
+      await inspect.forgeEntry(removed.entries[1]?.id as string, null);
+      expect(await breakOf(removed.client)).toEqual({
+        entryId: removed.entries[2]?.id,
+        sequence: 3,
+        reason: 'CHAIN_BROKEN',
+      });
+    });
+
+    it('redaction keeps the chain verifiable for the redacted client, and for it only', async () => {
+      const { audit, inspect } = await openFixture(setup);
+      const client = randomUUID();
+      await expectOk(audit.append([anEntry(client), anEntry(client, { changes: [] }), anEntry(client)]));
+      const before = await expectOk(audit.listForClient({ clientId: client, limit: 10 }));
+      await inspect.markClientRedacted(client);
+      await expectOk(audit.redactChanges(client));
+      const after = await expectOk(audit.listForClient({ clientId: client, limit: 10 }));
+      expect(after.map(({ link }) => link.changesSalt)).toEqual([null, null, null]);
+      expect(
+        after.map(({ link }) => [link.sequence, link.previousHash, link.changesDigest, link.hash]),
+      ).toEqual(before.map(({ link }) => [link.sequence, link.previousHash, link.changesDigest, link.hash]));
+      expect(firstAuditChainBreak(portableTextHashing, after, true)).toBeNull();
+      expect(firstAuditChainBreak(portableTextHashing, after, false)).toMatchObject({
+        sequence: 1,
+        reason: 'CHANGES_ALTERED',
+      });
+      // An entry appended after the redaction (its own) chains on.
+      await expectOk(audit.append([anEntry(client, { action: 'redact', changes: [] })]));
+      const last = await expectOk(audit.listForClient({ clientId: client, limit: 10 }));
+      expect(firstAuditChainBreak(portableTextHashing, last, true)).toBeNull();
+    });
+
+    it("refuses an entry dated more than five minutes before its client's last one", async () => {
+      const { audit, inspect } = await openFixture(setup);
+      const client = randomUUID();
+      const first = anEntry(client, { at: '2031-01-01T00:10:00.000Z' });
+      await expectOk(audit.append([first]));
+      const backdated = anEntry(client, { at: '2031-01-01T00:04:59.999Z' });
+      expect(await expectErr(audit.append([backdated]))).toMatchObject({ type: 'StorageUnavailable' });
+      const skewed = anEntry(client, { at: '2031-01-01T00:05:00.000Z' });
+      await expectOk(audit.append([skewed]));
+      // Another client's trail has its own times.
+      await expectOk(audit.append([anEntry(randomUUID(), { at: '2020-01-01T00:00:00.000Z' })]));
+      expect(await inspect.readEntries(client)).toEqual([first, skewed]);
     });
 
     it('appending nothing succeeds and writes nothing', async () => {

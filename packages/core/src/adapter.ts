@@ -59,6 +59,15 @@ export type { PutOffDelivery, WebhookJob, WebhookJobQueue } from './ports/webhoo
 export type { WebhookAnswer, WebhookRequest, WebhookTransport } from './ports/webhook-transport.js';
 
 // --- What the ports store -------------------------------------------------------------------------
+export {
+  AUDIT_BACKDATING_TOLERANCE_MS,
+  type AuditChainBreak,
+  type AuditChainLink,
+  type ChainedAuditEntry,
+  firstAuditChainBreak,
+  isBackdated,
+  nextAuditChainLink,
+} from './domain/audit-chain.js';
 export type { StoredClient } from './domain/stored-client.js';
 export { type DocumentRecord, documentKeyFor, type TemporaryFile } from './domain/documents.js';
 export type { StoredWebhookDelivery } from './domain/webhook-delivery.js';

@@ -121,9 +121,12 @@ export {
   type AuditAction,
   type AuditActor,
   type AuditChange,
+  type AuditChainBreakReason,
   type AuditEntry,
   type AuditListResponse,
+  type AuditVerification,
   auditActions,
+  auditChainBreakReasons,
 } from './schemas/audit.js';
 export type { AuditTrailService } from './services/audit-trail-service.js';
 

@@ -21,6 +21,7 @@ export const createComplianceRouter = (kit: OnboardingKit, options: RouterOption
       resolveScreeningHit: ({ principal, params, body, context }) =>
         kit.screening.resolveHit(principal, params.clientId, params.hitId, body, context),
       auditTrail: ({ principal, params, query }) => kit.audit.list(principal, params.clientId, query),
+      verifyAuditTrail: ({ principal, params }) => kit.audit.verify(principal, params.clientId),
     },
     options,
   );

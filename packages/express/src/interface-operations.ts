@@ -2,6 +2,7 @@ import type { Principal } from '@onboarding-kit/core';
 import {
   auditListQuerySchema,
   auditListResponseSchema,
+  auditVerificationSchema,
   batchDownloadRequestSchema,
   batchDownloadResponseSchema,
   batchUploadRequestSchema,
@@ -310,6 +311,28 @@ export const interfaceOperations = {
       schema: auditListResponseSchema,
     },
     refusals: ['VALIDATION_FAILED', 'CLIENT_NOT_FOUND'],
+  },
+  verifyAuditTrail: {
+    interfaces: ['compliance'],
+    method: 'get',
+    path: '/clients/:clientId/audit/verification',
+    idempotent: false,
+    summary: "Check a client's audit trail for tampering",
+    description:
+      "Each entry of a client's trail carries a hash chained to the entry before it, computed by the " +
+      'store as the entry is written. This recomputes the whole chain, oldest entry first, and names the ' +
+      'first entry whose link does not hold: CHAIN_BROKEN (an entry removed, inserted or moved), ' +
+      'ENTRY_ALTERED (a field rewritten), CHANGES_ALTERED (changed values, or redacted values on a client ' +
+      'that was not redacted), BACKDATED (dated more than five minutes before the entry before it). ' +
+      'Redaction keeps the chain verifiable. Keep `lastHash` elsewhere: a chain rewritten from start to ' +
+      'end by someone who can write the store ends on another hash.',
+    success: {
+      status: 200,
+      description: 'Whether every link holds, and the first that does not',
+      component: 'AuditVerification',
+      schema: auditVerificationSchema,
+    },
+    refusals: ['CLIENT_NOT_FOUND'],
   },
   requestBatchUpload: {
     interfaces: ['manager', 'client'],

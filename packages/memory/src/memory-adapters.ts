@@ -20,6 +20,7 @@ import type {
   WebhookRequest,
   WebhookTransport,
 } from '@onboarding-kit/core/adapter';
+import { err, ok } from 'neverthrow';
 import { createRandomIds } from './id-generators.js';
 import { createMemoryApiKeyStore } from './memory-api-key-store.js';
 import { createMemoryAuditLog } from './memory-audit-log.js';
@@ -112,6 +113,11 @@ export type MemoryTestingHelpers = {
   readUploadClaim(upload: string): { holder: string; expiresAt: Date } | null;
   /** A client's committed audit entries, in the order they were appended. */
   readAuditEntries(clientId: string): AuditEntry[];
+  /**
+   * Rewrites a committed audit entry behind the log's back, as anyone with write access to a store
+   * could (its chain link stays as it was); `null` removes it. For tests of the chain's verification.
+   */
+  forgeAuditEntry(entryId: string, forged: Partial<AuditEntry> | null): Promise<void>;
   readIdempotencyRecord(
     scope: string,
     key: string,
@@ -227,6 +233,16 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
           ([, id]) => committed().auditEntries.get(id)?.entry ?? [],
         ),
       ),
+    forgeAuditEntry: async (entryId, forged) => {
+      const written = await database.committedAccess.write((tables) => {
+        const row = tables.auditEntries.get(entryId);
+        if (row === undefined) return err(new Error(`No audit entry ${entryId}`));
+        if (forged === null) tables.auditEntries.delete(entryId);
+        else tables.auditEntries.set(entryId, { ...row, entry: { ...row.entry, ...forged } });
+        return ok(undefined);
+      });
+      if (written.isErr()) throw written.error;
+    },
     readIdempotencyRecord: (scope, key) => {
       const record = committed().idempotency.get(idempotencyRecordId(scope, key));
       return record === undefined

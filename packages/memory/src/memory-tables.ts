@@ -1,5 +1,6 @@
 import type { AuditEntry, StatusHistoryEntry } from '@onboarding-kit/core';
 import type {
+  AuditChainLink,
   DocumentRecord,
   LoggedEvent,
   RecordedOutcome,
@@ -87,8 +88,15 @@ export class RowChanges<V> implements Rows<V> {
   }
 }
 
-/** An audit entry with its position in the log (1, 2, 3 … in the order appended, across all trails). */
-export type AuditRow = { readonly position: number; readonly entry: AuditEntry };
+/**
+ * An audit entry with its position in the log (1, 2, 3 … in the order appended, across all trails)
+ * and its link in its client's hash chain.
+ */
+export type AuditRow = {
+  readonly position: number;
+  readonly entry: AuditEntry;
+  readonly link: AuditChainLink;
+};
 
 /** A command's claim on one upload (`DocumentIndex.claimUploads`), keyed by the upload's name. */
 export type UploadClaimRow = {

@@ -139,7 +139,12 @@ runAuditLogContract({
     return {
       audit: adapters.audit,
       unitOfWork: adapters.unitOfWork,
-      inspect: { readEntries: async (clientId) => adapters.testing.readAuditEntries(clientId) },
+      inspect: {
+        readEntries: async (clientId) => adapters.testing.readAuditEntries(clientId),
+        forgeEntry: async (entryId, forged) => adapters.testing.forgeAuditEntry(entryId, forged),
+        // The memory log takes redaction's word for it: nothing to prepare.
+        markClientRedacted: async () => {},
+      },
     };
   },
 });

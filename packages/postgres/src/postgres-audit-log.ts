@@ -1,5 +1,5 @@
 import type { AuditAction, AuditChange, AuditEntry } from '@onboarding-kit/core';
-import { type AuditLog, REDACTED_VALUE, storageUnavailable } from '@onboarding-kit/core/adapter';
+import { type AuditLog, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { okAsync, ResultAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
@@ -27,36 +27,34 @@ const auditEntryRowsJson = (entries: readonly AuditEntry[]): string =>
 
 const auditLogStatements = statementsPerSchema((tables) => ({
   append: preparedStatement(
+    // In client order: the table chains each client's rows under a lock per client (migration
+    // 0007), so two appends naming the same clients take their locks in the same order.
     `INSERT INTO ${tables.auditEntries} (id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)
      SELECT a.id, a.client_id, a.action, a.actor_kind, a.actor_id, a.request_id, a.at, a.changes,
        ARRAY(SELECT json_array_elements_text(a.documents))
      FROM json_to_recordset($1::json) AS a(ordinal integer, id uuid, client_id uuid, action text, actor_kind text,
        actor_id text, request_id text, at timestamptz, changes json, documents json)
-     ORDER BY a.ordinal`,
+     ORDER BY a.client_id, a.ordinal`,
   ),
   list: preparedStatement(
-    `SELECT position, id, client_id, action, actor_kind, actor_id, request_id, ${isoTimestampSql('at')} AS at,
-       changes, documents
+    `SELECT sequence, id, client_id, action, actor_kind, actor_id, request_id, ${isoTimestampSql('at')} AS at,
+       changes, documents, previous_hash, changes_salt, changes_digest, hash
      FROM ${tables.auditEntries}
-     WHERE client_id = $1 AND position > $2::bigint
-     ORDER BY position LIMIT $3`,
+     WHERE client_id = $1 AND sequence > $2::bigint
+     ORDER BY sequence LIMIT $3`,
   ),
-  // The table lets an UPDATE of `changes` through only while this transaction says it is redacting
-  // (migration 0002); the setting is turned off again right after, for the rest of the transaction.
+  // The table lets an UPDATE of `changes` through only while this transaction says it is redacting,
+  // for a redacted client, and only to the values and salt audit_changes_redacted leaves (migration
+  // 0007); the setting is turned off again right after, for the rest of the transaction.
   redactingOn: "SELECT set_config('onboarding_kit.redacting', 'on', true)",
   redactingOff: "SELECT set_config('onboarding_kit.redacting', 'off', true)",
-  redact: `UPDATE ${tables.auditEntries} SET changes = (
-      SELECT coalesce(json_agg(json_build_object(
-          'path', c.value -> 'path',
-          'before', CASE WHEN json_typeof(c.value -> 'before') = 'null' THEN c.value -> 'before' ELSE to_json($2::text) END,
-          'after', CASE WHEN json_typeof(c.value -> 'after') = 'null' THEN c.value -> 'after' ELSE to_json($2::text) END
-        ) ORDER BY c.ordinality), '[]'::json)
-      FROM json_array_elements(changes) WITH ORDINALITY AS c(value, ordinality))
+  redact: `UPDATE ${tables.auditEntries}
+    SET changes = ${tables.quotedSchema}.audit_changes_redacted(changes), changes_salt = NULL
     WHERE client_id = $1`,
 }));
 
 type AuditEntryRow = {
-  position: string;
+  sequence: number;
   id: string;
   client_id: string;
   action: AuditAction;
@@ -66,11 +64,17 @@ type AuditEntryRow = {
   at: string;
   changes: AuditChange[];
   documents: string[];
+  previous_hash: string | null;
+  changes_salt: string | null;
+  changes_digest: string;
+  hash: string;
 };
 
 /**
- * The audit trail on PostgreSQL: one INSERT per append, in the command's transaction. The table refuses UPDATE and DELETE
- * (migration 0002), so no statement here could change an entry even by mistake.
+ * The audit trail on PostgreSQL: one INSERT per append, in the command's transaction. The table
+ * chains every inserted row itself and refuses UPDATE and DELETE but redaction's (migrations 0002
+ * and 0007), so no statement here could change an entry even by mistake. A client's entries are
+ * read in chain order: `position` is the entry's `sequence` in its client's chain.
  */
 export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): AuditLog => {
   const statements = auditLogStatements(tables);
@@ -79,7 +83,7 @@ export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): Audit
       ResultAsync.fromPromise(
         db.atomically(async (transaction) => {
           await transaction.query(statements.redactingOn);
-          await transaction.query(statements.redact, [clientId, REDACTED_VALUE]);
+          await transaction.query(statements.redact, [clientId]);
           await transaction.query(statements.redactingOff);
         }),
         unavailable,
@@ -97,7 +101,7 @@ export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): Audit
         unavailable,
       ).map((result) =>
         result.rows.map((row) => ({
-          position: row.position,
+          position: String(row.sequence),
           entry: {
             id: row.id,
             clientId: row.client_id,
@@ -107,6 +111,13 @@ export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): Audit
             at: row.at,
             changes: row.changes,
             documents: row.documents,
+          },
+          link: {
+            sequence: row.sequence,
+            previousHash: row.previous_hash,
+            changesSalt: row.changes_salt,
+            changesDigest: row.changes_digest,
+            hash: row.hash,
           },
         })),
       ),

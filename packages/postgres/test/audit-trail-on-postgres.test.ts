@@ -1,10 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type CompliancePrincipal, exampleIndividualPayload } from '@onboarding-kit/core';
-import type { UnitOfWork } from '@onboarding-kit/core/adapter';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstAuditChainBreak, portableTextHashing, type UnitOfWork } from '@onboarding-kit/core/adapter';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { migrate } from '../src/migrate.js';
+import { createPostgresAdapters } from '../src/postgres-adapters.js';
 import { createPostgresAuditLog } from '../src/postgres-audit-log.js';
 import type { SqlSession } from '../src/sql-session.js';
 import { kitOnPostgres } from './kit-on-postgres.js';
-import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
+import { type MigratedDatabase, newSchemaName, openMigratedDatabase } from './postgres-test-database.js';
 
 let database: MigratedDatabase;
 beforeAll(async () => {
@@ -106,7 +114,7 @@ describe('the audit trail on PostgreSQL', () => {
     expect((await rowsOf(client.id)).map(({ action }) => action)).toEqual(['create']);
   });
 
-  it('refuses UPDATE, DELETE and TRUNCATE of entries; redaction may rewrite changes and nothing else', async () => {
+  it("refuses UPDATE, DELETE and TRUNCATE of entries; redaction may only redact a redacted client's values", async () => {
     const { kit, manager, upload } = kitOnPostgres(database.adapters);
     upload('passport.pdf');
     const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
@@ -144,17 +152,51 @@ describe('the audit trail on PostgreSQL', () => {
     }
     expect((await rowsOf(client.id)).map(({ actor_id }) => actor_id)).toEqual([manager.managerId]);
 
-    expect(
-      await refused([
+    // What redaction writes, sent by the role itself on a live client: refused (it was let through before).
+    const redactionLike = `UPDATE ${table} SET changes = (SELECT json_agg(json_build_object('path', c->>'path', 'before', '[redacted]', 'after', '[redacted]')) FROM json_array_elements(changes) c), changes_salt = NULL WHERE client_id = $1`;
+    const exactRedaction = `UPDATE ${table} SET changes = ${database.tables.quotedSchema}.audit_changes_redacted(changes), changes_salt = NULL WHERE client_id = $1`;
+    for (const statement of [redactionLike, exactRedaction]) {
+      expect(await refused([redacting, statement]), statement).toMatchObject({ code: '42501' });
+    }
+    expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({ verified: true });
+
+    // Once the client is deleted and redacted, only the exact redaction gets through.
+    (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
+    await database.pool.query(`UPDATE ${database.tables.clients} SET redacted_at = now() WHERE id = $1`, [
+      client.id,
+    ]);
+    for (const statements of [
+      [redacting, `UPDATE ${table} SET changes = '[]' WHERE client_id = $1`],
+      [redacting, `UPDATE ${table} SET changes = audit_changes_redacted(changes) WHERE client_id = $1`],
+      [redacting, `UPDATE ${table} SET changes_salt = NULL WHERE client_id = $1`],
+      [
         redacting,
-        `UPDATE ${table} SET changes = (SELECT json_agg(json_build_object('path', c->>'path', 'before', '[redacted]', 'after', '[redacted]')) FROM json_array_elements(changes) c) WHERE client_id = $1`,
-      ]),
-    ).toBeNull();
+        `UPDATE ${table} SET changes = audit_changes_redacted(changes), changes_salt = NULL, hash = 'x' WHERE client_id = $1`,
+      ],
+      [
+        redacting,
+        `UPDATE ${table} SET changes = (SELECT json_agg(json_build_object('path', c->>'path', 'before', 'Someone', 'after', 'Else')) FROM json_array_elements(changes) c), changes_salt = NULL WHERE client_id = $1`,
+      ],
+      [exactRedaction],
+    ]) {
+      const failure = await refused([
+        `SET LOCAL search_path TO ${database.tables.quotedSchema}`,
+        ...statements,
+      ]);
+      expect(failure, statements.join('; ')).toMatchObject({ code: '42501' });
+    }
+    expect(await refused([redacting, exactRedaction])).toBeNull();
     const [entry] = (await kit.audit.list(manager, client.id, {}))._unsafeUnwrap().data;
     expect(entry?.changes.length).toBeGreaterThan(10);
     expect(
-      entry?.changes.every(({ before, after }) => before === '[redacted]' && after === '[redacted]'),
+      entry?.changes.every(
+        ({ before, after }) => (before === null || before === '[redacted]') && after === '[redacted]',
+      ),
     ).toBe(true);
+    expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
+      verified: true,
+      checkedEntries: 2,
+    });
     // The adapter's redaction, inside a transaction, turns the setting off again after its UPDATE:
     // a later statement of the same transaction is refused.
     const connection = await database.pool.connect();
@@ -180,5 +222,118 @@ describe('the audit trail on PostgreSQL', () => {
     expect(await refused([`UPDATE ${table} SET changes = '[]' WHERE client_id = $1`])).toMatchObject({
       code: '42501',
     });
+  });
+
+  it('the table chains every INSERT, whatever it says, and refuses a backdated one', async () => {
+    const { kit, manager, upload } = kitOnPostgres(database.adapters);
+    upload('passport.pdf');
+    const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    const table = database.tables.auditEntries;
+    const insert = (at: string) =>
+      database.pool.query(
+        `INSERT INTO ${table} (id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents,
+           sequence, previous_hash, changes_salt, changes_digest, hash)
+         VALUES (gen_random_uuid(), $1, 'approve', 'compliance', 'officer-0', NULL, $2, '[]', '{}',
+           1, NULL, 'salt', 'digest', 'made-up')`,
+        [client.id, at],
+      );
+    // A week before the create: refused.
+    await expect(
+      insert(new Date(Date.parse(client.createdAt) - 7 * 86_400_000).toISOString()),
+    ).rejects.toMatchObject({ code: '23514' });
+    // Dated now, with made-up chain columns: the table chains it after the create all the same.
+    await insert(new Date().toISOString());
+    const trail = (
+      await database.adapters.audit.listForClient({ clientId: client.id, limit: 10 })
+    )._unsafeUnwrap();
+    expect(trail.map(({ link }) => link.sequence)).toEqual([1, 2]);
+    expect(trail[1]?.link.previousHash).toBe(trail[0]?.link.hash);
+    expect(trail[1]?.link.hash).not.toBe('made-up');
+    expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
+      verified: true,
+      checkedEntries: 2,
+    });
+  });
+
+  it('verification names the first row forged with raw SQL', async () => {
+    const { kit, manager, upload } = kitOnPostgres(database.adapters);
+    upload('passport.pdf');
+    const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    (await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Expired' }))._unsafeUnwrap();
+    (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
+    const rows = await rowsOf(client.id);
+    expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
+      verified: true,
+      checkedEntries: 3,
+      firstBrokenLink: null,
+    });
+    const connection = await database.pool.connect();
+    try {
+      // A superuser (or the table's owner, disabling the triggers) rewrites who asked for resubmission.
+      await connection.query('BEGIN');
+      await connection.query('SET LOCAL session_replication_role = replica');
+      await connection.query(
+        `UPDATE ${database.tables.auditEntries} SET actor_id = 'officer-1' WHERE id = $1`,
+        [rows[1]?.id],
+      );
+      await connection.query('COMMIT');
+    } finally {
+      connection.release();
+    }
+    expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toEqual({
+      clientId: client.id,
+      verified: false,
+      checkedEntries: 2,
+      lastHash: null,
+      firstBrokenLink: { entryId: rows[1]?.id, sequence: 2, reason: 'ENTRY_ALTERED' },
+    });
+  });
+
+  it('migration 0007 chains the trails written before it', async () => {
+    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 2 });
+    const schema = newSchemaName();
+    const shipped = fileURLToPath(new URL('../migrations/', import.meta.url));
+    const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
+    try {
+      const files = (await readdir(shipped)).filter((file) => file.endsWith('.sql')).sort();
+      for (const file of files.filter((name) => name < '0007')) {
+        await copyFile(join(shipped, file), join(directory, file));
+      }
+      await migrate(pool, { schema, migrationsDirectory: directory });
+      const clients = [randomUUID(), randomUUID()];
+      const insert = (clientId: string, at: string, changes: unknown) =>
+        pool.query(
+          `INSERT INTO "${schema}".audit_entries (id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)
+           VALUES ($1, $2, 'resubmit', 'manager', 'm-1', 'req é', $3, $4, '{k}')`,
+          [randomUUID(), clientId, at, JSON.stringify(changes)],
+        );
+      await insert(clients[0] as string, '2030-01-01T00:00:00.000Z', [
+        { path: 'a', before: 'x', after: 'y' },
+      ]);
+      await insert(clients[1] as string, '2030-01-01T00:00:00.000Z', []);
+      await insert(clients[0] as string, '2030-01-02T00:00:00.000Z', [{ path: 'b', before: null, after: 2 }]);
+      await insert(clients[0] as string, '2030-01-03T00:00:00.000Z', []);
+      for (const file of files) await copyFile(join(shipped, file), join(directory, file));
+      expect(
+        (await migrate(pool, { schema, migrationsDirectory: directory }))._unsafeUnwrap().applied,
+      ).toContain('0007_audit_chain.sql');
+      const { audit } = createPostgresAdapters({ pool, schema });
+      for (const [clientId, count] of [
+        [clients[0] as string, 3],
+        [clients[1] as string, 1],
+      ] as const) {
+        const trail = (await audit.listForClient({ clientId, limit: 10 }))._unsafeUnwrap();
+        expect(trail.map(({ link }) => link.sequence)).toEqual(
+          Array.from({ length: count }, (_, i) => i + 1),
+        );
+        expect(firstAuditChainBreak(portableTextHashing, trail, false)).toBeNull();
+      }
+    } finally {
+      await pool.query(
+        `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`,
+      );
+      await pool.end();
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

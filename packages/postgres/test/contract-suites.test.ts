@@ -112,6 +112,45 @@ runAuditLogContract({
           changes: row.changes,
           documents: row.documents,
         })),
+      // As a role that can turn triggers off would: the chain columns stay as they were.
+      forgeEntry: async (entryId, forged) => {
+        const connection = await database.pool.connect();
+        try {
+          await connection.query('BEGIN');
+          await connection.query('SET LOCAL session_replication_role = replica');
+          if (forged === null) {
+            await connection.query(`DELETE FROM ${database.tables.auditEntries} WHERE id = $1`, [entryId]);
+          } else {
+            await connection.query(
+              `UPDATE ${database.tables.auditEntries}
+               SET changes = coalesce($2::json, changes), actor_kind = coalesce($3, actor_kind),
+                 actor_id = coalesce($4, actor_id), at = coalesce($5::timestamptz, at)
+               WHERE id = $1`,
+              [
+                entryId,
+                forged.changes === undefined ? null : JSON.stringify(forged.changes),
+                forged.actor?.kind ?? null,
+                forged.actor?.id ?? null,
+                forged.at ?? null,
+              ],
+            );
+          }
+          await connection.query('COMMIT');
+        } catch (failure) {
+          await connection.query('ROLLBACK');
+          throw failure;
+        } finally {
+          connection.release();
+        }
+      },
+      markClientRedacted: async (clientId) => {
+        await database.pool.query(
+          `INSERT INTO ${database.tables.clients}
+             (id, manager_id, client_type, status, created_at, updated_at, deleted_at, redacted_at)
+           VALUES ($1, 'contract-suite', 'INDIVIDUAL', 'DELETED', now(), now(), now(), now())`,
+          [clientId],
+        );
+      },
     },
   }),
 });

@@ -1,4 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
+import type { AuditChainLink } from '../domain/audit-chain.js';
 import type { StorageUnavailable } from '../errors.js';
 import type { AuditEntry } from '../schemas/audit.js';
 
@@ -7,7 +8,12 @@ import type { AuditEntry } from '../schemas/audit.js';
  * order the entries were appended, which for one client is the order of its changes (they lock the
  * client). Entries of one millisecond keep that order, which their `at` alone could not.
  */
-export type PositionedAuditEntry = { readonly position: string; readonly entry: AuditEntry };
+export type PositionedAuditEntry = {
+  readonly position: string;
+  readonly entry: AuditEntry;
+  /** Its link in the client's hash chain, as the store computed it on append. */
+  readonly link: AuditChainLink;
+};
 
 export type AuditLogQuery = {
   readonly clientId: string;
@@ -23,15 +29,21 @@ export const REDACTED_VALUE = '[redacted]';
  * The audit trail (decisions §10): commands append their entries in their own transaction, so a
  * rolled-back command leaves none and a committed change always has its entry. Entries are never
  * updated or deleted through this port (an id already taken is refused) but by `redactChanges`;
- * a client's are read oldest first, by position.
+ * a client's are read oldest first, by position, which is the order of its hash chain.
+ *
+ * The store chains each entry it appends to the client's entry before it (`nextAuditChainLink`:
+ * sequence, previous hash, salted digest of the changes, hash), one append after the other per
+ * client even across processes, and refuses an entry dated more than
+ * `AUDIT_BACKDATING_TOLERANCE_MS` before the client's last one.
  */
 export interface AuditLog {
   append(entries: readonly AuditEntry[]): ResultAsync<void, StorageUnavailable>;
   listForClient(query: AuditLogQuery): ResultAsync<PositionedAuditEntry[], StorageUnavailable>;
   /**
    * Replaces every `before` and `after` of the client's entries that is not null by
-   * `REDACTED_VALUE` (paths, ids, actions, actors, request ids, times and documents stay).
-   * Idempotent. For the redaction of a deleted client (decisions §11); nothing else calls it.
+   * `REDACTED_VALUE` (paths, ids, actions, actors, request ids, times and documents stay) and
+   * erases the salt of their changes digests (the digests and hashes stay, so the chain still
+   * checks). Idempotent. For the redaction of a deleted client (decisions §11); nothing else calls it.
    */
   redactChanges(clientId: string): ResultAsync<void, StorageUnavailable>;
 }

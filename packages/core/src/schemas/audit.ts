@@ -55,3 +55,41 @@ export const auditListResponseSchema = z
   .object({ data: z.array(auditEntrySchema), nextCursor: z.string().nullable() })
   .meta({ id: 'AuditTrail' });
 export type AuditListResponse = z.infer<typeof auditListResponseSchema>;
+
+/**
+ * Why a link of a client's audit chain does not hold: `CHAIN_BROKEN` (an entry removed, inserted or
+ * moved: its sequence or previous hash is not the entry's before it), `ENTRY_ALTERED` (a field but
+ * `changes` differs from what was hashed), `CHANGES_ALTERED` (the changes differ from their digest,
+ * or hold redacted values on a client that was not redacted), `BACKDATED` (dated more than five
+ * minutes before the entry before it).
+ */
+export const auditChainBreakReasons = [
+  'CHAIN_BROKEN',
+  'ENTRY_ALTERED',
+  'CHANGES_ALTERED',
+  'BACKDATED',
+] as const;
+export type AuditChainBreakReason = (typeof auditChainBreakReasons)[number];
+
+/** Answer of `GET /compliance/v1/clients/{clientId}/audit/verification`. */
+export const auditVerificationSchema = z
+  .object({
+    clientId: z.uuid(),
+    /** True when every entry's link holds, from the first to the last. */
+    verified: z.boolean(),
+    /** How many entries were checked: all of them when verified, else up to the first broken one. */
+    checkedEntries: z.number().int().nonnegative(),
+    /** The hash of the client's last entry (null without entries): record it elsewhere to detect a rewritten chain later. */
+    lastHash: z.string().nullable(),
+    /** The first entry whose link does not hold; null when verified. */
+    firstBrokenLink: z
+      .object({
+        entryId: z.uuid(),
+        /** The entry's place in the client's chain (1 for the first). */
+        sequence: z.number().int().positive(),
+        reason: z.enum(auditChainBreakReasons),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'AuditVerification' });
+export type AuditVerification = z.infer<typeof auditVerificationSchema>;

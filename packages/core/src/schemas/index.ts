@@ -67,6 +67,7 @@ export {
   auditEntrySchema,
   auditListQuerySchema,
   auditListResponseSchema,
+  auditVerificationSchema,
 } from './audit.js';
 
 // --- Events, webhooks, errors ---------------------------------------------------------------------

@@ -106,4 +106,55 @@ export const describeAuditTrail = () =>
       const anonymous = await h.api.get(path);
       expect(anonymous.status).toBe(401);
     });
+
+    test('compliance verifies the chain and sees the first entry forged behind the log; managers cannot', async () => {
+      const client = await createIndividual(h, h.keys.managerA);
+      for (const move of ['approve', 'terms-signed']) {
+        const moved = await h.api
+          .post(`/compliance/v1/clients/${client.id}/${move}`)
+          .set('SERVICE_API_KEY', h.keys.compliance);
+        expect(moved.status).toBe(200);
+      }
+      const path = `/compliance/v1/clients/${client.id}/audit/verification`;
+      const intact = await h.api.get(path).set('SERVICE_API_KEY', h.keys.compliance);
+      expect(intact.status).toBe(200);
+      expect(intact.body).toEqual({
+        clientId: client.id,
+        verified: true,
+        checkedEntries: 3,
+        lastHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        firstBrokenLink: null,
+      });
+
+      const entries = h.adapters.testing.readAuditEntries(client.id);
+      await h.adapters.testing.forgeAuditEntry(entries[1]?.id as string, {
+        actor: { kind: 'compliance', id: 'someone-else' },
+      });
+      const forged = await h.api.get(path).set('SERVICE_API_KEY', h.keys.compliance);
+      expect(forged.status).toBe(200);
+      expect(forged.body).toEqual({
+        clientId: client.id,
+        verified: false,
+        checkedEntries: 2,
+        lastHash: null,
+        firstBrokenLink: { entryId: entries[1]?.id, sequence: 2, reason: 'ENTRY_ALTERED' },
+      });
+
+      const unknown = await h.api
+        .get(`/compliance/v1/clients/${randomUUID()}/audit/verification`)
+        .set('SERVICE_API_KEY', h.keys.compliance);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.code).toBe('CLIENT_NOT_FOUND');
+      const malformed = await h.api
+        .get('/compliance/v1/clients/not-a-uuid/audit/verification')
+        .set('SERVICE_API_KEY', h.keys.compliance);
+      expect(malformed.status).toBe(404);
+      const asManager = await h.api
+        .get(`/manager/v1/clients/${client.id}/audit/verification`)
+        .set('SERVICE_API_KEY', h.keys.managerA);
+      expect(asManager.status).toBe(404);
+      expect(asManager.body.code).toBe('NOT_FOUND');
+      const anonymous = await h.api.get(path);
+      expect(anonymous.status).toBe(401);
+    });
   });

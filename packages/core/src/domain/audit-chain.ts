@@ -1,0 +1,143 @@
+import { REDACTED_VALUE } from '../ports/audit-log.js';
+import type { TextHashing } from '../ports/text-hashing.js';
+import type { AuditChainBreakReason, AuditChange, AuditEntry } from '../schemas/audit.js';
+
+/**
+ * What ties an audit entry to the one before it in its client's trail (docs/decisions.md, "The audit
+ * chain"). The store computes it as it appends (PostgreSQL: a trigger, migration 0007), so no
+ * writer can skip it; core only checks it.
+ */
+export type AuditChainLink = {
+  /** 1 for a client's first entry, then one more per entry. */
+  readonly sequence: number;
+  /** The `hash` of the client's entry before this one; null for the first. */
+  readonly previousHash: string | null;
+  /** A random salt of `changesDigest`; redaction erases it with the values (null afterwards). */
+  readonly changesSalt: string | null;
+  /** SHA-256 of the salt and the changes as written: kept through redaction, so the chain still checks. */
+  readonly changesDigest: string;
+  /** SHA-256 of everything else of the entry, the digest and the link before it. */
+  readonly hash: string;
+};
+
+/** A client's entries may go back in time by this much (the clocks of several processes), no more. */
+export const AUDIT_BACKDATING_TOLERANCE_MS = 5 * 60_000;
+
+/** The first link of a trail that does not hold, and why. */
+export type AuditChainBreak = {
+  readonly entryId: string;
+  readonly sequence: number;
+  readonly reason: AuditChainBreakReason;
+};
+
+/** The text the changes digest covers: the salt, a newline, the changes' JSON as written. */
+export const auditChangesDigest = (
+  hashing: TextHashing,
+  salt: string,
+  changes: readonly AuditChange[],
+): string => hashing.sha256Hex(`${salt}\n${JSON.stringify(changes)}`);
+
+/**
+ * The entry's hash: SHA-256 of a JSON array of the link before it, its sequence, its fields but
+ * `changes`, and the changes digest. PostgreSQL builds the same text (migration 0007).
+ */
+export const auditEntryHash = (
+  hashing: TextHashing,
+  link: Pick<AuditChainLink, 'previousHash' | 'sequence' | 'changesDigest'>,
+  entry: AuditEntry,
+): string =>
+  hashing.sha256Hex(
+    JSON.stringify([
+      link.previousHash,
+      link.sequence,
+      entry.id,
+      entry.clientId,
+      entry.action,
+      entry.actor.kind,
+      entry.actor.id,
+      entry.requestId,
+      entry.at,
+      entry.documents,
+      link.changesDigest,
+    ]),
+  );
+
+/** The link of an entry appended after `previous` (null: the client's first). */
+export const nextAuditChainLink = (
+  hashing: TextHashing,
+  previous: AuditChainLink | null,
+  entry: AuditEntry,
+  salt: string,
+): AuditChainLink => {
+  const changesDigest = auditChangesDigest(hashing, salt, entry.changes);
+  const sequence = (previous?.sequence ?? 0) + 1;
+  const previousHash = previous?.hash ?? null;
+  return {
+    sequence,
+    previousHash,
+    changesSalt: salt,
+    changesDigest,
+    hash: auditEntryHash(hashing, { previousHash, sequence, changesDigest }, entry),
+  };
+};
+
+/** Whether an entry dated `at` may follow one dated `previousAt` in a trail. */
+export const isBackdated = (previousAt: string, at: string): boolean =>
+  Date.parse(at) < Date.parse(previousAt) - AUDIT_BACKDATING_TOLERANCE_MS;
+
+/** What redaction leaves of changes: every value null or `REDACTED_VALUE`. */
+const isRedactedForm = (changes: readonly AuditChange[]): boolean =>
+  changes.every(
+    ({ before, after }) =>
+      (before === null || before === REDACTED_VALUE) && (after === null || after === REDACTED_VALUE),
+  );
+
+/** An entry as read back, with its link. */
+export type ChainedAuditEntry = { readonly entry: AuditEntry; readonly link: AuditChainLink };
+
+/**
+ * Checks one entry against the one before it (null: it must be the first). `clientRedacted`: the
+ * client's personal data was erased, so an entry whose salt is gone may hold only redacted values.
+ */
+export const checkAuditChainLink = (
+  hashing: TextHashing,
+  previous: ChainedAuditEntry | null,
+  current: ChainedAuditEntry,
+  clientRedacted: boolean,
+): AuditChainBreak | null => {
+  const { entry, link } = current;
+  const broken = (reason: AuditChainBreakReason): AuditChainBreak => ({
+    entryId: entry.id,
+    sequence: link.sequence,
+    reason,
+  });
+  if (
+    link.sequence !== (previous?.link.sequence ?? 0) + 1 ||
+    link.previousHash !== (previous?.link.hash ?? null)
+  ) {
+    return broken('CHAIN_BROKEN');
+  }
+  if (auditEntryHash(hashing, link, entry) !== link.hash) return broken('ENTRY_ALTERED');
+  const changesHold =
+    link.changesSalt === null
+      ? clientRedacted && isRedactedForm(entry.changes)
+      : auditChangesDigest(hashing, link.changesSalt, entry.changes) === link.changesDigest;
+  if (!changesHold) return broken('CHANGES_ALTERED');
+  if (previous !== null && isBackdated(previous.entry.at, entry.at)) return broken('BACKDATED');
+  return null;
+};
+
+/** The first broken link of a whole trail (in sequence order), or null when every link holds. */
+export const firstAuditChainBreak = (
+  hashing: TextHashing,
+  trail: readonly ChainedAuditEntry[],
+  clientRedacted: boolean,
+): AuditChainBreak | null => {
+  let previous: ChainedAuditEntry | null = null;
+  for (const current of trail) {
+    const broken = checkAuditChainLink(hashing, previous, current, clientRedacted);
+    if (broken !== null) return broken;
+    previous = current;
+  }
+  return null;
+};
