@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared.ts';
 
-export default packageProject('s3', { isolate: true, globalSetup: ['./test/s3-servers.global-setup.ts'] });
+export default packageProject('s3', { globalSetup: ['./test/s3-servers.global-setup.ts'] });

@@ -24,8 +24,9 @@ const countCommands = (client: S3Client): Map<string, number> => {
 // Over two ListObjectsV2 pages (1,000 keys each) and over two DeleteObjects batches.
 const FILE_COUNT = 2_050;
 
-// On moto: s3rver's batch delete races on the folder it empties and answers 500.
-describe('S3 document storage at scale', () => {
+// On moto: s3rver's batch delete races on the folder it empties and answers 500. Its 2,050 uploads
+// take moto (a Python server) 10-40 s of a loaded two-core machine: the test has two minutes.
+describe('S3 document storage at scale', { timeout: 120_000 }, () => {
   const endpoint = inject('motoEndpoint');
   it(`lists and deletes ${FILE_COUNT} uploads of one owner, page by page and batch by batch`, async () => {
     const client = s3ClientFor(endpoint);

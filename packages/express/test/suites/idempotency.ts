@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { exampleIndividualPayload } from '@onboarding-kit/core';
 import express from 'express';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createAuthenticationMiddleware, createIdempotencyMiddleware } from '../../src/index.js';
 import {
   createIndividual,
@@ -19,6 +19,17 @@ const createGate = () => {
   });
   return { opened, open };
 };
+
+/** Lets the requests and store calls that a fired timer started run to their end. */
+const settle = async () => {
+  for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/**
+ * The lock renewal runs on an interval and stops at a limit read from `Date.now()`: the tests that
+ * follow it fake both and move time on, as they move the kit's clock, instead of waiting for it.
+ */
+const fakeRenewalTimers = () => vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
 
 /** Decisions §5 through HTTP, on the kit's routes and on a host's own route. */
 export const describeIdempotency = () =>
@@ -239,12 +250,14 @@ export const describeIdempotency = () =>
             .set('SERVICE_API_KEY', slow.keys.clientOfA)
             .set('Idempotency-Key', 'slow-1')
             .send({ amount: 10 });
+        fakeRenewalTimers();
         const first = send().then((response) => response);
         await entered.opened;
-        // The kit's clock passes 2 × the TTL while real time lets the renewals (every 100 ms) run.
+        // The kit's clock passes 2 × the TTL while the renewals (every 100 ms) run.
         for (let step = 0; step < 4; step += 1) {
           slow.clock.advance(lockTtlMs / 2);
-          await new Promise((resolve) => setTimeout(resolve, 150));
+          await vi.advanceTimersByTimeAsync(lockTtlMs / 2);
+          await settle();
         }
         const during = await send();
         expect(during.status).toBe(409);
@@ -261,6 +274,7 @@ export const describeIdempotency = () =>
         expect(runs).toBe(1);
         expect(slow.logged).toEqual([]);
       } finally {
+        vi.useRealTimers();
         release.open();
         await slow.close();
       }
@@ -269,6 +283,7 @@ export const describeIdempotency = () =>
     test('a handler that never answers stops renewing its lock after idempotencyLockMaxRenewalMs: a retry then takes the key over', async () => {
       const lockTtlMs = 300;
       let runs = 0;
+      const entered = createGate();
       const warned: string[] = [];
       const stuck = await startHarness({
         kitOptions: { idempotencyLockTtlMs: lockTtlMs, idempotencyLockMaxRenewalMs: 600 },
@@ -282,6 +297,7 @@ export const describeIdempotency = () =>
             }),
             (_req, res) => {
               runs += 1;
+              entered.open();
               // The first run never answers; the retry that takes the key over does.
               if (runs > 1) res.status(201).json({ run: runs });
             },
@@ -296,15 +312,18 @@ export const describeIdempotency = () =>
             .set('Idempotency-Key', 'stuck-1')
             .send({ amount: 10 })
             .timeout(timeoutMs);
+        fakeRenewalTimers();
         // Its caller gives up after a second: the handler goes on (and would keep renewing).
         void send(1_000).catch(() => undefined);
-        while (runs === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-        // Past the renewal limit in real time; meanwhile the kit's clock passes 2 × the TTL with
-        // pauses in which a renewal, had it gone on, would have run.
-        await new Promise((resolve) => setTimeout(resolve, 700));
+        await entered.opened;
+        // Past the renewal limit; then the kit's clock passes 2 × the TTL with steps in which a
+        // renewal, had it gone on, would have run.
+        await vi.advanceTimersByTimeAsync(700);
+        await settle();
         for (let step = 0; step < 4; step += 1) {
           stuck.clock.advance(lockTtlMs / 2);
-          await new Promise((resolve) => setTimeout(resolve, 150));
+          await vi.advanceTimersByTimeAsync(lockTtlMs / 2);
+          await settle();
         }
         const retry = await send(5_000);
         expect([retry.status, retry.body]).toEqual([201, { run: 2 }]);
@@ -312,6 +331,7 @@ export const describeIdempotency = () =>
           'onboarding-kit: stopped renewing the idempotency lock of a request still running',
         ]);
       } finally {
+        vi.useRealTimers();
         await stuck.close();
       }
     });
