@@ -63,6 +63,18 @@ export {
   runPresetFeeRepositoryContract,
 } from './preset-fee-repository-contract.js';
 export { expectErr, expectOk } from './result-assertions.js';
+export {
+  createMonitoredList,
+  type MonitoredList,
+  runScreeningMonitoringContract,
+  type ScreeningMonitoringContractFixture,
+  type ScreeningMonitoringContractOptions,
+} from './screening-monitoring-contract.js';
+export {
+  runScreenedNameIndexContract,
+  type ScreenedNameIndexContractFixture,
+  type ScreenedNameIndexContractOptions,
+} from './screened-name-index-contract.js';
 export { openFixture, type Teardown } from './test-fixture.js';
 export {
   runWebhookDeliveryStoreContract,

@@ -39,13 +39,26 @@ export type {
   RecordedOutcome,
 } from './ports/idempotency-store.js';
 export type { PresetFeeRepository } from './ports/preset-fee-repository.js';
-export type { ScreeningJob, ScreeningJobQueue } from './ports/screening-job-queue.js';
+export type {
+  IndexedScreeningName,
+  ScreenedNameCandidate,
+  ScreenedNameCursor,
+  ScreenedNameIndex,
+  ScreenedNameQuery,
+} from './ports/screened-name-index.js';
+export type {
+  ChangedListTarget,
+  ListChangeJob,
+  ScreeningJob,
+  ScreeningJobQueue,
+} from './ports/screening-job-queue.js';
 export {
   type ScreeningCountryEvidence,
   type ScreeningExplanation,
   type ScreeningListEntry,
   type ScreeningMatch,
   type ScreeningProvider,
+  type ScreeningScope,
   type ScreeningSubject,
   type ScreeningTokenMatch,
   type ScreeningUnavailable,
@@ -128,6 +141,7 @@ export { fingerprintRequestBody } from './idempotency/request-fingerprint.js';
 export { hashApiKey } from './auth/api-key-hash.js';
 export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './commands/document-promotion.js';
 export { attachmentContentDisposition } from './domain/attachment-content-disposition.js';
+export { screeningNameKeys } from './domain/screening-name-keys.js';
 export { replaceDocumentReferences } from './domain/document-references.js';
 export { newestFirst } from './domain/newest-first.js';
 export { isUuid } from './domain/uuid.js';

@@ -36,6 +36,7 @@ export type {
 } from './services/idempotency-service.js';
 export type { PresetFeeService } from './services/preset-fee-service.js';
 export type { RedactionService } from './services/redaction-service.js';
+export type { ListChangeReceipt } from './services/screening-monitoring.js';
 export type {
   ScreeningJobFailure,
   ScreeningJobReport,

@@ -8,6 +8,7 @@ import type { EventLog } from './ports/event-log.js';
 import type { IdGenerator } from './ports/id-generator.js';
 import type { IdempotencyStore } from './ports/idempotency-store.js';
 import type { PresetFeeRepository } from './ports/preset-fee-repository.js';
+import type { ScreenedNameIndex } from './ports/screened-name-index.js';
 import type { ScreeningProvider } from './ports/screening-provider.js';
 import type { TextHashing } from './ports/text-hashing.js';
 import type { UnitOfWork } from './ports/unit-of-work.js';
@@ -45,4 +46,6 @@ export type OnboardingKitPorts = {
    * and every client answers `screening: null`.
    */
   readonly screening?: ScreeningProvider;
+  /** The index of screened names that a new list version is matched against (monitoring). */
+  readonly screenedNames: ScreenedNameIndex;
 };

@@ -15,7 +15,11 @@ export {
 } from './memory-adapters.js';
 export type { MemorySignedLinks } from './memory-document-storage.js';
 export { createMemoryKit, type MemoryKit, type MemoryKitTesting } from './memory-kit.js';
-export { type ScreeningRound, screeningRetryDelayMs } from './memory-screening-job-queue.js';
+export {
+  type ScreeningRound,
+  type ScreeningRoundOptions,
+  screeningRetryDelayMs,
+} from './memory-screening-job-queue.js';
 export {
   type MemoryWebhookRunner,
   startMemoryWebhookRunner,

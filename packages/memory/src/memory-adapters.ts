@@ -12,7 +12,9 @@ import {
 import type {
   DocumentRecord,
   IdGenerator,
+  IndexedScreeningName,
   RecordedOutcome,
+  ScreeningJob,
   ScreeningProvider,
   StoredClient,
   WebhookAnswer,
@@ -37,7 +39,13 @@ import {
 import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
-import { listScreeningJobs, runDueScreeningJobs, type ScreeningRound } from './memory-screening-job-queue.js';
+import { createMemoryScreenedNameIndex } from './memory-screened-name-index.js';
+import {
+  listScreeningJobs,
+  runDueScreeningJobs,
+  type ScreeningRound,
+  type ScreeningRoundOptions,
+} from './memory-screening-job-queue.js';
 import { ascending, entries, idempotencyRecordId } from './memory-tables.js';
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
@@ -138,9 +146,16 @@ export type MemoryTestingHelpers = {
    * Runs every screening job due at the clock's now through `kit` (no timer); a failed one is put
    * back after its back-off. Advance a controllable clock past it to run the retry.
    */
-  screenDueClients(kit: Pick<OnboardingKit, 'screening'>): Promise<ScreeningRound>;
-  /** The queued screening jobs, soonest first. */
-  listScreeningJobs(): Array<{ clientId: string; attempts: number; runAt: Date }>;
+  screenDueClients(
+    kit: Pick<OnboardingKit, 'screening'>,
+    options?: ScreeningRoundOptions,
+  ): Promise<ScreeningRound>;
+  /** The queued screening jobs, soonest first (`clientId` for a client's screening). */
+  listScreeningJobs(): Array<{ job: ScreeningJob; clientId?: string; attempts: number; runAt: Date }>;
+  /** The names the monitoring index holds for a client (`screeningNameKeys` keys with each). */
+  readScreenedNames(clientId: string): IndexedScreeningName[];
+  /** How many monitoring jobs a list version was given (0: the version was never enqueued). */
+  countListChangeJobs(version: string): number;
   /** The queued webhook jobs, soonest first, with when each is due. */
   listWebhookJobs(): Array<{ job: WebhookJob; runAt: Date }>;
   /** What the default recording transport was asked to send, oldest first (empty with another transport). */
@@ -275,8 +290,11 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
         job: structuredClone(job),
         runAt: new Date(key[0] as number),
       })),
-    screenDueClients: (kit) => runDueScreeningJobs(kit, database.committedAccess, clock, jobSequence),
-    listScreeningJobs: () => listScreeningJobs(committed().screeningJobs),
+    screenDueClients: (kit, options) =>
+      runDueScreeningJobs(kit, database.committedAccess, clock, jobSequence, options),
+    listScreeningJobs: () => structuredClone(listScreeningJobs(committed().screeningJobs)),
+    countListChangeJobs: (version) => committed().screeningListVersions.get(version)?.batches ?? 0,
+    readScreenedNames: (clientId) => structuredClone([...(committed().screenedNames.get(clientId) ?? [])]),
     sentWebhooks: () => [...recordingTransport.sent],
     answerWebhooksWith: (answer) => recordingTransport.answerWith(answer),
   };
@@ -291,6 +309,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     audit: createMemoryAuditLog(database.committedAccess),
     webhookEndpoints: createMemoryWebhookEndpointStore(database.committedAccess),
     webhookDeliveries: createMemoryWebhookDeliveryStore(database.committedAccess),
+    screenedNames: createMemoryScreenedNameIndex(database.committedAccess),
     webhookTransport,
     apiKeys: createMemoryApiKeyStore(apiKeys),
     unitOfWork: createMemoryUnitOfWork(database, {

@@ -5,15 +5,15 @@ import {
   type MemoryAdaptersOptions,
   type MemoryTestingHelpers,
 } from './memory-adapters.js';
-import type { ScreeningRound } from './memory-screening-job-queue.js';
+import type { ScreeningRound, ScreeningRoundOptions } from './memory-screening-job-queue.js';
 import type { WebhookDeliveryRound } from './memory-webhook-runner.js';
 
 /** The testing helpers of a memory kit, with delivery bound to that kit. */
 export type MemoryKitTesting = Omit<MemoryTestingHelpers, 'deliverDueWebhooks' | 'screenDueClients'> & {
   /** Runs every webhook job due at the clock's now (no timer): advance the clock, call, assert. */
   deliverDueWebhooks(): Promise<WebhookDeliveryRound>;
-  /** Runs every screening job due at the clock's now (no timer). */
-  screenDueClients(): Promise<ScreeningRound>;
+  /** Runs every screening job due at the clock's now (no timer), fairly between managers. */
+  screenDueClients(options?: ScreeningRoundOptions): Promise<ScreeningRound>;
 };
 
 /** A whole kit in memory, for a host's unit tests: the kit, its adapters and `testing`. */
@@ -35,7 +35,7 @@ export const createMemoryKit = ({
     testing: {
       ...adapters.testing,
       deliverDueWebhooks: () => adapters.testing.deliverDueWebhooks(kit),
-      screenDueClients: () => adapters.testing.screenDueClients(kit),
+      screenDueClients: (options) => adapters.testing.screenDueClients(kit, options),
     },
   };
 };

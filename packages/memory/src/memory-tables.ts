@@ -2,6 +2,7 @@ import type { AuditEntry, StatusHistoryEntry } from '@onboarding-kit/core';
 import type {
   AuditChainLink,
   DocumentRecord,
+  IndexedScreeningName,
   LoggedEvent,
   RecordedOutcome,
   ScreeningJob,
@@ -127,6 +128,10 @@ type RowTypes = {
   webhookAttemptClaims: number;
   /** By entry id. */
   auditEntries: AuditRow;
+  /** A client's screened names, by client id (the monitoring index's rows). */
+  screenedNames: readonly IndexedScreeningName[];
+  /** The list versions whose monitoring was enqueued, by version (each once), and how many jobs. */
+  screeningListVersions: { readonly batches: number };
 };
 const rowTables = [
   'clients',
@@ -140,6 +145,8 @@ const rowTables = [
   'webhookDeliveries',
   'webhookAttemptClaims',
   'auditEntries',
+  'screenedNames',
+  'screeningListVersions',
 ] as const satisfies readonly (keyof RowTypes)[];
 
 /**
@@ -168,6 +175,8 @@ type OrderedTables = {
   screeningJobs: Tree<OrderKey, QueuedScreeningJob>;
   /** [clientId, position] → entry id: a client's audit trail, in the order it was appended. */
   auditByClient: Tree<OrderKey, string>;
+  /** [key, clientId, field]: the screened names under each key (`screeningNameKeys`). */
+  screenedNameKeys: Tree<OrderKey, true>;
 };
 
 /** The committed state: Maps of rows, and the ordered tables. */
@@ -191,6 +200,8 @@ export const emptyTables = (): CommittedTables => ({
   webhookDeliveries: new Map(),
   webhookAttemptClaims: new Map(),
   auditEntries: new Map(),
+  screenedNames: new Map(),
+  screeningListVersions: new Map(),
   clientsByManager: createTree(compareOrderKeys),
   idempotencyByOwner: createTree(compareOrderKeys),
   idempotencyByAge: createTree(compareOrderKeys),
@@ -201,6 +212,7 @@ export const emptyTables = (): CommittedTables => ({
   webhookJobs: createTree(compareOrderKeys),
   screeningJobs: createTree(compareOrderKeys),
   auditByClient: createTree(compareOrderKeys),
+  screenedNameKeys: createTree(compareOrderKeys),
 });
 
 /** A write's view of the committed state: no changes yet, the ordered tables as committed. */
@@ -227,6 +239,7 @@ export const applyChanges = (changes: MemoryTables, base: CommittedTables): void
     webhookJobs: changes.webhookJobs,
     screeningJobs: changes.screeningJobs,
     auditByClient: changes.auditByClient,
+    screenedNameKeys: changes.screenedNameKeys,
   } satisfies OrderedTables);
 };
 

@@ -13,6 +13,7 @@ import type { MemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
 import { createMemoryEventLog } from './memory-event-log.js';
 import { completeIdempotencyClaim, forgetClientIdempotencyRecords } from './memory-idempotency-store.js';
+import { createMemoryScreenedNameIndex } from './memory-screened-name-index.js';
 import { createMemoryScreeningJobQueue } from './memory-screening-job-queue.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
@@ -72,6 +73,7 @@ export const createMemoryUnitOfWork = (
                   webhookDeliveries: createMemoryWebhookDeliveryStore(view.access),
                   webhookJobs: createMemoryWebhookJobQueue(view.access, clock, jobSequence),
                   screeningJobs: createMemoryScreeningJobQueue(view.access, clock, jobSequence),
+                  screenedNames: createMemoryScreenedNameIndex(view.access),
                 }),
               )
               .then(

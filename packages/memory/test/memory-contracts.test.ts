@@ -7,6 +7,7 @@ import {
   runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
+  runScreenedNameIndexContract,
   runWebhookDeliveryStoreContract,
   runWebhookEndpointStoreContract,
   runWebhookJobQueueContract,
@@ -144,6 +145,30 @@ runAuditLogContract({
         forgeEntry: async (entryId, forged) => adapters.testing.forgeAuditEntry(entryId, forged),
         // The memory log takes redaction's word for it: nothing to prepare.
         markClientRedacted: async () => {},
+      },
+    };
+  },
+});
+
+runScreenedNameIndexContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      screenedNames: adapters.screenedNames,
+      unitOfWork: adapters.unitOfWork,
+      // The memory index refers to no client row.
+      prepareClient: async () => undefined,
+      inspect: {
+        readNames: async (clientId) =>
+          adapters.testing.readScreenedNames(clientId).sort((a, b) => (a.field < b.field ? -1 : 1)),
+        readListChangeJobs: async (version) =>
+          adapters.testing
+            .listScreeningJobs()
+            .flatMap(({ job }) =>
+              job.type === 'monitor-list-change' && job.version === version ? [job] : [],
+            )
+            .sort((a, b) => a.batch - b.batch),
       },
     };
   },

@@ -31,6 +31,9 @@ export type KitTables = {
   readonly webhookDeliveries: string;
   /** The audit trail, append-only (migration 0002). */
   readonly auditEntries: string;
+  /** The index of screened names, and the list versions monitored (migration 0009). */
+  readonly screenedNames: string;
+  readonly screeningListVersions: string;
   readonly migrations: string;
   /** The schema of the job engine (pg-boss): the kit's schema + `_jobs`. */
   readonly jobSchema: string;
@@ -66,6 +69,8 @@ export const kitTables = (schema: string = defaultSchema): KitTables => {
     webhookEndpoints: table('webhook_endpoints'),
     webhookDeliveries: table('webhook_deliveries'),
     auditEntries: table('audit_entries'),
+    screenedNames: table('screened_names'),
+    screeningListVersions: table('screening_list_versions'),
     migrations: table('schema_migrations'),
     jobSchema: `${schema}${JOB_SCHEMA_SUFFIX}`,
   };

@@ -6,6 +6,7 @@ import type {
   EventLog,
   IdempotencyStore,
   PresetFeeRepository,
+  ScreenedNameIndex,
   UnitOfWork,
   WebhookDeliveryStore,
   WebhookEndpointStore,
@@ -20,6 +21,7 @@ import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
 import { createJobEngine, defaultWebhookJobExpirySeconds } from './postgres-job-engine.js';
 import { createPostgresPresetFeeRepository } from './postgres-preset-fee-repository.js';
+import { createPostgresScreenedNameIndex } from './postgres-screened-name-index.js';
 import { createPostgresUnitOfWork } from './postgres-unit-of-work.js';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
@@ -48,6 +50,7 @@ export type PostgresAdapters = {
   readonly webhookEndpoints: WebhookEndpointStore;
   readonly webhookDeliveries: WebhookDeliveryStore;
   readonly apiKeys: ApiKeyStore;
+  readonly screenedNames: ScreenedNameIndex;
   readonly unitOfWork: UnitOfWork;
 };
 
@@ -77,6 +80,7 @@ export const createPostgresAdapters = ({
     webhookEndpoints: createPostgresWebhookEndpointStore(session, tables),
     webhookDeliveries: createPostgresWebhookDeliveryStore(session, tables),
     apiKeys: createPostgresApiKeyStore(session, tables),
+    screenedNames: createPostgresScreenedNameIndex(session, tables),
     unitOfWork: createPostgresUnitOfWork(pool, tables, {
       // Only sends jobs (within the commands' transactions); a job runner starts its own instance.
       boss: createJobEngine(pool, tables.jobSchema),

@@ -1,6 +1,8 @@
 import { type ScreeningJob, type ScreeningJobQueue, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
+import type { KitTables } from './kit-tables.js';
 import { preparedJobEngineDatabase, screeningQueue } from './postgres-job-engine.js';
+import { enqueueListChangeJobs } from './postgres-list-change-jobs.js';
 import type { TransactionJobs } from './postgres-webhook-job-queue.js';
 import type { Queryable } from './sql-session.js';
 
@@ -13,8 +15,11 @@ const unavailable = storageUnavailable('postgres');
  */
 export const createPostgresScreeningJobQueue = (
   db: Queryable,
+  tables: KitTables,
   { boss, jobExpirySeconds }: TransactionJobs,
 ): ScreeningJobQueue => ({
+  enqueueListChange: (version, jobs) =>
+    enqueueListChangeJobs(db, tables, { boss, jobExpirySeconds }, version, jobs),
   enqueueScreening: (clientId) => {
     const job: ScreeningJob = { type: 'screen-client', clientId };
     return ResultAsync.fromPromise(

@@ -14,6 +14,7 @@ import { createPostgresClientRepository } from './postgres-client-repository.js'
 import { createPostgresDocumentIndex } from './postgres-document-index.js';
 import { createPostgresEventLog } from './postgres-event-log.js';
 import { createPostgresIdempotencyStore } from './postgres-idempotency-store.js';
+import { createPostgresScreenedNameIndex } from './postgres-screened-name-index.js';
 import { createPostgresScreeningJobQueue } from './postgres-screening-job-queue.js';
 import { createPostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
 import { createPostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
@@ -87,7 +88,8 @@ const transactionalStores = (
   webhookEndpoints: createPostgresWebhookEndpointStore(session, tables),
   webhookDeliveries: createPostgresWebhookDeliveryStore(session, tables),
   webhookJobs: createPostgresWebhookJobQueue(session, tables, jobs),
-  screeningJobs: createPostgresScreeningJobQueue(session, jobs),
+  screeningJobs: createPostgresScreeningJobQueue(session, tables, jobs),
+  screenedNames: createPostgresScreenedNameIndex(session, tables),
 });
 
 type OpenTransaction = {

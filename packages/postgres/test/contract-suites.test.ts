@@ -6,14 +6,15 @@ import {
   runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
+  runScreenedNameIndexContract,
   runWebhookDeliveryStoreContract,
   runWebhookEndpointStoreContract,
   runWebhookJobQueueContract,
 } from '@onboarding-kit/contract-tests';
 import type { AuditEntry } from '@onboarding-kit/core';
-import type { WebhookJob } from '@onboarding-kit/core/adapter';
+import type { IndexedScreeningName, ListChangeJob, WebhookJob } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll } from 'vitest';
-import { webhookQueue } from '../src/postgres-job-engine.js';
+import { screeningQueue, webhookQueue } from '../src/postgres-job-engine.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
@@ -48,6 +49,34 @@ runDocumentIndexContract({
     inspect: { readDocumentRecord: inspect.readDocumentRecord, readUploadClaim: inspect.readUploadClaim },
     // documents.client_id references clients(id).
     prepareClient: ({ clientId, managerId }) => inspect.insertBareClient(clientId, managerId),
+  }),
+});
+
+runScreenedNameIndexContract({
+  name: 'postgres',
+  setup: async () => ({
+    screenedNames: database.adapters.screenedNames,
+    unitOfWork: database.adapters.unitOfWork,
+    // screened_names.client_id references clients(id).
+    prepareClient: (clientId) => inspect.insertBareClient(clientId, crypto.randomUUID()),
+    inspect: {
+      readNames: async (clientId) =>
+        (
+          await database.pool.query<IndexedScreeningName>(
+            `SELECT field, name, kind, keys FROM ${database.tables.screenedNames} WHERE client_id = $1 ORDER BY field`,
+            [clientId],
+          )
+        ).rows.map(({ field, name, kind, keys }) => ({ field, name, kind, keys })),
+      readListChangeJobs: async (version) =>
+        (
+          await database.pool.query<{ data: ListChangeJob }>(
+            `SELECT data FROM ${database.tables.jobSchema}.job
+             WHERE name = $1 AND data->>'type' = 'monitor-list-change' AND data->>'version' = $2
+             ORDER BY (data->>'batch')::int`,
+            [screeningQueue, version],
+          )
+        ).rows.map((row) => row.data),
+    },
   }),
 });
 

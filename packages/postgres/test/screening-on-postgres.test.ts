@@ -160,7 +160,7 @@ describe('screening through the kit on PostgreSQL', () => {
     const boss = createJobEngine(database.pool, database.tables.jobSchema);
     const sentFor = randomUUID();
     (
-      await createPostgresScreeningJobQueue(database.pool, {
+      await createPostgresScreeningJobQueue(database.pool, database.tables, {
         boss,
         jobExpirySeconds: defaultWebhookJobExpirySeconds,
       }).enqueueScreening(sentFor)

@@ -4,6 +4,9 @@ export {
   type ListScreeningProviderOptions,
 } from './list-screening-provider.js';
 
+// --- What a new list version changed (monitoring) -----------------------------------------------
+export { listVersionChanges } from './list-version-changes.js';
+
 // --- The pieces: the CSV reader and the name normalization --------------------------------------
 export { nameTokens, normalizeName } from './normalize-name.js';
 export {

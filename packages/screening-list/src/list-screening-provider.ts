@@ -16,8 +16,12 @@ import {
 } from './sanctions-list.js';
 
 export type ListScreeningProviderOptions = {
-  /** A list loaded once (`loadSanctionsList`), shared by every screening. */
-  readonly list: SanctionsList;
+  /**
+   * A list loaded once (`loadSanctionsList`), shared by every screening; or the list in use now,
+   * asked at every screening, for a host that loads each new version and then tells the kit what
+   * changed (`listVersionChanges`, `kit.screening.listChanged`).
+   */
+  readonly list: SanctionsList | (() => SanctionsList);
   /** 0..100, the list's score from which a name is a hit (default `DEFAULT_MATCH_THRESHOLD`, 90). */
   readonly threshold?: number;
 };
@@ -70,19 +74,26 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * one match (its score on the port's 0..1 scale). A list in memory cannot be unreachable: it never
  * fails. Matching is synchronous work in the host's process (a few milliseconds a name against
  * 100,000 targets), so the subjects are matched one at a time, each in a turn of the event loop of
- * its own: a client's screening never holds the process for all of its names at once.
+ * its own: a client's screening never holds the process for all of its names at once. With a
+ * scope (monitoring asks about the targets a new version changed), a subject is scored against the
+ * names of those targets only.
  */
 export const createListScreeningProvider = ({
   list,
   threshold = DEFAULT_MATCH_THRESHOLD,
 }: ListScreeningProviderOptions): ScreeningProvider => ({
-  screen: (subjects) =>
+  screen: (subjects, scope) =>
     ResultAsync.fromSafePromise(
       (async () => {
         const matches: ScreeningMatch[] = [];
         for (const subject of subjects) {
           await nextTurn();
-          for (const match of list.match({ kind: kindOf[subject.kind], name: subject.name }, threshold)) {
+          const current = typeof list === 'function' ? list() : list;
+          for (const match of current.match(
+            { kind: kindOf[subject.kind], name: subject.name },
+            threshold,
+            scope?.targetIds,
+          )) {
             matches.push({
               field: subject.field,
               name: subject.name,

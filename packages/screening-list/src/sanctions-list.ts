@@ -28,8 +28,13 @@ export type ListMatch = {
 export type SanctionsList = {
   /** Targets loaded (persons, organizations and any other schema). */
   readonly size: number;
-  /** Matches scoring at least `threshold` (default `DEFAULT_MATCH_THRESHOLD`), best first. */
-  match(screened: ScreenedName, threshold?: number): ListMatch[];
+  /**
+   * Matches scoring at least `threshold` (default `DEFAULT_MATCH_THRESHOLD`), best first; among
+   * the targets of `targetIds` only, when given (monitoring asks about the targets a version changed).
+   */
+  match(screened: ScreenedName, threshold?: number, targetIds?: readonly string[]): ListMatch[];
+  /** The persons and organizations of the list (what can match a client), in file order. */
+  targets(): IterableIterator<ListTarget>;
 };
 
 /**
@@ -65,8 +70,11 @@ export const loadSanctionsList = (
   input: AsyncIterable<string | Uint8Array>,
 ): ResultAsync<SanctionsList, SanctionsListUnreadable> => {
   const byInitial = new Map<string, IndexedName[]>();
+  const byTarget = new Map<string, IndexedName[]>();
   const index = (target: ListTarget) => {
     if (!schemasOf.person.has(target.schema) && !schemasOf.organization.has(target.schema)) return;
+    const names: IndexedName[] = [];
+    byTarget.set(target.id, names);
     for (const name of new Set([target.name, ...target.aliases])) {
       const normalized = normalizeName(name);
       const initials = new Set(nameTokens(normalized).map((token) => token.charAt(0)));
@@ -77,6 +85,7 @@ export const loadSanctionsList = (
         length: normalized.length,
         kinds: characterKinds(normalized),
       };
+      names.push(entry);
       for (const initial of initials) {
         const names = byInitial.get(initial);
         if (names === undefined) byInitial.set(initial, [entry]);
@@ -86,14 +95,26 @@ export const loadSanctionsList = (
   };
   return readTargetsCsv(input, index).map((size) => ({
     size,
-    match: (screened, threshold = DEFAULT_MATCH_THRESHOLD) => {
+    targets: function* () {
+      for (const names of byTarget.values()) {
+        const first = names[0];
+        if (first !== undefined) yield first.target;
+      }
+    },
+    match: (screened, threshold = DEFAULT_MATCH_THRESHOLD, targetIds) => {
       const normalized = normalizeName(screened.name);
       const sorted = process_and_sort(normalized);
       const characters = screenedCharacters(normalized);
       const schemas = schemasOf[screened.kind];
       const best = new Map<string, ListMatch>();
-      for (const initial of new Set(nameTokens(normalized).map((token) => token.charAt(0)))) {
-        for (const candidate of byInitial.get(initial) ?? []) {
+      const candidateGroups =
+        targetIds === undefined
+          ? [...new Set(nameTokens(normalized).map((token) => token.charAt(0)))].map(
+              (initial) => byInitial.get(initial) ?? [],
+            )
+          : targetIds.map((id) => byTarget.get(id) ?? []);
+      for (const candidates of candidateGroups) {
+        for (const candidate of candidates) {
           if (!schemas.has(candidate.target.schema) || !mayReach(characters, candidate, threshold)) continue;
           const score = ratio(sorted, candidate.sorted, { full_process: false });
           const known = best.get(candidate.target.id);

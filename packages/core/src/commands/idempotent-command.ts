@@ -25,7 +25,13 @@ export type IdempotentCommandContext = {
  */
 export type CommandStores = Pick<
   TransactionalStores,
-  'clients' | 'documents' | 'events' | 'webhookEndpoints' | 'webhookDeliveries' | 'screeningJobs'
+  | 'clients'
+  | 'documents'
+  | 'events'
+  | 'webhookEndpoints'
+  | 'webhookDeliveries'
+  | 'screeningJobs'
+  | 'screenedNames'
 > & {
   readonly webhookJobs: Pick<TransactionalStores['webhookJobs'], 'enqueueAttempt'>;
   /** Appends the command's audit entries, with the request id of the call (and redaction's rewrite). */
@@ -86,6 +92,7 @@ export const runCommand = <T>(
           webhookDeliveries: stores.webhookDeliveries,
           webhookJobs: stores.webhookJobs,
           screeningJobs: stores.screeningJobs,
+          screenedNames: stores.screenedNames,
           audit: {
             append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
             redactChanges: (clientId) => stores.audit.redactChanges(clientId),

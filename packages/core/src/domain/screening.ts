@@ -86,6 +86,20 @@ const entryOf = ({ entry }: ScreeningMatch): ScreeningHit['entry'] =>
         schema: entry.schema ?? null,
       };
 
+/** A provider's match as the client's hit `id`, unresolved. */
+export const screeningHitOf = (match: ScreeningMatch, id: string): ScreeningHit => ({
+  id,
+  field: match.field,
+  name: match.name,
+  listName: match.listName,
+  matchedName: match.matchedName,
+  score: match.score,
+  targetId: match.targetId,
+  explanation: explanationOf(match),
+  entry: entryOf(match),
+  resolution: null,
+});
+
 /** The screening once the provider answered: every match a hit, unresolved. */
 export const completedScreening = (
   matches: readonly ScreeningMatch[],
@@ -94,20 +108,7 @@ export const completedScreening = (
 ): Screening => ({
   status: matches.length === 0 ? 'CLEAR' : 'POSSIBLE_MATCH',
   screenedAt: at,
-  hits: matches.map(
-    (match): ScreeningHit => ({
-      id: newId(),
-      field: match.field,
-      name: match.name,
-      listName: match.listName,
-      matchedName: match.matchedName,
-      score: match.score,
-      targetId: match.targetId,
-      explanation: explanationOf(match),
-      entry: entryOf(match),
-      resolution: null,
-    }),
-  ),
+  hits: matches.map((match) => screeningHitOf(match, newId())),
 });
 
 /**

@@ -1,8 +1,30 @@
 import type { ResultAsync } from 'neverthrow';
 import type { StorageUnavailable } from '../errors.js';
 
-/** The work of screening: one job screens one client's names as they are when it runs. */
-export type ScreeningJob = { readonly type: 'screen-client'; readonly clientId: string };
+/** A list target added or renamed in a new list version (`kit.screening.listChanged`). */
+export type ChangedListTarget = {
+  /** The target's id on its list, stable across versions (`ScreeningMatch.targetId`). */
+  readonly id: string;
+  /** Its name and aliases in the new version. */
+  readonly names: readonly string[];
+};
+
+/**
+ * The work of screening: `screen-client` screens one client's names as they are when it runs;
+ * `monitor-list-change` matches one bounded batch of a new list version's changed targets against
+ * the index of screened names (one job per batch, so that a crash reruns one batch).
+ */
+export type ScreeningJob =
+  | { readonly type: 'screen-client'; readonly clientId: string }
+  | {
+      readonly type: 'monitor-list-change';
+      readonly version: string;
+      readonly batch: number;
+      readonly targets: readonly ChangedListTarget[];
+    };
+
+/** The jobs of one list change, one per batch of its changed targets. */
+export type ListChangeJob = Extract<ScreeningJob, { type: 'monitor-list-change' }>;
 
 /**
  * The screening job queue, bound to the command's transaction (the job commits with the create or
@@ -10,4 +32,12 @@ export type ScreeningJob = { readonly type: 'screen-client'; readonly clientId: 
  */
 export interface ScreeningJobQueue {
   enqueueScreening(clientId: string): ResultAsync<void, StorageUnavailable>;
+  /**
+   * Enqueues the monitoring jobs of a list version unless its version was enqueued before, by any
+   * process (the store keeps every version it was given): true when they were enqueued now.
+   */
+  enqueueListChange(
+    version: string,
+    jobs: readonly ListChangeJob[],
+  ): ResultAsync<boolean, StorageUnavailable>;
 }

@@ -95,9 +95,19 @@ export const screeningUnavailable = (cause: unknown): ScreeningUnavailable => ({
 });
 
 /**
+ * Which listed targets a screening asks about: monitoring asks about the targets a new list version
+ * changed. A provider that cannot narrow its search screens against its whole list; the kit keeps
+ * only the matches of these targets either way.
+ */
+export type ScreeningScope = { readonly targetIds: readonly string[] };
+
+/**
  * Screens names against sanctions or PEP lists (decisions §12). The kit calls it from the job
  * engine, never in a request. Never throws: a failure is `ScreeningUnavailable`.
  */
 export interface ScreeningProvider {
-  screen(subjects: readonly ScreeningSubject[]): ResultAsync<ScreeningMatch[], ScreeningUnavailable>;
+  screen(
+    subjects: readonly ScreeningSubject[],
+    scope?: ScreeningScope,
+  ): ResultAsync<ScreeningMatch[], ScreeningUnavailable>;
 }

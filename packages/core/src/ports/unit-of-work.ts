@@ -5,6 +5,7 @@ import type { ClientRepository } from './client-repository.js';
 import type { DocumentIndex } from './document-index.js';
 import type { EventLog } from './event-log.js';
 import type { IdempotencyLockLost, IdempotencyStore } from './idempotency-store.js';
+import type { ScreenedNameIndex } from './screened-name-index.js';
 import type { ScreeningJobQueue } from './screening-job-queue.js';
 import type { WebhookDeliveryStore } from './webhook-delivery-store.js';
 import type { WebhookEndpointStore } from './webhook-endpoint-store.js';
@@ -26,6 +27,8 @@ export type TransactionalStores = {
   readonly webhookJobs: WebhookJobQueue;
   /** Screening of a created or resubmitted client, committed with it. */
   readonly screeningJobs: ScreeningJobQueue;
+  /** The names a completed screening looked at, indexed with it (monitoring); emptied by redaction. */
+  readonly screenedNames: Pick<ScreenedNameIndex, 'replace'>;
 };
 
 /**

@@ -13,6 +13,7 @@ export const auditActions = [
   'delete',
   'redact',
   'screening-resolution',
+  'screening-result',
   'download-links-issued',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);

@@ -127,6 +127,7 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
                         )
                         .andThen(() => tx.audit.redactChanges(clientId))
                         .andThen(() => tx.idempotencyRecords.forgetClient(clientId))
+                        .andThen(() => tx.screenedNames.replace(clientId, []))
                         .andThen(() =>
                           tx.events.append([
                             {

@@ -3,6 +3,7 @@ import type { IdempotentCommandContext } from '../commands/idempotent-command.js
 import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import { completedScreening, screeningSubjectsOf } from '../domain/screening.js';
+import { screeningNameKeys } from '../domain/screening-name-keys.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, lockLostAsInProgress, screeningHitNotFound } from '../errors.js';
@@ -15,9 +16,21 @@ import { CLIENT_EVENT_API_VERSION } from '../schemas/client-events.js';
 import type { Client, Screening } from '../schemas/client-response.js';
 import { resolveScreeningHitBodySchema } from '../schemas/compliance.js';
 import { parseRequest } from '../validation/parse-request.js';
+import {
+  createScreeningMonitoring,
+  type ListChangeReceipt,
+  type ListChangeReport,
+} from './screening-monitoring.js';
 
-/** What one screening job did: `screened` false when there was nothing (left) to screen. */
-export type ScreeningJobReport = { readonly screened: boolean; readonly hits: number };
+/**
+ * What one screening job did: `screened` false when there was nothing (left) to screen; a
+ * monitoring job also says how many candidate names it matched.
+ */
+export type ScreeningJobReport = {
+  readonly screened: boolean;
+  readonly hits: number;
+  readonly candidates?: number;
+};
 
 /** Why a screening job failed: the job engine runs it again later, with back-off. */
 export type ScreeningJobFailure = DomainError | ScreeningUnavailable;
@@ -25,6 +38,14 @@ export type ScreeningJobFailure = DomainError | ScreeningUnavailable;
 export interface ScreeningService {
   /** Runs one screening job (runners hand every `ScreeningJob` here). */
   runJob(job: ScreeningJob): ResultAsync<ScreeningJobReport, ScreeningJobFailure>;
+  /**
+   * A new version of the provider's list is in use: every client already screened is checked again
+   * against the targets it added or renamed, on the job engine (decisions §12). `change`:
+   * `{ version, changedTargets: [{ id, names }] }`. Once per version, whichever process calls it
+   * first; a later call with that version enqueues nothing (`enqueued: false`). Without a provider,
+   * nothing is monitored.
+   */
+  listChanged(change: unknown): ResultAsync<ListChangeReceipt, DomainError>;
   /** Compliance's decision on one hit; `body`: `{ decision, reason }`. */
   resolveHit(
     principal: CompliancePrincipal,
@@ -80,8 +101,17 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
                     },
                   },
                 ];
+          // The names just screened are what later list versions are matched against.
+          const index = () =>
+            screening.status === 'ERROR'
+              ? okAsync<void, never>(undefined)
+              : tx.screenedNames.replace(
+                  clientId,
+                  subjects.map((subject) => ({ ...subject, keys: screeningNameKeys(subject.name) })),
+                );
           return tx.clients
             .updateScreening(clientId, screening)
+            .andThen(index)
             .andThen(() => (events.length > 0 ? tx.events.append(events) : okAsync(undefined)))
             .andThen(() =>
               events.length > 0 ? tx.webhookJobs.enqueueEventDeliveries(events) : okAsync(undefined),
@@ -92,7 +122,14 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
       // No idempotency claim is completed here: the lock cannot be lost.
       .mapErr(lockLostAsInProgress);
 
+  const monitoring = createScreeningMonitoring(ctx);
+
   const runJob = (job: ScreeningJob): ResultAsync<ScreeningJobReport, ScreeningJobFailure> => {
+    if (job.type === 'monitor-list-change') {
+      return monitoring
+        .runListChange(job)
+        .map(({ candidates, hits }: ListChangeReport) => ({ screened: true, hits, candidates }));
+    }
     const provider = ports.screening;
     if (provider === undefined || !isUuid(job.clientId)) return okAsync(nothingScreened);
     return ports.clients.findById(job.clientId).andThen((client) => {
@@ -164,5 +201,5 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
     );
   };
 
-  return { runJob, resolveHit };
+  return { runJob, resolveHit, listChanged: monitoring.listChanged };
 };

@@ -1,0 +1,265 @@
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { screeningHitOf, screeningSubjectsOf } from '../domain/screening.js';
+import { screeningNameKeys } from '../domain/screening-name-keys.js';
+import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
+import { isUuid } from '../domain/uuid.js';
+import { type DomainError, lockLostAsInProgress } from '../errors.js';
+import type { KitContext } from '../kit-context.js';
+import type { LoggedEvent } from '../ports/event-log.js';
+import type { ScreenedNameCandidate, ScreenedNameCursor } from '../ports/screened-name-index.js';
+import type { ChangedListTarget, ListChangeJob } from '../ports/screening-job-queue.js';
+import type { ScreeningMatch, ScreeningSubject, ScreeningUnavailable } from '../ports/screening-provider.js';
+import type { AuditActor, AuditChange, AuditEntry } from '../schemas/audit.js';
+import { CLIENT_EVENT_API_VERSION } from '../schemas/client-events.js';
+import type { Screening, ScreeningHit } from '../schemas/client-response.js';
+import { type ScreeningListChange, screeningListChangeSchema } from '../schemas/screening-list-change.js';
+import { parseRequest } from '../validation/parse-request.js';
+
+/** Changed targets per monitoring job: a crash reruns one batch, and processes share the batches. */
+export const LIST_CHANGE_BATCH_SIZE = 100;
+/** Candidate names read from the index at once. */
+const CANDIDATE_PAGE = 1_000;
+
+/** What `listChanged` did: `enqueued` false when the version was given before (by any process). */
+export type ListChangeReceipt = {
+  readonly version: string;
+  readonly changedTargets: number;
+  readonly batches: number;
+  readonly enqueued: boolean;
+};
+
+/** What one monitoring job did: candidate names matched, and the new hits it recorded. */
+export type ListChangeReport = { readonly candidates: number; readonly hits: number };
+
+/** Who writes a hit found on a new list version in the trail. */
+const MONITORING_ACTOR: AuditActor = { kind: 'system', id: 'screening-monitoring' };
+
+/** The names a finding was made against: the listed entry's, or the name matched when the provider gave no entry. */
+const listedNamesOf = (entry: ScreeningHit['entry'] | undefined, matchedName: string): string =>
+  JSON.stringify(entry == null ? [matchedName] : [...new Set([entry.name, ...entry.aliases])].sort());
+
+/**
+ * Whether a match is a finding the client has already: the same client name and the same listed
+ * target, under the same listed names. A hit a reviewer dismissed is not raised again for it on a
+ * later list version (a whitelist, as the field calls it); it comes back when the client's name
+ * or the target's names change.
+ */
+const sameFinding = (hit: ScreeningHit, match: ScreeningMatch): boolean =>
+  hit.name === match.name &&
+  hit.targetId === match.targetId &&
+  listedNamesOf(hit.entry, hit.matchedName) === listedNamesOf(match.entry, match.matchedName);
+
+/** The subject a candidate row stands for, as the provider takes it. */
+const subjectOf = ({ field, name, kind }: ScreenedNameCandidate): ScreeningSubject => ({ field, name, kind });
+
+/**
+ * Ongoing screening (decisions §12): a new list version's changed targets are matched against the
+ * index of the names the kit screened, so that its cost follows the change, not the client base.
+ * The index only selects candidates, generously (shared words and sound skeletons); the provider
+ * decides which candidates are hits, scoped to the changed targets. Each batch of targets is one
+ * job; a job records its hits client by client, each in its own transaction, skipping findings
+ * the client already has, so that a job run again after a crash adds nothing twice.
+ */
+export const createScreeningMonitoring = (ctx: KitContext) => {
+  const { ports } = ctx;
+
+  const listChanged = (input: unknown): ResultAsync<ListChangeReceipt, DomainError> => {
+    const parsed = parseRequest(screeningListChangeSchema, input);
+    if (parsed.isErr()) return errAsync(parsed.error);
+    const change: ScreeningListChange = parsed.value;
+    // A target named twice is the last one given.
+    const targets = [...new Map(change.changedTargets.map((target) => [target.id, target])).values()];
+    const jobs: ListChangeJob[] = [];
+    if (ports.screening !== undefined) {
+      for (let start = 0; start < targets.length; start += LIST_CHANGE_BATCH_SIZE) {
+        jobs.push({
+          type: 'monitor-list-change',
+          version: change.version,
+          batch: jobs.length,
+          targets: targets.slice(start, start + LIST_CHANGE_BATCH_SIZE),
+        });
+      }
+    }
+    return ports.unitOfWork
+      .transaction((tx) => tx.screeningJobs.enqueueListChange(change.version, jobs))
+      .mapErr(lockLostAsInProgress)
+      .map((enqueued) => ({
+        version: change.version,
+        changedTargets: targets.length,
+        batches: jobs.length,
+        enqueued,
+      }));
+  };
+
+  /** Adds the client's new findings to its screening; false when there were none (or no such client). */
+  const recordHits = (clientId: string, matches: readonly ScreeningMatch[]) =>
+    ports.unitOfWork
+      .transaction((tx) =>
+        tx.clients.findForUpdate(clientId).andThen((client): ResultAsync<number, DomainError> => {
+          const screening = client?.screening ?? null;
+          // A screening pending or failed runs in full against the current list anyway.
+          if (
+            client === null ||
+            screening === null ||
+            screening.status === 'PENDING' ||
+            screening.status === 'ERROR'
+          )
+            return okAsync(0);
+          const subjects = screeningSubjectsOf(client);
+          const hits = [...screening.hits];
+          const changes: AuditChange[] = [];
+          for (const match of matches) {
+            // The index may be behind a resubmission: only the client's current names count.
+            const current = subjects.some(
+              (subject) => subject.field === match.field && subject.name === match.name,
+            );
+            if (!current || hits.some((hit) => sameFinding(hit, match))) continue;
+            const hit = screeningHitOf(match, ports.ids.uuid());
+            changes.push({ path: `screening.hits[${hits.length}]`, before: null, after: hit });
+            hits.push(hit);
+          }
+          if (changes.length === 0) return okAsync(0);
+          const at = ports.clock.now().toISOString();
+          const next: Screening = { status: 'POSSIBLE_MATCH', screenedAt: at, hits };
+          if (screening.status !== next.status) {
+            changes.unshift({ path: 'screening.status', before: screening.status, after: next.status });
+          }
+          const updated: StoredClient = { ...client, screening: next };
+          const events: LoggedEvent[] = [
+            {
+              managerId: client.managerId,
+              clientId,
+              event: {
+                id: ports.ids.uuid(),
+                type: 'client.screening_completed',
+                apiVersion: CLIENT_EVENT_API_VERSION,
+                createdAt: at,
+                data: { client: toClientResponse(updated) },
+              },
+            },
+          ];
+          const entry: AuditEntry = {
+            id: ports.ids.uuid(),
+            clientId,
+            action: 'screening-result',
+            actor: MONITORING_ACTOR,
+            requestId: null,
+            at,
+            changes,
+            documents: [],
+          };
+          return tx.clients
+            .updateScreening(clientId, next)
+            .andThen(() => tx.events.append(events))
+            .andThen(() => tx.webhookJobs.enqueueEventDeliveries(events))
+            .andThen(() => tx.audit.append([entry]))
+            .map(() => changes.filter((change) => change.path !== 'screening.status').length);
+        }),
+      )
+      .mapErr(lockLostAsInProgress);
+
+  /** Screens one page of candidates against the targets each shares a key with; their matches by client. */
+  const matchPage = (
+    candidates: readonly ScreenedNameCandidate[],
+    targetsByKey: ReadonlyMap<string, readonly ChangedListTarget[]>,
+  ): ResultAsync<Map<string, ScreeningMatch[]>, ScreeningUnavailable> => {
+    const provider = ports.screening;
+    const byClient = new Map<string, ScreeningMatch[]>();
+    if (provider === undefined) return okAsync(byClient);
+    // One provider call per target, with every distinct name that shares a key with it (clients
+    // with the same name on the same field share the provider's answer).
+    const groups = new Map<string, Map<string, { subject: ScreeningSubject; clientIds: string[] }>>();
+    for (const candidate of candidates) {
+      const targetIds = new Set<string>();
+      for (const key of candidate.keys) {
+        for (const target of targetsByKey.get(key) ?? []) targetIds.add(target.id);
+      }
+      const subject = subjectOf(candidate);
+      const subjectKey = JSON.stringify([subject.field, subject.name, subject.kind]);
+      for (const targetId of targetIds) {
+        let group = groups.get(targetId);
+        if (group === undefined) {
+          group = new Map();
+          groups.set(targetId, group);
+        }
+        const same = group.get(subjectKey);
+        if (same === undefined) group.set(subjectKey, { subject, clientIds: [candidate.clientId] });
+        else same.clientIds.push(candidate.clientId);
+      }
+    }
+    let screened: ResultAsync<void, ScreeningUnavailable> = okAsync(undefined);
+    for (const [targetId, group] of groups) {
+      const named = [...group.values()];
+      screened = screened.andThen(() =>
+        provider
+          .screen(
+            named.map(({ subject }) => subject),
+            { targetIds: [targetId] },
+          )
+          .andThen((matches) => {
+            for (const match of matches) {
+              // A provider that could not narrow its search answers other targets too.
+              if (match.targetId !== targetId) continue;
+              const of = named.filter(
+                ({ subject }) => subject.field === match.field && subject.name === match.name,
+              );
+              for (const clientId of of.flatMap(({ clientIds }) => clientIds)) {
+                const found = byClient.get(clientId);
+                if (found === undefined) byClient.set(clientId, [match]);
+                else found.push(match);
+              }
+            }
+            return okAsync(undefined);
+          }),
+      );
+    }
+    return screened.map(() => byClient);
+  };
+
+  /** Runs one batch of a list change: page by page through the candidates, hits recorded as found. */
+  const runListChange = (
+    job: ListChangeJob,
+  ): ResultAsync<ListChangeReport, DomainError | ScreeningUnavailable> => {
+    const targetsByKey = new Map<string, ChangedListTarget[]>();
+    for (const target of job.targets) {
+      for (const key of new Set(target.names.flatMap(screeningNameKeys))) {
+        const targets = targetsByKey.get(key);
+        if (targets === undefined) targetsByKey.set(key, [target]);
+        else targets.push(target);
+      }
+    }
+    const keys = [...targetsByKey.keys()];
+    const page = (
+      after: ScreenedNameCursor | undefined,
+      done: ListChangeReport,
+    ): ResultAsync<ListChangeReport, DomainError | ScreeningUnavailable> =>
+      ports.screenedNames
+        .candidates({ keys, limit: CANDIDATE_PAGE, ...(after === undefined ? {} : { after }) })
+        .andThen((candidates) =>
+          matchPage(candidates, targetsByKey)
+            .andThen((byClient) =>
+              [...byClient].reduce<ResultAsync<number, DomainError>>(
+                (recorded, [clientId, matches]) =>
+                  recorded.andThen((count) =>
+                    isUuid(clientId)
+                      ? recordHits(clientId, matches).map((hits) => count + hits)
+                      : okAsync(count),
+                  ),
+                okAsync(0),
+              ),
+            )
+            .andThen((hits) => {
+              const report = { candidates: done.candidates + candidates.length, hits: done.hits + hits };
+              const last = candidates.at(-1);
+              return candidates.length < CANDIDATE_PAGE || last === undefined
+                ? okAsync(report)
+                : page({ clientId: last.clientId, field: last.field }, report);
+            }),
+        );
+    return keys.length === 0 || ports.screening === undefined
+      ? okAsync({ candidates: 0, hits: 0 })
+      : page(undefined, { candidates: 0, hits: 0 });
+  };
+
+  return { listChanged, runListChange };
+};

@@ -1,0 +1,80 @@
+import {
+  type ScreenedNameCandidate,
+  type ScreenedNameIndex,
+  type ScreeningSubject,
+  storageUnavailable,
+} from '@onboarding-kit/core/adapter';
+import { ResultAsync } from 'neverthrow';
+import type { KitTables } from './kit-tables.js';
+import { preparedStatement } from './prepared-statement.js';
+import { type SqlSession, statementsPerSchema } from './sql-session.js';
+
+const unavailable = storageUnavailable('postgres');
+
+const statements = statementsPerSchema((tables) => ({
+  // The client's rows are replaced whole: those of fields it no longer has go, the others are written.
+  replace: preparedStatement(
+    `WITH names AS (
+       SELECT * FROM json_to_recordset($2::json) AS n(field text, name text, kind text, keys text[])
+     ), gone AS (
+       DELETE FROM ${tables.screenedNames} s
+       WHERE s.client_id = $1 AND NOT EXISTS (SELECT 1 FROM names WHERE names.field = s.field)
+     )
+     INSERT INTO ${tables.screenedNames} (client_id, field, name, kind, keys)
+     SELECT $1, field, name, kind, keys FROM names
+     ON CONFLICT (client_id, field) DO UPDATE SET name = excluded.name, kind = excluded.kind, keys = excluded.keys`,
+  ),
+  // The first page starts before every client (the nil UUID sorts first); `keys && $1` is the GIN
+  // index's, the order and the cursor those of the primary key.
+  candidates: preparedStatement(
+    `SELECT client_id, field, name, kind, keys FROM ${tables.screenedNames}
+     WHERE keys && $1::text[] AND (client_id, field) > ($2::uuid, $3::text)
+     ORDER BY client_id, field LIMIT $4`,
+  ),
+}));
+
+type CandidateRow = {
+  client_id: string;
+  field: string;
+  name: string;
+  kind: ScreeningSubject['kind'];
+  keys: string[];
+};
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** The index of screened names on PostgreSQL (migration 0009): one row per client name, its keys in a GIN index. */
+export const createPostgresScreenedNameIndex = (db: SqlSession, tables: KitTables): ScreenedNameIndex => {
+  const sql = statements(tables);
+  return {
+    replace: (clientId, names) =>
+      ResultAsync.fromPromise(
+        db.query(
+          sql.replace([
+            clientId,
+            JSON.stringify(
+              names.map(({ field, name, kind, keys }) => ({ field, name, kind, keys: [...new Set(keys)] })),
+            ),
+          ]),
+        ),
+        unavailable,
+      ).map(() => undefined),
+    candidates: ({ keys, after, limit }) =>
+      ResultAsync.fromPromise(
+        db.query<CandidateRow>(
+          sql.candidates([[...new Set(keys)], after?.clientId ?? NIL_UUID, after?.field ?? '', limit]),
+        ),
+        unavailable,
+      ).map((result) =>
+        result.rows.map(
+          (row): ScreenedNameCandidate => ({
+            clientId: row.client_id,
+            field: row.field,
+            name: row.name,
+            kind: row.kind,
+            keys: row.keys,
+          }),
+        ),
+      ),
+  };
+};
