@@ -63,6 +63,8 @@ export const runScreenedNameIndexContract = ({ name, setup }: ScreenedNameIndexC
           field: 'company',
           name: 'Petrov Trading LLC',
           kind: 'COMPANY',
+          // The client's country travels with the name: the provider weighs it.
+          country: 'CY',
           keys: [key('petrov'), key('trading')],
         },
         {

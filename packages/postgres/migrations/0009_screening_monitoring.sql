@@ -9,6 +9,8 @@ CREATE TABLE screened_names (
   field text NOT NULL,
   name text NOT NULL,
   kind text NOT NULL CHECK (kind IN ('PERSON', 'COMPANY')),
+  -- The client's country where the payload gives one: evidence the provider weighs.
+  country text,
   keys text[] NOT NULL,
   PRIMARY KEY (client_id, field)
 );

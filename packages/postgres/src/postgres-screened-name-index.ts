@@ -15,19 +15,20 @@ const statements = statementsPerSchema((tables) => ({
   // The client's rows are replaced whole: those of fields it no longer has go, the others are written.
   replace: preparedStatement(
     `WITH names AS (
-       SELECT * FROM json_to_recordset($2::json) AS n(field text, name text, kind text, keys text[])
+       SELECT * FROM json_to_recordset($2::json) AS n(field text, name text, kind text, country text, keys text[])
      ), gone AS (
        DELETE FROM ${tables.screenedNames} s
        WHERE s.client_id = $1 AND NOT EXISTS (SELECT 1 FROM names WHERE names.field = s.field)
      )
-     INSERT INTO ${tables.screenedNames} (client_id, field, name, kind, keys)
-     SELECT $1, field, name, kind, keys FROM names
-     ON CONFLICT (client_id, field) DO UPDATE SET name = excluded.name, kind = excluded.kind, keys = excluded.keys`,
+     INSERT INTO ${tables.screenedNames} (client_id, field, name, kind, country, keys)
+     SELECT $1, field, name, kind, country, keys FROM names
+     ON CONFLICT (client_id, field) DO UPDATE
+       SET name = excluded.name, kind = excluded.kind, country = excluded.country, keys = excluded.keys`,
   ),
   // The first page starts before every client (the nil UUID sorts first); `keys && $1` is the GIN
   // index's, the order and the cursor those of the primary key.
   candidates: preparedStatement(
-    `SELECT client_id, field, name, kind, keys FROM ${tables.screenedNames}
+    `SELECT client_id, field, name, kind, country, keys FROM ${tables.screenedNames}
      WHERE keys && $1::text[] AND (client_id, field) > ($2::uuid, $3::text)
      ORDER BY client_id, field LIMIT $4`,
   ),
@@ -38,6 +39,7 @@ type CandidateRow = {
   field: string;
   name: string;
   kind: ScreeningSubject['kind'];
+  country: string | null;
   keys: string[];
 };
 
@@ -53,7 +55,13 @@ export const createPostgresScreenedNameIndex = (db: SqlSession, tables: KitTable
           sql.replace([
             clientId,
             JSON.stringify(
-              names.map(({ field, name, kind, keys }) => ({ field, name, kind, keys: [...new Set(keys)] })),
+              names.map(({ field, name, kind, country, keys }) => ({
+                field,
+                name,
+                kind,
+                country: country ?? null,
+                keys: [...new Set(keys)],
+              })),
             ),
           ]),
         ),
@@ -72,6 +80,7 @@ export const createPostgresScreenedNameIndex = (db: SqlSession, tables: KitTable
             field: row.field,
             name: row.name,
             kind: row.kind,
+            ...(row.country === null ? {} : { country: row.country }),
             keys: row.keys,
           }),
         ),

@@ -63,10 +63,16 @@ runScreeningMonitoringContract({
         readScreenedNames: async (clientId) =>
           (
             await database.pool.query<IndexedScreeningName>(
-              `SELECT field, name, kind, keys FROM ${database.tables.screenedNames} WHERE client_id = $1 ORDER BY field`,
+              `SELECT field, name, kind, country, keys FROM ${database.tables.screenedNames} WHERE client_id = $1 ORDER BY field`,
               [clientId],
             )
-          ).rows.map(({ field, name, kind, keys }) => ({ field, name, kind, keys })),
+          ).rows.map(({ field, name, kind, country, keys }) => ({
+            field,
+            name,
+            kind,
+            ...(country == null ? {} : { country }),
+            keys,
+          })),
         countListChangeJobs: async (version) =>
           Number(
             (

@@ -106,6 +106,7 @@ describe('createListScreeningProvider', () => {
         order.push('match');
         return fixture.match(...args);
       },
+      targets: () => fixture.targets(),
     };
     let screening = true;
     const otherWork = () => {

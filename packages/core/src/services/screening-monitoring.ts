@@ -35,7 +35,10 @@ export type ListChangeReport = { readonly candidates: number; readonly hits: num
 const MONITORING_ACTOR: AuditActor = { kind: 'system', id: 'screening-monitoring' };
 
 /** The names a finding was made against: the listed entry's, or the name matched when the provider gave no entry. */
-const listedNamesOf = (entry: ScreeningHit['entry'] | undefined, matchedName: string): string =>
+const listedNamesOf = (
+  entry: { readonly name: string; readonly aliases: readonly string[] } | null | undefined,
+  matchedName: string,
+): string =>
   JSON.stringify(entry == null ? [matchedName] : [...new Set([entry.name, ...entry.aliases])].sort());
 
 /**
@@ -50,7 +53,12 @@ const sameFinding = (hit: ScreeningHit, match: ScreeningMatch): boolean =>
   listedNamesOf(hit.entry, hit.matchedName) === listedNamesOf(match.entry, match.matchedName);
 
 /** The subject a candidate row stands for, as the provider takes it. */
-const subjectOf = ({ field, name, kind }: ScreenedNameCandidate): ScreeningSubject => ({ field, name, kind });
+const subjectOf = ({ field, name, kind, country }: ScreenedNameCandidate): ScreeningSubject => ({
+  field,
+  name,
+  kind,
+  ...(country === undefined ? {} : { country }),
+});
 
 /**
  * Ongoing screening (decisions §12): a new list version's changed targets are matched against the
@@ -175,7 +183,7 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
         for (const target of targetsByKey.get(key) ?? []) targetIds.add(target.id);
       }
       const subject = subjectOf(candidate);
-      const subjectKey = JSON.stringify([subject.field, subject.name, subject.kind]);
+      const subjectKey = JSON.stringify([subject.field, subject.name, subject.kind, subject.country ?? null]);
       for (const targetId of targetIds) {
         let group = groups.get(targetId);
         if (group === undefined) {
