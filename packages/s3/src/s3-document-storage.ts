@@ -1,9 +1,11 @@
 import {
   CopyObjectCommand,
+  type DeletedObject,
   DeleteObjectsCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  ListObjectVersionsCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
@@ -104,18 +106,17 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
       unavailable,
     );
 
-  /** Deletes objects, each only at `etag` when one is given (a changed object is kept, not an error). */
-  const deleteKeys = async (objects: readonly { key: string; etag?: string }[]): Promise<void> => {
-    const unique = [...new Map(objects.map((object) => [object.key, object])).values()];
-    for (let start = 0; start < unique.length; start += DELETE_BATCH_SIZE) {
-      const batch = unique.slice(start, start + DELETE_BATCH_SIZE);
+  /** Deletes exact object versions (`VersionId`), or current objects; per-key errors are failures. */
+  const deleteBatches = async (
+    objects: readonly { Key: string; VersionId?: string; ETag?: string }[],
+  ): Promise<DeletedObject[]> => {
+    const deleted: DeletedObject[] = [];
+    for (let start = 0; start < objects.length; start += DELETE_BATCH_SIZE) {
       const output = await client.send(
         new DeleteObjectsCommand({
           Bucket: bucket,
-          Delete: {
-            Objects: batch.map(({ key, etag }) => ({ Key: key, ...(etag ? { ETag: etag } : {}) })),
-            Quiet: true,
-          },
+          // Not quiet: on a versioned bucket each result says it only laid a delete marker.
+          Delete: { Objects: objects.slice(start, start + DELETE_BATCH_SIZE), Quiet: false },
         }),
       );
       // DeleteObjects answers 200 even when some keys failed: the failures are in the body. A
@@ -124,7 +125,65 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
       if (failure !== undefined) {
         throw new Error(`DeleteObjects failed for ${failure.Key}: ${failure.Code} ${failure.Message}`);
       }
+      deleted.push(...(output.Deleted ?? []));
     }
+    return deleted;
+  };
+
+  /**
+   * Every version and delete marker of `key` (a versioned bucket keeps the bytes of a deleted or
+   * replaced object as noncurrent versions), but its current version when `keepCurrent`.
+   */
+  const versionsOf = async (key: string, keepCurrent: boolean) => {
+    const found: { Key: string; VersionId: string }[] = [];
+    let markers: { KeyMarker?: string; VersionIdMarker?: string } = {};
+    for (;;) {
+      const page = await client.send(
+        new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key, ...markers }),
+      );
+      for (const version of page.Versions ?? []) {
+        if (version.Key !== key || version.VersionId === undefined) continue;
+        if (!(keepCurrent && version.IsLatest)) found.push({ Key: key, VersionId: version.VersionId });
+      }
+      for (const marker of page.DeleteMarkers ?? []) {
+        if (marker.Key === key && marker.VersionId !== undefined) {
+          found.push({ Key: key, VersionId: marker.VersionId });
+        }
+      }
+      if (!page.IsTruncated) return found;
+      markers = {
+        ...(page.NextKeyMarker === undefined ? {} : { KeyMarker: page.NextKeyMarker }),
+        ...(page.NextVersionIdMarker === undefined ? {} : { VersionIdMarker: page.NextVersionIdMarker }),
+      };
+    }
+  };
+
+  /**
+   * Deletes objects, each only at `etag` when one is given (a changed object is kept, not an error).
+   * Where the bucket answers with a delete marker (versioning on or suspended), the key's versions
+   * go too, and its delete markers: every one (`keepCurrent` false), or all but a current version,
+   * a newer upload (`keepCurrent` true). An unversioned bucket costs no call more.
+   */
+  const deleteKeys = async (
+    objects: readonly { key: string; etag?: string }[],
+    keepCurrent: boolean,
+  ): Promise<void> => {
+    const unique = [...new Map(objects.map((object) => [object.key, object])).values()];
+    const deleted = await deleteBatches(
+      unique.map(({ key, etag }) => ({ Key: key, ...(etag ? { ETag: etag } : {}) })),
+    );
+    const versioned = [
+      ...new Set(deleted.flatMap(({ Key, DeleteMarker }) => (DeleteMarker && Key ? [Key] : []))),
+    ];
+    if (versioned.length === 0) return;
+    const listed = await settleBounded(versioned, concurrency, (key) =>
+      ResultAsync.fromPromise(versionsOf(key, keepCurrent), (error) => error),
+    );
+    const versions = listed.flatMap(({ result }) => {
+      if (result.isErr()) throw result.error;
+      return result.value;
+    });
+    await deleteBatches(versions);
   };
 
   const existsPermanent = async (documentKey: string): Promise<boolean> => {
@@ -238,7 +297,7 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
           const copied = settled.flatMap(({ item, result }) =>
             result.isOk() ? [{ key: keys.permanent(item.key) }] : [],
           );
-          await deleteKeys(copied).catch(() => undefined);
+          await deleteKeys(copied, false).catch(() => undefined);
           throw failures.find((error) => !(error instanceof SourceChanged)) ?? failures;
         })(),
         (error): StorageUnavailable | TemporaryFilesChanged =>
@@ -247,11 +306,13 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
             : unavailable(error),
       ),
 
-    // Each delete names the ETag used (S3 conditional delete): a re-upload since is kept.
+    // Each delete names the ETag used (S3 conditional delete): a re-upload since is kept, as its
+    // current version on a versioned bucket (the older ones are of no use to the kit any more).
     deleteTemporary: (owner, used) =>
       attempt(() =>
         deleteKeys(
           used.map(({ filename, version }) => ({ key: keys.temporary(owner, filename), etag: version })),
+          true,
         ),
       ),
 
@@ -290,8 +351,14 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
         return missing;
       }),
 
+    // Every version: redaction's erasure and the removal of a failed command's copies leave no bytes.
     deletePermanent: (documentKeys) =>
-      attempt(() => deleteKeys(documentKeys.map((documentKey) => ({ key: keys.permanent(documentKey) })))),
+      attempt(() =>
+        deleteKeys(
+          documentKeys.map((documentKey) => ({ key: keys.permanent(documentKey) })),
+          false,
+        ),
+      ),
 
     presignDownload: (key, filename, expiresAt) =>
       attempt(() =>

@@ -33,7 +33,8 @@ const hasNoLifecycle = (error: unknown): boolean =>
 /**
  * Puts the lifecycle rule that empties the temporary area: objects expire 1 day after upload (S3
  * rounds to the next midnight UTC, so removal happens within 48 h; the kit itself hides files older
- * than 24 h) and incomplete multipart uploads are aborted after 1 day. Other rules of the bucket are
+ * than 24 h), on a versioned bucket noncurrent versions 1 day after they became noncurrent, and
+ * incomplete multipart uploads are aborted after 1 day. Other rules of the bucket are
  * kept: S3 replaces the whole configuration on every put, so the current one is read and merged.
  * Throws a TypeError, before any call, when the prefixes are not two separate folders (`checkS3Prefixes`).
  */
@@ -48,6 +49,8 @@ export const ensureTemporaryExpiry = (
     Filter: { Prefix: prefix },
     Status: 'Enabled',
     Expiration: { Days: 1 },
+    // A versioned bucket keeps a replaced or expired upload as a noncurrent version: gone a day later.
+    NoncurrentVersionExpiration: { NoncurrentDays: 1 },
     AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
   };
   return ResultAsync.fromPromise(

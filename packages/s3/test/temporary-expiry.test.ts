@@ -14,7 +14,7 @@ describe('ensureTemporaryExpiry', () => {
   const rulesOf = async (bucket: string) =>
     (await client.send(new GetBucketLifecycleConfigurationCommand({ Bucket: bucket }))).Rules ?? [];
 
-  it('puts a rule expiring the temporary prefix after 1 day and aborting stale multipart uploads', async () => {
+  it('puts a rule expiring the temporary prefix and its noncurrent versions after 1 day and aborting stale multipart uploads', async () => {
     const bucket = await freshBucket(client);
     await expectOk(ensureTemporaryExpiry({ client, bucket, temporaryPrefix: 'uploads/tmp/' }));
 
@@ -25,6 +25,7 @@ describe('ensureTemporaryExpiry', () => {
       Filter: { Prefix: 'uploads/tmp/' },
       Status: 'Enabled',
       Expiration: { Days: 1 },
+      NoncurrentVersionExpiration: { NoncurrentDays: 1 },
       AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
     });
   });
