@@ -17,6 +17,8 @@ export type InFlightBytesExceeded = {
   readonly scope: 'link' | 'owner' | 'process';
   readonly retryAfterSeconds: number;
 };
+/** A manager past its request rate (`managerRateLimit` of the mount). */
+export type RequestRateLimited = { readonly type: 'RequestRateLimited'; readonly retryAfterSeconds: number };
 export type PayloadTooLarge = { readonly type: 'PayloadTooLarge'; readonly limitBytes: number };
 export type UnsupportedMediaType = { readonly type: 'UnsupportedMediaType'; readonly reason: string };
 export type RouteNotFound = {
@@ -32,6 +34,7 @@ export type BindingError =
   | MalformedPath
   | RequestTimeout
   | InFlightBytesExceeded
+  | RequestRateLimited
   | PayloadTooLarge
   | UnsupportedMediaType
   | RouteNotFound
@@ -45,6 +48,10 @@ export const inFlightBytesExceeded = (
   scope: InFlightBytesExceeded['scope'],
   retryAfterSeconds: number,
 ): InFlightBytesExceeded => ({ type: 'InFlightBytesExceeded', scope, retryAfterSeconds });
+export const requestRateLimited = (retryAfterSeconds: number): RequestRateLimited => ({
+  type: 'RequestRateLimited',
+  retryAfterSeconds,
+});
 export const payloadTooLarge = (limitBytes: number): PayloadTooLarge => ({
   type: 'PayloadTooLarge',
   limitBytes,
@@ -180,6 +187,14 @@ export const toHttpError = (error: HttpFailure): HttpError =>
       httpError(
         'SERVER_BUSY',
         `The server is receiving too many uploads at once: retry in ${e.retryAfterSeconds} s`,
+        null,
+        { 'Retry-After': String(e.retryAfterSeconds) },
+      ),
+    )
+    .with({ type: 'RequestRateLimited' }, (e) =>
+      httpError(
+        'TOO_MANY_REQUESTS',
+        `You sent more requests than your rate allows: retry in ${e.retryAfterSeconds} s`,
         null,
         { 'Retry-After': String(e.retryAfterSeconds) },
       ),

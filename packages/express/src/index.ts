@@ -65,6 +65,8 @@ export {
   SECRET_HEADER_NAMES,
   winstonRedaction,
 } from './log-redaction.js';
+// --- A request rate per manager, across processes with a shared store ----------------------------
+export { type ManagerRequestLimiter, managerRateLimitKey } from './manager-rate-limit.js';
 // --- The routers a host mounts one by one -----------------------------------------------------------
 export { createManagerRouter } from './manager-router.js';
 // --- One mount for everything, from one prefix ----------------------------------------------------

@@ -29,6 +29,7 @@ import { parseIdempotencyKeyHeader } from './idempotency-key-header.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { sendJsonAnswer } from './json-answer.js';
 import { createJsonBodyParser, optionalJsonBody } from './json-body.js';
+import { createManagerRateLimitMiddleware, type ManagerRequestLimiter } from './manager-rate-limit.js';
 import type { OperationHandler, OperationHandlers, OperationInput, OperationSpec } from './operation.js';
 
 /**
@@ -40,6 +41,11 @@ export type RouterOptions = ErrorReportingOptions & {
   readonly authenticate?: AuthenticateRequest;
   /** How long a JSON body may take to arrive (default 30 s): then 408, its connection closed. */
   readonly jsonBodyTimeoutMs?: number;
+  /**
+   * A request rate per manager (default none), on the manager interface only: see
+   * `ManagerRequestLimiter`. Use a limiter with a shared store to hold it across processes.
+   */
+  readonly managerRateLimit?: ManagerRequestLimiter;
 };
 
 /** A JSON 404 for anything under the router's mount path that no route matched. */
@@ -184,6 +190,9 @@ export const createInterfaceRouter = <
   const reporting = errorReporting(options);
   const router = express.Router();
   router.use(createAuthenticationMiddleware(kit, { ...options, accept: kind }));
+  if (kind === 'manager' && options.managerRateLimit !== undefined) {
+    router.use(createManagerRateLimitMiddleware(options.managerRateLimit, reporting));
+  }
   const jsonBody = createJsonBodyParser(reporting, options);
   const optionalBody = optionalJsonBody(jsonBody);
   for (const id of Object.keys(operations) as (keyof Operations & string)[]) {

@@ -8,6 +8,7 @@ import type { ErrorReportingOptions } from './error-response.js';
 import { createInterfaceBodyParserErrorHandler, createSignedLinkBodyGuard } from './host-body-parser.js';
 import type { InFlightByteBudget } from './in-flight-byte-budget.js';
 import type { RouterOptions } from './interface-router.js';
+import type { ManagerRequestLimiter } from './manager-rate-limit.js';
 import { createManagerRouter } from './manager-router.js';
 import {
   createOpenApiDocument,
@@ -59,6 +60,8 @@ export type MountOnboardingKitOptions = ErrorReportingOptions & {
   readonly inFlightBudget?: InFlightByteBudget;
   /** How long a JSON body may take to arrive (default 30 s, see `RouterOptions`). */
   readonly jsonBodyTimeoutMs?: number;
+  /** A request rate per manager on the manager interface (default none; see `RouterOptions`). */
+  readonly managerRateLimit?: ManagerRequestLimiter;
   /**
    * `paths.openApi` serves the document of what is mounted (default on), its figures taken from
    * `kit.options`. Options other than the paths and interfaces (security schemes, the host's error
@@ -130,6 +133,7 @@ export const mountOnboardingKit = (
     ...reporting,
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
     ...(options.jsonBodyTimeoutMs === undefined ? {} : { jsonBodyTimeoutMs: options.jsonBodyTimeoutMs }),
+    ...(options.managerRateLimit === undefined ? {} : { managerRateLimit: options.managerRateLimit }),
   };
   for (const kind of ['manager', 'client', 'compliance'] as const) {
     if (!interfaces.has(kind)) continue;
