@@ -58,8 +58,15 @@ export const parseRetryAfter = (value: string | null | undefined, now: Date): nu
 };
 
 /**
- * The delivery after one more attempt: succeeded on a 2xx; otherwise pending again at the later of
- * the backoff and the receiver's `Retry-After`, or failed when that falls past `retryUntil`.
+ * 410 Gone: the receiver says the endpoint is no more (Standard Webhooks). Its deliveries are not
+ * retried; a redelivery still attempts it once.
+ */
+const GONE = 410;
+
+/**
+ * The delivery after one more attempt: succeeded on a 2xx; failed at once on 410 Gone; otherwise
+ * pending again at the later of the backoff and the receiver's `Retry-After`, or failed when that
+ * falls past `retryUntil`.
  */
 export const deliveryAfterAttempt = (
   delivery: StoredWebhookDelivery,
@@ -86,7 +93,7 @@ export const deliveryAfterAttempt = (
     outcome.type === 'answered' ? (outcome.retryAfterMs ?? 0) : 0,
   );
   const next = now.getTime() + delay;
-  return next > Date.parse(delivery.retryUntil)
+  return next > Date.parse(delivery.retryUntil) || lastStatusCode === GONE
     ? { ...attempted, status: 'failed', nextAttemptAt: null, lastStatusCode, lastError }
     : {
         ...attempted,
