@@ -58,6 +58,8 @@ server.listen(Number(url.port || 80), url.hostname, () => {
     }`,
   );
 });
+// `on`, not `once`: under tsx a signal to the process group arrives twice (tsx relays it), and a
+// second one after a spent `once` handler would kill the receiver mid-close.
 const stop = () => server.close(() => process.exit(0));
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

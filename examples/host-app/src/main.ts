@@ -38,9 +38,15 @@ server.listen(port, host, () => {
   });
 });
 
+// `on`, not `once`: tsx relays the signal to this process, so a signal sent to the whole process
+// group arrives twice; a second one after a `once` handler was spent would kill the process
+// mid-shutdown (exit 143), as the portal-process test saw on a loaded machine.
+let stopping = false;
 const shutdown = () => {
+  if (stopping) return;
+  stopping = true;
   server.close();
   void maintenance.close().then(() => process.exit(0));
 };
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
