@@ -114,16 +114,21 @@ export const webhookEndpointLimitReached = (limit: number): WebhookEndpointLimit
   limit,
 });
 
-/** Approval refused: the client's screening is not done, failed, or has a hit not dismissed. */
+/**
+ * A move towards VERIFIED (approval, or the signed terms) refused: the client's screening is not
+ * done, failed, or has a hit not dismissed. `trigger` is absent in answers recorded before it existed.
+ */
 export type ScreeningUnresolved = {
   readonly type: 'ScreeningUnresolved';
   readonly clientId: string;
   readonly screeningStatus: 'PENDING' | 'CLEAR' | 'POSSIBLE_MATCH' | 'ERROR';
+  readonly trigger?: 'APPROVE' | 'SIGN_TERMS';
 };
 export const screeningUnresolved = (
   clientId: string,
   screeningStatus: ScreeningUnresolved['screeningStatus'],
-): ScreeningUnresolved => ({ type: 'ScreeningUnresolved', clientId, screeningStatus });
+  trigger: 'APPROVE' | 'SIGN_TERMS',
+): ScreeningUnresolved => ({ type: 'ScreeningUnresolved', clientId, screeningStatus, trigger });
 export type ScreeningHitNotFound = {
   readonly type: 'ScreeningHitNotFound';
   readonly clientId: string;

@@ -13,7 +13,7 @@ const awaitingSignature = async () => {
 
 const evidence = {
   termsVersion: '2026-03',
-  signedAt: '2026-03-01T08:30:00+01:00',
+  signedAt: '2026-03-01T10:00:30+01:00',
   signatoryName: 'Chloé Laurent',
   ipAddress: '203.0.113.7',
   userAgent: 'Mozilla/5.0',
@@ -26,7 +26,7 @@ describe('terms acceptance evidence', () => {
     const signed = (await kit.compliance.markTermsSigned(compliance, client.id, evidence))._unsafeUnwrap();
     expect(signed).toMatchObject({
       status: 'VERIFIED',
-      termsAcceptance: { ...evidence, signedAt: '2026-03-01T07:30:00.000Z' },
+      termsAcceptance: { ...evidence, signedAt: '2026-03-01T09:00:30.000Z' },
     });
     expect((await kit.clients.get(manager, client.id))._unsafeUnwrap().termsAcceptance).toEqual(
       signed.termsAcceptance,
@@ -58,6 +58,11 @@ describe('terms acceptance evidence', () => {
       'signedAt',
     ]);
     expect(await refusedAt({ ...evidence, signedAt: '0000-01-01T00:00:00+01:00' })).toEqual(['signedAt']);
+    // Before the client existed (beyond the skew): 1970, or a minute and a millisecond before its creation.
+    const created = new Date(client.createdAt).getTime();
+    for (const signedAt of ['1970-01-01T00:00:00Z', at(created - SIGNED_AT_CLOCK_SKEW_MS - 1)]) {
+      expect(await refusedAt({ ...evidence, signedAt }), signedAt).toEqual(['signedAt']);
+    }
     expect(await refusedAt({ ...evidence, signedAt: '2026-02-30T10:00:00Z' })).toEqual(['signedAt']);
     for (const ipAddress of ['256.1.1.1', '10.0.0', 'fe80::1%eth0', 'localhost', ' 203.0.113.7', '']) {
       expect(await refusedAt({ ...evidence, ipAddress }), ipAddress).toEqual(['ipAddress']);
@@ -68,6 +73,16 @@ describe('terms acceptance evidence', () => {
     expect(await refusedAt({ ...evidence, signedBy: 'x' })).toEqual(['signedBy']);
     expect(await refusedAt({})).toEqual(['termsVersion', 'signedAt', 'signatoryName']);
 
+    expect(
+      (
+        await kit.compliance.markTermsSigned(compliance, client.id, {
+          ...evidence,
+          signedAt: '1970-01-01T00:00:00Z',
+        })
+      )._unsafeUnwrapErr(),
+    ).toMatchObject({
+      parameterErrors: { signedAt: [`Must not be before the client was created (${client.createdAt})`] },
+    });
     // Within the skew, and an IPv6 address, are accepted.
     const signed = await kit.compliance.markTermsSigned(compliance, client.id, {
       ...evidence,

@@ -272,7 +272,8 @@ export const toHttpError = (error: HttpFailure): HttpError =>
     .with({ type: 'ScreeningUnresolved' }, (e) =>
       httpError(
         'SCREENING_UNRESOLVED',
-        `Client ${e.clientId} cannot be approved: its screening is ${e.screeningStatus}` +
+        `Client ${e.clientId} cannot be ${e.trigger === 'SIGN_TERMS' ? 'verified' : 'approved'}: ` +
+          `its screening is ${e.screeningStatus}` +
           (e.screeningStatus === 'POSSIBLE_MATCH' ? ' with a hit not dismissed' : ''),
       ),
     )

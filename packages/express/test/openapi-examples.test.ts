@@ -8,7 +8,7 @@ import {
   principalKey,
 } from '@onboarding-kit/core';
 import type { ScreeningProvider } from '@onboarding-kit/core/adapter';
-import { createMemoryAdapters } from '@onboarding-kit/memory';
+import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
 import { okAsync } from 'neverthrow';
 import request from 'supertest';
@@ -46,13 +46,19 @@ const flagsLegalUbos: ScreeningProvider = {
     ),
 };
 
+/** The `signedAt` of the documented terms evidence (the examples of the request body). */
+const documentedSignedAt = '2026-03-02T09:30:00.000Z';
+
 /** A host app on a real socket: the kit mounted at the root over memory adapters, as the demo does. */
 const startApp = async (options?: OnboardingKitOptions) => {
   const server = createServer();
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const adapters = createMemoryAdapters({ publicBaseUrl: `${origin}/storage` });
+  // The kit's time is the documented signature's: the example's `signedAt` is neither in the
+  // future nor before the clients this test creates.
+  const clock = createControllableClock(new Date(documentedSignedAt));
+  const adapters = createMemoryAdapters({ publicBaseUrl: `${origin}/storage`, clock });
   const kit = createOnboardingKit({
     ...adapters,
     screening: flagsLegalUbos,

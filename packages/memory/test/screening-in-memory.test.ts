@@ -136,6 +136,7 @@ describe('screening in memory', () => {
       type: 'ScreeningUnresolved',
       clientId: created.id,
       screeningStatus: 'ERROR',
+      trigger: 'APPROVE',
     });
     // Not due before its back-off.
     expect(await kit.testing.screenDueClients()).toEqual({ jobs: 0, failed: 0 });
@@ -199,16 +200,144 @@ describe('screening in memory', () => {
       .readAuditEntries(created.id)
       .filter((entry) => entry.action === 'screening-resolution');
     expect(resolutions).toHaveLength(4);
+    // The hit is named by its id (an index names another hit after a rescreen), with its listed name.
     expect(resolutions[3]).toMatchObject({
       actor: { kind: 'compliance', id: compliance.complianceId },
       changes: [
         {
-          path: 'screening.hits[2].resolution',
-          before: expect.objectContaining({ decision: 'CONFIRMED' }),
-          after: expect.objectContaining({ decision: 'DISMISSED' }),
+          path: `screening.hits[?@.id=='${third}']`,
+          before: {
+            id: third,
+            name: 'Hélène Martin',
+            listName: 'Test sanctions',
+            matchedName: 'HÉLÈNE MARTIN',
+            resolution: expect.objectContaining({ decision: 'CONFIRMED' }),
+          },
+          after: {
+            id: third,
+            name: 'Hélène Martin',
+            listName: 'Test sanctions',
+            matchedName: 'HÉLÈNE MARTIN',
+            resolution: expect.objectContaining({ decision: 'DISMISSED' }),
+          },
         },
       ],
     });
+  });
+
+  it('holds the signed terms back when a hit is confirmed after the approval, and tells the portal', async () => {
+    const { kit } = setup(['Hélène Martin']);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    const hits = (await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.hits ?? [];
+    const dismiss = { decision: 'DISMISSED', reason: 'Another date of birth' };
+    for (const hit of hits)
+      (await kit.screening.resolveHit(compliance, created.id, hit.id, dismiss))._unsafeUnwrap();
+    (await kit.compliance.approve(compliance, created.id))._unsafeUnwrap();
+
+    const [hit] = hits;
+    if (hit === undefined) expect.fail('a hit');
+    const confirm = { decision: 'CONFIRMED', reason: 'Same person after all' };
+    (await kit.screening.resolveHit(compliance, created.id, hit.id, confirm))._unsafeUnwrap();
+    const refusal = {
+      type: 'ScreeningUnresolved',
+      clientId: created.id,
+      screeningStatus: 'POSSIBLE_MATCH',
+      trigger: 'SIGN_TERMS',
+    };
+    expect((await kit.compliance.markTermsSigned(compliance, created.id))._unsafeUnwrapErr()).toEqual(
+      refusal,
+    );
+    const evidence = {
+      termsVersion: '2031-01',
+      signedAt: '2031-01-01T09:00:00.000Z',
+      signatoryName: 'Hélène Martin',
+    };
+    expect(
+      (await kit.compliance.markTermsSigned(compliance, created.id, evidence))._unsafeUnwrapErr(),
+    ).toEqual(refusal);
+    expect((await kit.clients.get(manager, created.id))._unsafeUnwrap().status).toBe(
+      'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
+    );
+
+    // Every decision is an event the portal reads (and webhooks deliver), naming its hit.
+    const resolved = (
+      await kit.events.list(manager, { type: 'client.screening_hit_resolved' })
+    )._unsafeUnwrap().data;
+    expect(resolved).toHaveLength(hits.length + 1);
+    const last = resolved.at(-1);
+    if (last?.type !== 'client.screening_hit_resolved') expect.fail('a resolution event');
+    expect(last.data.hitId).toBe(hit.id);
+    expect(last.data.client.screening?.hits.find((h) => h.id === hit.id)?.resolution?.decision).toBe(
+      'CONFIRMED',
+    );
+
+    // Dismissed again, the terms can be signed.
+    (await kit.screening.resolveHit(compliance, created.id, hit.id, dismiss))._unsafeUnwrap();
+    expect((await kit.compliance.markTermsSigned(compliance, created.id))._unsafeUnwrap().status).toBe(
+      'VERIFIED',
+    );
+  });
+
+  it('refuses a resolution on a deleted client, and screens a client deleted before its screening ran', async () => {
+    const { kit } = setup(['Hélène Martin']);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    (await kit.clients.delete(manager, created.id))._unsafeUnwrap();
+    // Not left PENDING for ever: the job screens it.
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 1, failed: 0 });
+    const screening = (await kit.clients.get(manager, created.id))._unsafeUnwrap().screening;
+    expect(screening?.status).toBe('POSSIBLE_MATCH');
+    const [hit] = screening?.hits ?? [];
+    if (hit === undefined) expect.fail('a hit');
+    expect(
+      (
+        await kit.screening.resolveHit(compliance, created.id, hit.id, { decision: 'CONFIRMED', reason: 'x' })
+      )._unsafeUnwrapErr(),
+    ).toEqual({
+      type: 'InvalidStatus',
+      clientId: created.id,
+      currentStatus: 'DELETED',
+      trigger: 'RESOLVE_SCREENING_HIT',
+    });
+    expect(kit.testing.readAuditEntries(created.id).map((entry) => entry.action)).toEqual([
+      'create',
+      'delete',
+      'screening-result',
+    ]);
+  });
+
+  it('records the screening result in the trail as system, each hit by its id', async () => {
+    const { kit, clock, screening } = setup(['Martin Holding SARL']);
+    screening.failNext(2);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    clock.advance(screeningRetryDelayMs(1));
+    await kit.testing.screenDueClients();
+    clock.advance(screeningRetryDelayMs(2));
+    await kit.testing.screenDueClients();
+    const [hit] = (await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.hits ?? [];
+    if (hit === undefined) expect.fail('a hit');
+    const entries = kit.testing
+      .readAuditEntries(created.id)
+      .filter((entry) => entry.action === 'screening-result');
+    const system = { kind: 'system', id: 'screening' };
+    // The second failure changed nothing: no entry.
+    expect(entries).toEqual([
+      expect.objectContaining({
+        actor: system,
+        requestId: null,
+        changes: [{ path: 'screening.status', before: 'PENDING', after: 'ERROR' }],
+      }),
+      expect.objectContaining({
+        actor: system,
+        at: clock.now().toISOString(),
+        changes: [
+          { path: 'screening.status', before: 'ERROR', after: 'POSSIBLE_MATCH' },
+          { path: 'screening.screenedAt', before: null, after: clock.now().toISOString() },
+          { path: `screening.hits[?@.id=='${hit.id}']`, before: null, after: hit },
+        ],
+      }),
+    ]);
   });
 
   it('refuses a bad decision at `decision`, and an unknown hit or client as not found', async () => {

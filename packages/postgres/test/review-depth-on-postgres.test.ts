@@ -84,12 +84,12 @@ describe('compliance review depth through the kit on PostgreSQL', () => {
     expect((await reviewColumns(client.id))?.resubmission_requirements).toBeNull();
   });
 
-  it('stores the terms evidence, and refuses a future signedAt or a bad IP without signing', async () => {
+  it('stores the terms evidence, and refuses a signedAt in the future or before the client, or a bad IP, without signing', async () => {
     const { kit, manager, client } = await individualOnPostgres();
     (await kit.compliance.approve(compliance, client.id))._unsafeUnwrap();
     const evidence = {
       termsVersion: '2026-03',
-      signedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      signedAt: new Date(Date.now() - 30_000).toISOString(),
       signatoryName: 'Chloé Laurent',
       ipAddress: '198.51.100.23',
       userAgent: 'Mozilla/5.0',
@@ -97,6 +97,8 @@ describe('compliance review depth through the kit on PostgreSQL', () => {
     const future = new Date(Date.now() + 3_600_000).toISOString();
     for (const [body, path] of [
       [{ ...evidence, signedAt: future }, 'signedAt'],
+      // Before the client was created (its createdAt as the database keeps it).
+      [{ ...evidence, signedAt: new Date(Date.parse(client.createdAt) - 61_000).toISOString() }, 'signedAt'],
       [{ ...evidence, ipAddress: '198.51.100' }, 'ipAddress'],
     ] as const) {
       const error = (await kit.compliance.markTermsSigned(compliance, client.id, body))._unsafeUnwrapErr();

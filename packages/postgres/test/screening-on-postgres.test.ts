@@ -113,7 +113,11 @@ describe('screening through the kit on PostgreSQL', () => {
     });
     expect((await kit.clients.get(manager, created.id))._unsafeUnwrap()).toEqual(resolved);
     const audit = (await kit.audit.list(compliance, created.id, {}))._unsafeUnwrap();
-    expect(audit.data.map((entry) => entry.action)).toEqual(['create', 'screening-resolution']);
+    expect(audit.data.map((entry) => entry.action)).toEqual([
+      'create',
+      'screening-result',
+      'screening-resolution',
+    ]);
     expect((await kit.compliance.approve(compliance, created.id)).isOk()).toBe(true);
   });
 
@@ -140,6 +144,80 @@ describe('screening through the kit on PostgreSQL', () => {
     });
     await waitForScreening(created.id, 'CLEAR', 20_000);
     expect(provider.calls).toBe(2);
+  });
+
+  it('a hit confirmed after the approval holds the terms back; decisions are events; the trail names hits', async () => {
+    const { kit, manager } = screenedKit(exactListProvider(['Hélène Martin']));
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    (await kit.screening.runJob({ type: 'screen-client', clientId: created.id }))._unsafeUnwrap();
+    const hits = (await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.hits ?? [];
+    const [hit] = hits;
+    if (hit === undefined) expect.fail('a hit');
+    for (const each of hits) {
+      (
+        await kit.screening.resolveHit(compliance, created.id, each.id, {
+          decision: 'DISMISSED',
+          reason: 'No',
+        })
+      )._unsafeUnwrap();
+    }
+    (await kit.compliance.approve(compliance, created.id))._unsafeUnwrap();
+    (
+      await kit.screening.resolveHit(compliance, created.id, hit.id, { decision: 'CONFIRMED', reason: 'Yes' })
+    )._unsafeUnwrap();
+    expect((await kit.compliance.markTermsSigned(compliance, created.id))._unsafeUnwrapErr()).toMatchObject({
+      type: 'ScreeningUnresolved',
+      trigger: 'SIGN_TERMS',
+    });
+
+    const events = await database.pool.query(
+      `SELECT body FROM ${database.tables.events} WHERE client_id = $1 AND body->>'type' = 'client.screening_hit_resolved'
+       ORDER BY position`,
+      [created.id],
+    );
+    expect(events.rows.map((row) => row.body.data.hitId)).toEqual([...hits.map((each) => each.id), hit.id]);
+    const audit = await database.pool.query(
+      `SELECT action, actor_kind, actor_id, changes FROM ${database.tables.auditEntries}
+       WHERE client_id = $1 ORDER BY position`,
+      [created.id],
+    );
+    const result = audit.rows.find((row) => row.action === 'screening-result');
+    expect(result).toMatchObject({ actor_kind: 'system', actor_id: 'screening' });
+    expect(result?.changes.map((change: { path: string }) => change.path)).toEqual([
+      'screening.status',
+      'screening.screenedAt',
+      ...hits.map((each) => `screening.hits[?@.id=='${each.id}']`),
+    ]);
+    const confirmation = audit.rows.at(-1);
+    expect(confirmation?.changes).toEqual([
+      {
+        path: `screening.hits[?@.id=='${hit.id}']`,
+        before: expect.objectContaining({ id: hit.id, matchedName: 'Hélène Martin' }),
+        after: expect.objectContaining({
+          id: hit.id,
+          listName: 'Test sanctions',
+          matchedName: 'Hélène Martin',
+          resolution: expect.objectContaining({ decision: 'CONFIRMED' }),
+        }),
+      },
+    ]);
+  });
+
+  it('screens a client deleted before its screening ran, and refuses resolutions once it is deleted', async () => {
+    const { kit, manager } = screenedKit(exactListProvider(['Hélène Martin']));
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    (await kit.clients.delete(manager, created.id))._unsafeUnwrap();
+    expect(
+      (await kit.screening.runJob({ type: 'screen-client', clientId: created.id }))._unsafeUnwrap(),
+    ).toMatchObject({ screened: true });
+    const screening = await screeningColumn(created.id);
+    expect(screening.status).toBe('POSSIBLE_MATCH');
+    const refused = await kit.screening.resolveHit(compliance, created.id, screening.hits[0].id, {
+      decision: 'DISMISSED',
+      reason: 'x',
+    });
+    expect(refused._unsafeUnwrapErr()).toMatchObject({ type: 'InvalidStatus', currentStatus: 'DELETED' });
+    expect((await screeningColumn(created.id)).hits[0].resolution).toBeNull();
   });
 
   it('a resubmission sends its screening job inside its transaction', async () => {

@@ -26,10 +26,16 @@ export const redactClient = <C extends Client>(client: C, redactedAt: string): C
  * An event of the client as redaction leaves it: a state event keeps the client's id, type, status
  * and timestamps of that moment; the document keys of `documents.promoted` are ids and stay.
  */
-export const redactClientEvent = (event: ClientEvent, redactedAt: string): ClientEvent =>
-  event.type === 'documents.promoted'
-    ? event
-    : { ...event, data: { client: redactClient(event.data.client, redactedAt) } };
+export const redactClientEvent = (event: ClientEvent, redactedAt: string): ClientEvent => {
+  switch (event.type) {
+    case 'documents.promoted':
+      return event;
+    case 'client.screening_hit_resolved':
+      return { ...event, data: { ...event.data, client: redactClient(event.data.client, redactedAt) } };
+    default:
+      return { ...event, data: { client: redactClient(event.data.client, redactedAt) } };
+  }
+};
 
 const collectDocumentKeys = (value: unknown, underDocuments: boolean, keys: Set<string>): void => {
   if (typeof value === 'string') {

@@ -1,4 +1,5 @@
 import type { ScreeningMatch, ScreeningSubject } from '../ports/screening-provider.js';
+import type { AuditChange } from '../schemas/audit.js';
 import type { Screening, ScreeningHit } from '../schemas/client-response.js';
 import type { StoredClient } from './stored-client.js';
 
@@ -119,3 +120,35 @@ export const screeningAllowsApproval = (screening: Screening | null): boolean =>
   screening === null ||
   ((screening.status === 'CLEAR' || screening.status === 'POSSIBLE_MATCH') &&
     screening.hits.every((hit) => hit.resolution?.decision === 'DISMISSED'));
+
+/**
+ * The path of one hit in the trail, by its id (RFC 9535 filter): an index names another hit once
+ * the client is screened again.
+ */
+export const screeningHitPath = (hitId: string): string => `screening.hits[?@.id=='${hitId}']`;
+
+/**
+ * What a write of the screening changed, for the trail: its status and time, and each hit added,
+ * removed or decided, whole (its id, the name screened, the list and listed name, the resolution),
+ * at its path by id.
+ */
+export const screeningAuditChanges = (before: Screening | null, after: Screening | null): AuditChange[] => {
+  const changes: AuditChange[] = [];
+  const status = { before: before?.status ?? null, after: after?.status ?? null };
+  if (status.before !== status.after) changes.push({ path: 'screening.status', ...status });
+  const screenedAt = { before: before?.screenedAt ?? null, after: after?.screenedAt ?? null };
+  if (screenedAt.before !== screenedAt.after) changes.push({ path: 'screening.screenedAt', ...screenedAt });
+  const afterById = new Map((after?.hits ?? []).map((hit) => [hit.id, hit]));
+  const beforeIds = new Set<string>();
+  for (const hit of before?.hits ?? []) {
+    beforeIds.add(hit.id);
+    const next = afterById.get(hit.id) ?? null;
+    if (JSON.stringify(hit) !== JSON.stringify(next)) {
+      changes.push({ path: screeningHitPath(hit.id), before: hit, after: next });
+    }
+  }
+  for (const hit of after?.hits ?? []) {
+    if (!beforeIds.has(hit.id)) changes.push({ path: screeningHitPath(hit.id), before: null, after: hit });
+  }
+  return changes;
+};

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type ValidationFailed, validationFailed } from '../errors.js';
-import type { TermsAcceptance } from '../schemas/client-response.js';
+import type { Client, TermsAcceptance } from '../schemas/client-response.js';
 import type { TermsSignedBody } from '../schemas/compliance.js';
 
 /**
@@ -33,3 +33,18 @@ export const toTermsAcceptance = (
     userAgent: body.userAgent ?? null,
   });
 };
+
+/**
+ * A signature dated before the client existed (less the allowed skew) is not evidence of these
+ * terms for this client: refused at `signedAt`, as a date in the future is. Checked once the client
+ * is read, under its lock.
+ */
+export const signedBeforeCreation = (
+  evidence: TermsAcceptance,
+  client: Pick<Client, 'createdAt'>,
+): ValidationFailed | undefined =>
+  new Date(evidence.signedAt).getTime() < new Date(client.createdAt).getTime() - SIGNED_AT_CLOCK_SKEW_MS
+    ? validationFailed('The request body is invalid', {
+        signedAt: [`Must not be before the client was created (${client.createdAt})`],
+      })
+    : undefined;

@@ -13,6 +13,7 @@ export const auditActions = [
   'delete',
   'redact',
   'screening-resolution',
+  /** A screening job (or monitoring) wrote a result, a failure or new hits on the client, as `system`. */
   'screening-result',
   'download-links-issued',
 ] as const;

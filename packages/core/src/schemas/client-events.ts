@@ -18,8 +18,14 @@ export const clientStateEventTypes = [
   /** Not a move of the status machine: the screening of a create or resubmit came back (its `client.screening`). */
   'client.screening_completed',
 ] as const;
+/** …one per decision of compliance on a screening hit… */
+export const screeningHitResolvedEventType = 'client.screening_hit_resolved';
 /** …and one per promotion of documents. */
-export const clientEventTypes = [...clientStateEventTypes, 'documents.promoted'] as const;
+export const clientEventTypes = [
+  ...clientStateEventTypes,
+  screeningHitResolvedEventType,
+  'documents.promoted',
+] as const;
 export type ClientEventType = (typeof clientEventTypes)[number];
 export const clientEventTypeSchema = z.enum(clientEventTypes);
 
@@ -36,6 +42,12 @@ export const clientEventSchema = z
       ...eventFields,
       type: z.enum(clientStateEventTypes),
       data: z.object({ client: clientSchema }),
+    }),
+    z.object({
+      ...eventFields,
+      type: z.literal(screeningHitResolvedEventType),
+      /** The client as the decision left it, and which of its `screening.hits` was decided. */
+      data: z.object({ client: clientSchema, hitId: z.uuid() }),
     }),
     z.object({
       ...eventFields,

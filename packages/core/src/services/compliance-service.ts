@@ -7,7 +7,7 @@ import { refuseUnknownRequirementFields } from '../domain/resubmission-requireme
 import { screeningAllowsApproval } from '../domain/screening.js';
 import { transitionClientStatus } from '../domain/status-machine.js';
 import type { StoredClient } from '../domain/stored-client.js';
-import { toTermsAcceptance } from '../domain/terms-acceptance.js';
+import { signedBeforeCreation, toTermsAcceptance } from '../domain/terms-acceptance.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, screeningUnresolved } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
@@ -81,21 +81,26 @@ export const createComplianceService = (ctx: KitContext): ComplianceService => {
         : errAsync(clientNotFound(clientId)),
     );
 
+  /**
+   * Both moves towards VERIFIED wait for a screening with every hit dismissed: a hit confirmed after
+   * the approval holds the signed terms back. Only a client the status machine would move is
+   * refused for its screening (a status refusal comes first).
+   */
+  const unresolvedScreening =
+    (trigger: 'APPROVE' | 'SIGN_TERMS') =>
+    (client: StoredClient): DomainError | undefined =>
+      client.screening === null ||
+      screeningAllowsApproval(client.screening) ||
+      transitionClientStatus(client.id, client.status, trigger).isErr()
+        ? undefined
+        : screeningUnresolved(client.id, client.screening.status, trigger);
+
   return {
     approve: (principal, clientId, command) =>
       review(
         principal,
         clientId,
-        {
-          trigger: 'APPROVE',
-          // Only a client the status machine would approve is refused for its screening.
-          refuseBody: (client) =>
-            client.screening === null ||
-            screeningAllowsApproval(client.screening) ||
-            transitionClientStatus(client.id, client.status, 'APPROVE').isErr()
-              ? undefined
-              : screeningUnresolved(client.id, client.screening.status),
-        },
+        { trigger: 'APPROVE', refuseBody: unresolvedScreening('APPROVE') },
         command,
       ),
     requestResubmission: (principal, clientId, body, command) => {
@@ -118,7 +123,10 @@ export const createComplianceService = (ctx: KitContext): ComplianceService => {
       );
     },
     markTermsSigned: (principal, clientId, body, command) => {
-      if (body === undefined) return review(principal, clientId, { trigger: 'SIGN_TERMS' }, command);
+      const refuseBody = unresolvedScreening('SIGN_TERMS');
+      if (body === undefined) {
+        return review(principal, clientId, { trigger: 'SIGN_TERMS', refuseBody }, command);
+      }
       const evidence = parseRequest(termsSignedBodySchema, body).andThen((parsed) =>
         toTermsAcceptance(parsed, ctx.ports.clock.now()),
       );
@@ -127,7 +135,11 @@ export const createComplianceService = (ctx: KitContext): ComplianceService => {
       return review(
         principal,
         clientId,
-        { trigger: 'SIGN_TERMS', apply: () => ({ termsAcceptance }) },
+        {
+          trigger: 'SIGN_TERMS',
+          refuseBody: (client) => signedBeforeCreation(termsAcceptance, client) ?? refuseBody(client),
+          apply: () => ({ termsAcceptance }),
+        },
         command,
       );
     },

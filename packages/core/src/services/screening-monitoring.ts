@@ -1,5 +1,5 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { screeningHitOf, screeningSubjectsOf } from '../domain/screening.js';
+import { screeningHitOf, screeningHitPath, screeningSubjectsOf } from '../domain/screening.js';
 import { screeningNameKeys } from '../domain/screening-name-keys.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { isUuid } from '../domain/uuid.js';
@@ -123,7 +123,7 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
             );
             if (!current || hits.some((hit) => sameFinding(hit, match))) continue;
             const hit = screeningHitOf(match, ports.ids.uuid());
-            changes.push({ path: `screening.hits[${hits.length}]`, before: null, after: hit });
+            changes.push({ path: screeningHitPath(hit.id), before: null, after: hit });
             hits.push(hit);
           }
           if (changes.length === 0) return okAsync(0);

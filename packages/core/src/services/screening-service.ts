@@ -2,17 +2,24 @@ import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
 import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
-import { completedScreening, screeningSubjectsOf } from '../domain/screening.js';
+import { completedScreening, screeningAuditChanges, screeningSubjectsOf } from '../domain/screening.js';
 import { screeningNameKeys } from '../domain/screening-name-keys.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { isUuid } from '../domain/uuid.js';
-import { clientNotFound, type DomainError, lockLostAsInProgress, screeningHitNotFound } from '../errors.js';
+import {
+  clientNotFound,
+  type DomainError,
+  invalidStatus,
+  lockLostAsInProgress,
+  screeningHitNotFound,
+} from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { LoggedEvent } from '../ports/event-log.js';
 import type { ScreeningJob } from '../ports/screening-job-queue.js';
 import type { ScreeningSubject, ScreeningUnavailable } from '../ports/screening-provider.js';
 import type { CompliancePrincipal } from '../principal.js';
-import { CLIENT_EVENT_API_VERSION } from '../schemas/client-events.js';
+import type { AuditActor, AuditEntry } from '../schemas/audit.js';
+import { CLIENT_EVENT_API_VERSION, screeningHitResolvedEventType } from '../schemas/client-events.js';
 import type { Client, Screening } from '../schemas/client-response.js';
 import { resolveScreeningHitBodySchema } from '../schemas/compliance.js';
 import { parseRequest } from '../validation/parse-request.js';
@@ -56,11 +63,16 @@ export interface ScreeningService {
   ): ResultAsync<Client, DomainError>;
 }
 
-/** A screening still to run: pending, or failed and waiting for its retry. */
+/**
+ * A screening still to run: pending, or failed and waiting for its retry. A client deleted before
+ * its screening ran is screened all the same (its data is kept for the retention period, and a
+ * listed applicant matters to compliance after a withdrawal too); a redacted one has no screening.
+ */
 const awaitsScreening = (client: StoredClient | null): client is StoredClient & { screening: Screening } =>
-  client !== null &&
-  client.status !== 'DELETED' &&
-  (client.screening?.status === 'PENDING' || client.screening?.status === 'ERROR');
+  client !== null && (client.screening?.status === 'PENDING' || client.screening?.status === 'ERROR');
+
+/** Who writes a screening's result in the trail: the kit's screening job. */
+const SCREENING_ACTOR: AuditActor = { kind: 'system', id: 'screening' };
 
 const sameSubjects = (a: readonly ScreeningSubject[], b: readonly ScreeningSubject[]) =>
   JSON.stringify(a) === JSON.stringify(b);
@@ -85,6 +97,8 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
             return okAsync(false);
           }
           const next: StoredClient = { ...client, screening };
+          const at = ports.clock.now().toISOString();
+          const changes = screeningAuditChanges(client.screening, screening);
           const events: LoggedEvent[] =
             screening.status === 'ERROR'
               ? []
@@ -96,7 +110,7 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
                       id: ports.ids.uuid(),
                       type: 'client.screening_completed',
                       apiVersion: CLIENT_EVENT_API_VERSION,
-                      createdAt: ports.clock.now().toISOString(),
+                      createdAt: at,
                       data: { client: toClientResponse(next) },
                     },
                   },
@@ -109,6 +123,22 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
                   clientId,
                   subjects.map((subject) => ({ ...subject, keys: screeningNameKeys(subject.name) })),
                 );
+          // A failure repeated by a retry changes nothing, and adds no entry.
+          const entries: AuditEntry[] =
+            changes.length === 0
+              ? []
+              : [
+                  {
+                    id: ports.ids.uuid(),
+                    clientId,
+                    action: 'screening-result',
+                    actor: SCREENING_ACTOR,
+                    requestId: null,
+                    at,
+                    changes,
+                    documents: [],
+                  },
+                ];
           return tx.clients
             .updateScreening(clientId, screening)
             .andThen(index)
@@ -116,6 +146,7 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
             .andThen(() =>
               events.length > 0 ? tx.webhookJobs.enqueueEventDeliveries(events) : okAsync(undefined),
             )
+            .andThen(() => (entries.length > 0 ? tx.audit.append(entries) : okAsync(undefined)))
             .map(() => true);
         }),
       )
@@ -165,22 +196,40 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
             tx.clients.findForUpdate(clientId).andThen((client) => {
               // Compliance sees every manager's clients.
               if (client === null) return errAsync(clientNotFound(clientId));
-              const index = client.screening?.hits.findIndex((hit) => hit.id === hitId) ?? -1;
+              // A deleted client's review is over: its hits stay as they were decided.
+              if (client.status === 'DELETED') {
+                return errAsync(invalidStatus(clientId, client.status, 'RESOLVE_SCREENING_HIT'));
+              }
               const screening = client.screening;
-              if (screening === null || index < 0) return errAsync(screeningHitNotFound(clientId, hitId));
+              if (screening === null || !screening.hits.some((hit) => hit.id === hitId)) {
+                return errAsync(screeningHitNotFound(clientId, hitId));
+              }
               const at = ports.clock.now().toISOString();
               const actor = auditActorOf(principal);
-              const before = screening.hits[index]?.resolution ?? null;
               const resolution = { decision, reason, actor: actor.id, at };
-              const next: StoredClient = {
-                ...client,
-                screening: {
-                  ...screening,
-                  hits: screening.hits.map((hit, i) => (i === index ? { ...hit, resolution } : hit)),
-                },
+              const decided: Screening = {
+                ...screening,
+                hits: screening.hits.map((hit) => (hit.id === hitId ? { ...hit, resolution } : hit)),
               };
+              const next: StoredClient = { ...client, screening: decided };
+              const response = toClientResponse(next);
               return tx.clients
-                .updateScreening(clientId, next.screening)
+                .updateScreening(clientId, decided)
+                .andThen(() =>
+                  tx.events.append([
+                    {
+                      managerId: client.managerId,
+                      clientId,
+                      event: {
+                        id: ports.ids.uuid(),
+                        type: screeningHitResolvedEventType,
+                        apiVersion: CLIENT_EVENT_API_VERSION,
+                        createdAt: at,
+                        data: { client: response, hitId },
+                      },
+                    },
+                  ]),
+                )
                 .andThen(() =>
                   tx.audit.append([
                     {
@@ -189,12 +238,12 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
                       action: 'screening-resolution',
                       actor,
                       at,
-                      changes: [{ path: `screening.hits[${index}].resolution`, before, after: resolution }],
+                      changes: screeningAuditChanges(screening, decided),
                       documents: [],
                     },
                   ]),
                 )
-                .andThen(() => ok(toClientResponse(next)));
+                .andThen(() => ok(response));
             }),
           )
         : errAsync(clientNotFound(clientId)),
