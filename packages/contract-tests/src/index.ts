@@ -64,6 +64,11 @@ export {
 } from './preset-fee-repository-contract.js';
 export { expectErr, expectOk } from './result-assertions.js';
 export {
+  runScreeningFairnessContract,
+  type ScreeningFairnessContractFixture,
+  type ScreeningFairnessContractOptions,
+} from './screening-fairness-contract.js';
+export {
   createMonitoredList,
   type MonitoredList,
   runScreeningMonitoringContract,

@@ -12,6 +12,7 @@ import {
   type ListChangeJob,
   type ScreeningMatch,
   type ScreeningProvider,
+  screeningNameKeys,
   screeningUnavailable,
 } from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync } from 'neverthrow';
@@ -153,7 +154,7 @@ export const runScreeningMonitoringContract = ({ name, setup }: ScreeningMonitor
         name: `Ivan ${surname}`,
         kind: 'COMPANY',
         country: 'FR',
-        keys: expect.arrayContaining(['ivan', surname.toLowerCase()]),
+        keys: screeningNameKeys(`Ivan ${surname}`),
       });
 
       const version = `v-${randomUUID()}`;
@@ -177,10 +178,11 @@ export const runScreeningMonitoringContract = ({ name, setup }: ScreeningMonitor
           }),
         ],
       });
-      // The provider was asked about the changed target only, and about the candidates only.
+      // The provider was asked about the changed target only, and about its candidates only: Olga
+      // shares one word with the target, not two.
       const scoped = list.calls.filter((call) => call.targetIds !== null);
       expect(scoped.map((call) => ({ ...call, names: [...call.names].sort() }))).toEqual([
-        { names: [`Ivan ${surname}`, `Olga ${surname}`], targetIds: [target.id] },
+        { names: [`Ivan ${surname}`], targetIds: [target.id] },
       ]);
       expect((await expectOk(kit.clients.get(manager, other))).screening?.status).toBe('CLEAR');
 

@@ -13,6 +13,7 @@ import {
   webhookQueue,
 } from './postgres-job-engine.js';
 import { type QueueWorker, workQueue } from './postgres-queue-worker.js';
+import { rankScreeningJobs } from './postgres-screening-turns.js';
 import { statementsInFlight } from './statements-in-flight.js';
 
 export type PostgresJobRunnerOptions = {
@@ -30,6 +31,13 @@ export type PostgresJobRunnerOptions = {
   readonly maxJobsInHand?: number;
   /** Parallel fetch loops on the webhook queue, sharing `maxJobsInHand` (default 1). */
   readonly workers?: number;
+  /**
+   * Screening jobs in hand at once in this process (default 2): screening capacity grows with
+   * this and with the number of runners. Managers take turns on the queue
+   * (postgres-screening-turns.ts), so one manager's backlog holds another's screening back by at
+   * most the jobs already running.
+   */
+  readonly screeningConcurrency?: number;
   /** How often an idle worker looks for jobs (default 0.5 s, pg-boss's shortest). */
   readonly pollingIntervalSeconds?: number;
   /**
@@ -69,6 +77,7 @@ export const startPostgresJobRunner = async ({
   batchSize = 20,
   maxJobsInHand = 100,
   workers = 1,
+  screeningConcurrency = 2,
   pollingIntervalSeconds = 0.5,
   maintenanceIntervalSeconds = 30,
   idempotencyPurgeCron = '* * * * *',
@@ -78,7 +87,8 @@ export const startPostgresJobRunner = async ({
 }: PostgresJobRunnerOptions): Promise<PostgresJobRunner> => {
   // Every statement of the engine goes through `statements`, so that `close` can wait for the last.
   const statements = statementsInFlight(pool);
-  const boss = createJobEngine(statements.db, kitTables(schema).jobSchema, {
+  const tables = kitTables(schema);
+  const boss = createJobEngine(statements.db, tables.jobSchema, {
     migrate: false,
     supervise: true,
     schedule: true,
@@ -115,14 +125,16 @@ export const startPostgresJobRunner = async ({
       pollingIntervalMs: pollingIntervalSeconds * 1000,
       onError,
     }),
-    // One client per job; a job that fails (the provider could not screen) is retried by the engine
-    // with the queue's exponential back-off, its screening meanwhile ERROR.
+    // One client (or one batch of a list change) per job; a job that fails (the provider could not
+    // screen) is retried by the engine with the queue's exponential back-off, its screening
+    // meanwhile ERROR. Jobs are ranked into managers' turns before each fetch.
     workQueue<ScreeningJob>(boss, screeningQueue, (job) => kit.screening.runJob(job), {
       batchSize: 1,
-      maxJobsInHand: 1,
+      maxJobsInHand: Math.max(1, Math.floor(screeningConcurrency)),
       workers: 1,
       pollingIntervalMs: pollingIntervalSeconds * 1000,
       onError,
+      beforeFetch: () => rankScreeningJobs(statements.db, tables, screeningQueue),
     }),
     periodic(idempotencyPurgeQueue, () => kit.idempotency.purgeExpired()),
     ...(orphanSweepCron === null

@@ -13,6 +13,8 @@ export type QueueWorkerOptions = {
   readonly workers: number;
   readonly pollingIntervalMs: number;
   readonly onError: (error: unknown) => void;
+  /** Runs before each fetch (the screening queue's fair ranking); a failure goes to `onError`. */
+  readonly beforeFetch?: () => Promise<unknown>;
 };
 
 /** A queue being worked; `stop` ends only once nothing of it is left on its way to the database. */
@@ -35,7 +37,7 @@ export const workQueue = <T extends object>(
   queue: string,
   /** Runs a job; `signal` is aborted once the worker stops (a job may then hand back what waits). */
   runJob: (data: T, signal: AbortSignal) => ResultAsync<unknown, { readonly type: string }>,
-  { batchSize, maxJobsInHand, workers, pollingIntervalMs, onError }: QueueWorkerOptions,
+  { batchSize, maxJobsInHand, workers, pollingIntervalMs, onError, beforeFetch }: QueueWorkerOptions,
 ): QueueWorker => {
   let inHand = 0;
   let stopping = false;
@@ -101,6 +103,7 @@ export const workQueue = <T extends object>(
       inHand += room;
       let jobs: PgBoss.Job<T>[] = [];
       try {
+        await beforeFetch?.();
         jobs = await boss.fetch<T>(queue, { batchSize: room });
       } catch (error) {
         onError(error);

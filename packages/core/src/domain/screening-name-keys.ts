@@ -1,14 +1,18 @@
 /**
  * The keys under which a screened name is kept in the kit's index of screened names, and under
- * which a changed list target looks up its candidates (monitoring, decisions §12). Selection is
- * generous on purpose: the provider decides which candidates are hits, so a key only has to be
- * shared by names a matcher could call alike. A name gets:
- * - each word (letters and digits, accents dropped, lower case) of two characters or more: `putin`,
- *   but for particles and legal forms (`al`, `bin`, `van`, `ltd`, `llc`), which half of a list's
- *   names share and no match rests on alone;
- * - the words joined, for names the list writes as one word: `binladen` for `Bin Laden`;
- * - each word's sound skeleton, for spelling and transliteration variants (`mohammed` and
- *   `muhammad` → `#mhmd`, `navalnyy` and `navalny` → `#nvln`, `aleksey` and `alexey` → `#lks`).
+ * which a changed list target looks up its candidates (monitoring, decisions §12). The provider
+ * decides which candidates are hits; a key only has to be shared by the names a matcher could call
+ * alike, and by few others, or a common first name would make every client a candidate.
+ *
+ * A name's words (letters and digits, accents dropped, lower case; particles and legal forms such
+ * as `al`, `bin`, `van`, `ltd`, `llc` left out) are taken by their sound (`soundOf`), so spelling
+ * and transliteration variants share them (`mohammed`, `muhammad` → `mhmd`; `aleksey`, `alexey` →
+ * `lks`). The keys are:
+ * - for a name of two words or more, each pair of its words' sounds (`lks+nfln` for Alexey
+ *   Navalny): a name alike enough to be a hit shares two words with it;
+ * - for a name of one word, that word's sound;
+ * - the sound of all its words joined, for names the list writes as one word (`binladen` for
+ *   `Bin Laden`).
  * Words of another script keep their letters: a client written in Cyrillic shares keys with a
  * listed alias written in Cyrillic, not with its Latin transliteration (lists give both).
  */
@@ -21,15 +25,23 @@ export const screeningNameKeys = (name: string): string[] => {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0);
   const keys = new Set<string>();
-  for (const word of words) {
-    if (word.length < 2 || COMMON_WORDS.has(word)) continue;
-    keys.add(word);
-    const skeleton = soundSkeleton(word);
-    if (skeleton.length >= 3) keys.add(`#${skeleton}`);
+  if (words.length > 1) keys.add(soundOf(words.join('')));
+  const sounds = [
+    ...new Set(words.filter((word) => word.length >= 2 && !COMMON_WORDS.has(word)).map(soundOf)),
+  ].slice(0, MAX_PAIRED_WORDS);
+  if (sounds.length === 1) keys.add(sounds[0] as string);
+  for (let i = 0; i < sounds.length; i += 1) {
+    for (let j = i + 1; j < sounds.length; j += 1) {
+      const [a, b] = [sounds[i] as string, sounds[j] as string].sort();
+      keys.add(`${a}+${b}`);
+    }
   }
-  if (words.length > 1) keys.add(words.join(''));
+  if (keys.size === 0 && words.length === 1) keys.add(soundOf(words[0] as string));
   return [...keys];
 };
+
+/** Words of one name paired at most (a name's keys grow with the square of its words). */
+const MAX_PAIRED_WORDS = 8;
 
 const COMMON_WORDS: ReadonlySet<string> = new Set(
   [
@@ -45,7 +57,7 @@ const SOUNDS: readonly (readonly [RegExp, string])[] = [
   [/(ck|q|c)/g, 'k'],
   [/x/g, 'ks'],
   [/(ts|tz|z)/g, 's'],
-  [/w/g, 'v'],
+  [/[wv]/g, 'f'],
   [/dh|th/g, 't'],
   [/kh|gh/g, 'h'],
   [/sch|sh|ch/g, 's'],
@@ -53,12 +65,14 @@ const SOUNDS: readonly (readonly [RegExp, string])[] = [
 ];
 
 /**
- * A word's consonants as they sound, vowels and `y` dropped and doubled letters written once;
- * empty for words outside a–z.
+ * A word as it sounds: its consonants, vowels and `y` dropped and doubled letters written once
+ * (`petrov`, `petroff` → `ptrf`). A word whose sound would be under three letters (`ivan` → `fn`)
+ * is kept as written, and so is a word outside a–z.
  */
-const soundSkeleton = (word: string): string => {
-  if (!/^[a-z]+$/.test(word)) return '';
+const soundOf = (word: string): string => {
+  if (!/^[a-z0-9]+$/.test(word)) return word;
   let sound = word;
   for (const [pattern, replacement] of SOUNDS) sound = sound.replace(pattern, replacement);
-  return sound.replace(/[aeiouy]/g, '').replace(/(.)\1+/g, '$1');
+  sound = sound.replace(/[aeiouy]/g, '').replace(/(.)\1+/g, '$1');
+  return sound.length >= 3 ? sound : word;
 };

@@ -9,6 +9,7 @@ import type { LoggedEvent } from '../ports/event-log.js';
 import type { ScreenedNameCandidate, ScreenedNameCursor } from '../ports/screened-name-index.js';
 import type { ChangedListTarget, ListChangeJob } from '../ports/screening-job-queue.js';
 import type { ScreeningMatch, ScreeningSubject, ScreeningUnavailable } from '../ports/screening-provider.js';
+import { combineBounded } from '../results/bounded-concurrency.js';
 import type { AuditActor, AuditChange, AuditEntry } from '../schemas/audit.js';
 import { CLIENT_EVENT_API_VERSION } from '../schemas/client-events.js';
 import type { Screening, ScreeningHit } from '../schemas/client-response.js';
@@ -19,6 +20,8 @@ import { parseRequest } from '../validation/parse-request.js';
 export const LIST_CHANGE_BATCH_SIZE = 100;
 /** Candidate names read from the index at once. */
 const CANDIDATE_PAGE = 1_000;
+/** Clients whose new hits are written at once (each in its own transaction). */
+const RECORDING_CONCURRENCY = 4;
 
 /** What `listChanged` did: `enqueued` false when the version was given before (by any process). */
 export type ListChangeReceipt = {
@@ -246,15 +249,12 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
         .andThen((candidates) =>
           matchPage(candidates, targetsByKey)
             .andThen((byClient) =>
-              [...byClient].reduce<ResultAsync<number, DomainError>>(
-                (recorded, [clientId, matches]) =>
-                  recorded.andThen((count) =>
-                    isUuid(clientId)
-                      ? recordHits(clientId, matches).map((hits) => count + hits)
-                      : okAsync(count),
-                  ),
-                okAsync(0),
-              ),
+              // Clients' transactions are independent: a few at once, each client locked alone.
+              combineBounded(
+                [...byClient].filter(([clientId]) => isUuid(clientId)),
+                RECORDING_CONCURRENCY,
+                ([clientId, matches]) => recordHits(clientId, matches),
+              ).map((counts) => counts.reduce((sum, count) => sum + count, 0)),
             )
             .andThen((hits) => {
               const report = { candidates: done.candidates + candidates.length, hits: done.hits + hits };
