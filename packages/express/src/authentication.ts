@@ -1,5 +1,6 @@
 import type { OnboardingKit, Principal } from '@onboarding-kit/core';
 import {
+  type Forbidden,
   forbidden,
   type StorageUnavailable,
   type Unauthorized,
@@ -61,6 +62,27 @@ const resolvePrincipal = (
   );
 };
 
+type AuthenticationFailure = Unauthorized | Forbidden | StorageUnavailable | Internal;
+
+/** The caller of this request, of the accepted kind, or why not (401, 403, 503, 500). */
+const authenticateOfKind = <K extends PrincipalKind>(
+  kit: Pick<OnboardingKit, 'authenticate'>,
+  options: AuthenticationOptions<K>,
+  req: Request,
+  res: Response,
+): ResultAsync<Principal, AuthenticationFailure> =>
+  resolvePrincipal(kit, req, res, options.authenticate).andThen((principal) =>
+    isPrincipalOfKind(principal, options.accept)
+      ? okAsync(principal)
+      : errAsync(
+          forbidden(
+            options.authenticate === undefined
+              ? `This API key belongs to the ${principal.kind} interface, not the ${options.accept} interface`
+              : `This caller may not use the ${options.accept} interface`,
+          ),
+        ),
+  );
+
 /**
  * Resolves the caller before anything else runs (body parsing included), so an anonymous caller
  * learns nothing about a route but that it needs a key.
@@ -70,24 +92,53 @@ export const createAuthenticationMiddleware = <K extends PrincipalKind>(
   options: AuthenticationOptions<K>,
 ): RequestHandler => {
   const reporting = errorReporting(options);
-  const wrongInterface = (kind: PrincipalKind) =>
-    options.authenticate === undefined
-      ? `This API key belongs to the ${kind} interface, not the ${options.accept} interface`
-      : `This caller may not use the ${options.accept} interface`;
   return (req, res, next) => {
     // One settle of the lookup: this runs on every request of every route.
-    resolvePrincipal(kit, req, res, options.authenticate)
+    authenticateOfKind(kit, options, req, res)
       .match(
         (principal) => {
-          if (!isPrincipalOfKind(principal, options.accept)) {
-            sendHttpFailure(req, res, forbidden(wrongInterface(principal.kind)), reporting);
-            return;
-          }
           principals.set(req, principal);
           next();
         },
         (failure) => sendHttpFailure(req, res, failure, reporting),
       )
       .catch(next);
+  };
+};
+
+const refusals = new WeakMap<Request, AuthenticationFailure>();
+
+/**
+ * The interface routers' authentication, in two steps: `resolve` (mounted before every route) finds
+ * the caller before anything is parsed; `refuse`, the first handler of each route and the last
+ * before the 404, answers a caller without the right to it. Express has matched the route by then,
+ * so the refusal's log line names the route's pattern (`/manager/v1/clients/:clientId`), never the
+ * path as sent (a client's id); an unknown route still answers the refusal, not 404.
+ */
+export const createRoutedAuthentication = <K extends PrincipalKind>(
+  kit: Pick<OnboardingKit, 'authenticate'>,
+  options: AuthenticationOptions<K>,
+): { readonly resolve: RequestHandler; readonly refuse: RequestHandler } => {
+  const reporting = errorReporting(options);
+  return {
+    resolve: (req, res, next) => {
+      authenticateOfKind(kit, options, req, res)
+        .match(
+          (principal) => {
+            principals.set(req, principal);
+            next();
+          },
+          (failure) => {
+            refusals.set(req, failure);
+            next();
+          },
+        )
+        .catch(next);
+    },
+    refuse: (req, res, next) => {
+      const failure = refusals.get(req);
+      if (failure === undefined) next();
+      else sendHttpFailure(req, res, failure, reporting);
+    },
   };
 };

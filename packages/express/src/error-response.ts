@@ -63,11 +63,13 @@ export const errorReporting = (options: ErrorReportingOptions = {}): ErrorReport
 
 /**
  * The route as a pattern (`/storage/uploads/:token`, `/manager/v1/clients/:clientId`), never the
- * path as sent: a signed link's token or a query string never reaches a log line.
+ * path as sent: a signed link's token, a client's id or a query string never reaches a log line.
+ * Before any route matched (a middleware a host mounted with `app.use`, an unknown route), the
+ * mount path and `/*`.
  */
 const routePathOf = (req: Request): string => {
   const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
-  return `${req.baseUrl}${typeof pattern === 'string' ? pattern : req.path}`;
+  return `${req.baseUrl}${typeof pattern === 'string' ? pattern : '/*'}`;
 };
 
 /**

@@ -11,7 +11,7 @@ import { match } from 'ts-pattern';
 import {
   type AuthenticateRequest,
   authenticatedPrincipal,
-  createAuthenticationMiddleware,
+  createRoutedAuthentication,
   isPrincipalOfKind,
   type PrincipalKind,
   type PrincipalOfKind,
@@ -189,7 +189,8 @@ export const createInterfaceRouter = <
 ): Router => {
   const reporting = errorReporting(options);
   const router = express.Router();
-  router.use(createAuthenticationMiddleware(kit, { ...options, accept: kind }));
+  const authentication = createRoutedAuthentication(kit, { ...options, accept: kind });
+  router.use(authentication.resolve);
   if (kind === 'manager' && options.managerRateLimit !== undefined) {
     router.use(createManagerRateLimitMiddleware(options.managerRateLimit, reporting));
   }
@@ -199,10 +200,12 @@ export const createInterfaceRouter = <
     const operation = operations[id] as Operations[typeof id];
     router[operation.method](
       operation.path,
+      authentication.refuse,
       ...(operation.requestBody ? (operation.requestBody.optional ? optionalBody : jsonBody) : []),
       runOperation(kit, kind, operation, handlers[id], reporting),
     );
   }
+  router.use(authentication.refuse);
   router.use(createRouteNotFoundHandler(options));
   router.use(createErrorHandler(options));
   return router;

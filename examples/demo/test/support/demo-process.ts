@@ -1,13 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signalGroup, spawnInGroup } from '../../../../test-support/process-groups.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
- * A demo started exactly as `pnpm demo` starts it, in a process group of its own: tsx runs the demo
- * in a node process of its own, and `kill` ends both (so does the end of this process).
+ * A demo started exactly as `pnpm demo` starts it (`node --import tsx`: one process, whose own
+ * handlers receive a signal; tsx's CLI would relay it and kill the demo when the relay is not
+ * acknowledged within 30 ms, as happened on a loaded machine), in a process group of its own:
+ * `kill` ends it (so does the end of this process).
  */
 export type DemoProcess = {
   readonly child: ChildProcess;
@@ -16,17 +17,17 @@ export type DemoProcess = {
   /** Resolves with the match once the output matches, or rejects with what was printed. */
   waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
   readonly exited: Promise<number | null>;
-  /** SIGKILL to tsx and the demo it runs. */
+  /** SIGKILL to the demo's process group. */
   kill(): void;
 };
 
 export const spawnDemoProcess = (env: Readonly<Record<string, string>>): DemoProcess => {
   const { DATABASE_URL: _database, S3_BUCKET: _bucket, S3_ENDPOINT: _endpoint, ...inherited } = process.env;
-  const child = spawnInGroup(
-    join(repositoryRoot, 'node_modules/.bin/tsx'),
-    ['--tsconfig', 'tsconfig.json', 'examples/demo/src/main.ts'],
-    { cwd: repositoryRoot, env: { ...inherited, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawnInGroup(process.execPath, ['--import', 'tsx', 'examples/demo/src/main.ts'], {
+    cwd: repositoryRoot,
+    env: { ...inherited, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let printed = '';
   const collect = (chunk: Buffer) => {
     printed += chunk.toString('utf8');

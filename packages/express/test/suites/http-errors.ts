@@ -131,6 +131,28 @@ export const describeHttpErrors = () => {
       expect(under.body.code).toBe('VALIDATION_FAILED');
     });
 
+    test('401 and 403 log lines name the route as a pattern, never the client id the path carried', async () => {
+      const clientId = crypto.randomUUID();
+      const before = h.warned.length;
+      const answers = [
+        await h.api.get(`/manager/v1/clients/${clientId}`),
+        await h.api.get(`/manager/v1/clients/${clientId}/audit`).set('SERVICE_API_KEY', 'not-a-key'),
+        await h.api
+          .post(`/compliance/v1/clients/${clientId}/approve`)
+          .set('SERVICE_API_KEY', h.keys.managerA),
+        await h.api.get(`/manager/v1/nothing/${clientId}`),
+      ];
+      expect(answers.map(({ status }) => status)).toEqual([401, 401, 403, 401]);
+      const lines = h.warned.slice(before);
+      expect(lines.map(({ details }) => [details.status, details.method, details.path])).toEqual([
+        [401, 'GET', '/manager/v1/clients/:clientId'],
+        [401, 'GET', '/manager/v1/clients/:clientId/audit'],
+        [403, 'POST', '/compliance/v1/clients/:clientId/approve'],
+        [401, 'GET', '/manager/v1/*'],
+      ]);
+      expect(JSON.stringify(lines)).not.toContain(clientId);
+    });
+
     test('an unknown route or method under each router → JSON 404 NOT_FOUND', async () => {
       const cases = [
         h.api.get('/manager/v1/nothing').set('SERVICE_API_KEY', h.keys.managerA),

@@ -64,7 +64,11 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     ...(options.kitOptions ? { options: options.kitOptions } : {}),
   });
   const logged: LoggedError[] = [];
-  const logger: HttpLogger = { error: (message, details) => logged.push({ message, details }) };
+  const warned: LoggedError[] = [];
+  const logger: HttpLogger = {
+    error: (message, details) => logged.push({ message, details }),
+    warn: (message, details) => warned.push({ message, details }),
+  };
   const routerOptions = {
     logger,
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
@@ -111,6 +115,8 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     clock,
     adapters,
     logged,
+    /** The refusals worth watching (401, 403, 413, 429, 503), as the binding warned them. */
+    warned,
     keys,
     principals: { managerA, managerB, clientOfA },
     register,
