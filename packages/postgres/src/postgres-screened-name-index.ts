@@ -25,11 +25,16 @@ const statements = statementsPerSchema((tables) => ({
      ON CONFLICT (client_id, field) DO UPDATE
        SET name = excluded.name, kind = excluded.kind, country = excluded.country, keys = excluded.keys`,
   ),
-  // The first page starts before every client (the nil UUID sorts first); `keys && $1` is the GIN
-  // index's, the order and the cursor those of the primary key.
+  // The first page starts before every client (the nil UUID sorts first). The names sharing a key
+  // are found first through the GIN index (`keys && $1`, materialized so that the planner cannot
+  // walk the primary key instead and test every row), then ordered for the page.
   candidates: preparedStatement(
-    `SELECT client_id, field, name, kind, country, keys FROM ${tables.screenedNames}
-     WHERE keys && $1::text[] AND (client_id, field) > ($2::uuid, $3::text)
+    `WITH shared AS MATERIALIZED (
+       SELECT client_id, field, name, kind, country, keys FROM ${tables.screenedNames}
+       WHERE keys && $1::text[]
+     )
+     SELECT client_id, field, name, kind, country, keys FROM shared
+     WHERE (client_id, field) > ($2::uuid, $3::text)
      ORDER BY client_id, field LIMIT $4`,
   ),
 }));
