@@ -114,6 +114,7 @@ export const storedClientFixture = (overrides: StoredClientOverrides): StoredCli
     updatedAt: createdAt,
     deletedAt: null,
     redactedAt: null,
+    assignee: null,
   };
 };
 

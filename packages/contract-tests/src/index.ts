@@ -80,6 +80,7 @@ export {
   type ScreenedNameIndexContractFixture,
   type ScreenedNameIndexContractOptions,
 } from './screened-name-index-contract.js';
+export { runReviewQueueContract } from './review-queue-contract.js';
 export { openFixture, type Teardown } from './test-fixture.js';
 export {
   runWebhookDeliveryStoreContract,

@@ -17,6 +17,8 @@ export type {
   ClientListCursor,
   ClientListQuery,
   ClientRepository,
+  ReviewQueueFilter,
+  ReviewQueueQuery,
   StaleClientState,
 } from './ports/client-repository.js';
 export type { DocumentIndex, UploadClaim } from './ports/document-index.js';

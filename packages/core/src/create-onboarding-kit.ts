@@ -14,6 +14,7 @@ import { createDocumentService } from './services/document-service.js';
 import { createIdempotencyService } from './services/idempotency-service.js';
 import { createPresetFeeService } from './services/preset-fee-service.js';
 import { createRedactionService } from './services/redaction-service.js';
+import { createReviewService } from './services/review-service.js';
 import { createScreeningService } from './services/screening-service.js';
 import { createWebhookService } from './services/webhook-service.js';
 import { defaultReferenceLists } from './validation/reference-lists.js';
@@ -90,5 +91,6 @@ export const createOnboardingKit = (
     audit: createAuditTrailService(ctx),
     redaction: createRedactionService(ctx),
     screening: createScreeningService(ctx),
+    review: createReviewService(ctx),
   };
 };

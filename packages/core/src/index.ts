@@ -37,6 +37,7 @@ export type {
 export type { PresetFeeService } from './services/preset-fee-service.js';
 export type { RedactionService } from './services/redaction-service.js';
 export type { ListChangeReceipt } from './services/screening-monitoring.js';
+export type { ReviewService } from './services/review-service.js';
 export type {
   ScreeningJobFailure,
   ScreeningJobReport,
@@ -68,6 +69,9 @@ export {
   bankAccountTypes,
   type Client,
   type ClientListResponse,
+  type ClientRequirement,
+  type ClientRequirementCode,
+  clientRequirementCodes,
   type ClientStatus,
   type ClientType,
   type Company,
@@ -79,6 +83,7 @@ export {
   type IndividualSourceOfFunds,
   type RepresentativeRole,
   type ResubmissionRequirement,
+  type ReviewAssignment,
   type ResubmissionRequirementCode,
   representativeRoles,
   resubmissionRequirementCodes,
@@ -132,6 +137,16 @@ export {
 export type { AuditTrailService } from './services/audit-trail-service.js';
 
 // --- Compliance review and documents --------------------------------------------------------------
+export { type ReviewQueueStatus, reviewQueueStatuses } from './domain/review-queue.js';
+export {
+  type AssignNextBody,
+  type AssignNextResponse,
+  type ReviewQueueQueryInput,
+  type ReviewQueueResponse,
+  type ReviewQueueScreening,
+  reviewQueueAssignees,
+  reviewQueueScreenings,
+} from './schemas/review-queue.js';
 export type {
   RequestResubmissionBody,
   ResolveScreeningHitBody,

@@ -9,6 +9,7 @@ import type { DocumentService } from './services/document-service.js';
 import type { IdempotencyService } from './services/idempotency-service.js';
 import type { PresetFeeService } from './services/preset-fee-service.js';
 import type { RedactionService } from './services/redaction-service.js';
+import type { ReviewService } from './services/review-service.js';
 import type { ScreeningService } from './services/screening-service.js';
 import type { WebhookService } from './services/webhook-service.js';
 
@@ -26,4 +27,5 @@ export interface OnboardingKit extends ApiKeyService {
   readonly audit: AuditTrailService;
   readonly redaction: RedactionService;
   readonly screening: ScreeningService;
+  readonly review: ReviewService;
 }

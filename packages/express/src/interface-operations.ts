@@ -1,5 +1,7 @@
 import type { Principal } from '@onboarding-kit/core';
 import {
+  assignNextBodySchema,
+  assignNextResponseSchema,
   auditListQuerySchema,
   auditListResponseSchema,
   auditVerificationSchema,
@@ -18,6 +20,8 @@ import {
   presetFeeSchema,
   requestResubmissionBodySchema,
   resolveScreeningHitBodySchema,
+  reviewQueueQuerySchema,
+  reviewQueueResponseSchema,
   SIGNED_AT_CLOCK_SKEW_MS,
   statusHistoryResponseSchema,
   temporaryFilesResponseSchema,
@@ -260,16 +264,19 @@ export const interfaceOperations = {
     refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'],
   },
   getClient: {
-    interfaces: ['manager'],
+    interfaces: ['manager', 'compliance'],
     method: 'get',
     path: '/clients/:clientId',
     idempotent: false,
     summary: 'Get a client',
+    description:
+      "A manager gets its own clients; compliance gets any manager's. `requirements` lists what stands in " +
+      'the way of the next review step (an approval, the terms), computed by the kit.',
     success: { status: 200, description: 'The client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND'],
   },
   deleteClient: {
-    interfaces: ['manager'],
+    interfaces: ['manager', 'compliance'],
     method: 'delete',
     path: '/clients/:clientId',
     idempotent: true,
@@ -278,7 +285,7 @@ export const interfaceOperations = {
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
   },
   statusHistory: {
-    interfaces: ['manager'],
+    interfaces: ['manager', 'compliance'],
     method: 'get',
     path: '/clients/:clientId/status-history',
     idempotent: false,
@@ -299,7 +306,7 @@ export const interfaceOperations = {
     summary: "A client's audit trail, oldest first",
     description:
       'One entry per change of the client (`create`, `resubmit`, `approve`, `request-resubmission`, ' +
-      '`terms-signed`, `delete`, `screening-resolution`) and per request of download links for its documents ' +
+      '`terms-signed`, `delete`, `screening-resolution`, `assign`, `release`) and per request of download links for its documents ' +
       '(`download-links-issued`, the keys in `documents`), written with the change itself. `actor` is who made ' +
       'it, `requestId` the `X-Request-Id` of its request, `changes` the fields that differ (JSON paths). ' +
       'Entries are never changed. `limit` per page; pass `nextCursor` back as `cursor` for the next page.',
@@ -483,6 +490,88 @@ export const interfaceOperations = {
     requestBody: { component: 'ResolveScreeningHit', schema: resolveScreeningHitBodySchema },
     success: { status: 200, description: 'The client', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'SCREENING_HIT_NOT_FOUND'],
+  },
+  reviewQueue: {
+    interfaces: ['compliance'],
+    method: 'get',
+    path: '/review-queue',
+    idempotent: false,
+    summary: 'The clients waiting for a reviewer',
+    description:
+      "Every manager's clients in ONBOARDING_UNDER_REVIEW, then in WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE, " +
+      'oldest `createdAt` first. Filters: `status`, `clientType`, `screening` (a screening status, or NONE), ' +
+      '`assignee` (`me`, `unassigned`); `counts` gives each status under the other filters. Pass `nextCursor` ' +
+      'back as `cursor` for the next page.',
+    query: reviewQueueQuerySchema,
+    success: {
+      status: 200,
+      description: 'One page of the queue',
+      component: 'ReviewQueue',
+      schema: reviewQueueResponseSchema,
+    },
+    refusals: ['VALIDATION_FAILED'],
+  },
+  assignNext: {
+    interfaces: ['compliance'],
+    method: 'post',
+    path: '/review-queue/assign-next',
+    idempotent: true,
+    summary: 'Assign the caller the next unassigned client',
+    description:
+      'The oldest unassigned client of the queue (under the optional filters), assigned to the caller ' +
+      'and audited as `assign`; `client` is null when none waits. Two callers at once get two different ' +
+      'clients.',
+    requestBody: { component: 'AssignNext', schema: assignNextBodySchema, optional: true },
+    success: {
+      status: 200,
+      description: 'The client now assigned to the caller, or null',
+      component: 'AssignNextResult',
+      schema: assignNextResponseSchema,
+    },
+    refusals: [],
+  },
+  assignClient: {
+    interfaces: ['compliance'],
+    method: 'post',
+    path: '/clients/:clientId/assign',
+    idempotent: true,
+    summary: 'Assign a waiting client to the caller',
+    description:
+      'In ONBOARDING_UNDER_REVIEW or WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE (another status is ' +
+      'INVALID_STATUS). Takes the client over from another reviewer; audited as `assign` (before and after). ' +
+      "A client already the caller's answers as it is. Takes no body.",
+    success: { status: 200, description: 'The client', ...clientResource },
+    refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
+  },
+  releaseClient: {
+    interfaces: ['compliance'],
+    method: 'post',
+    path: '/clients/:clientId/release',
+    idempotent: true,
+    summary: 'Leave a client unassigned',
+    description:
+      'Whoever held it; audited as `release`. An unassigned client answers as it is. Takes no body.',
+    success: { status: 200, description: 'The client', ...clientResource },
+    refusals: ['CLIENT_NOT_FOUND'],
+  },
+  requestClientDownloads: {
+    interfaces: ['compliance'],
+    method: 'post',
+    path: '/clients/:clientId/documents/request-batch-download',
+    idempotent: true,
+    summary: "Request presigned download addresses for a client's documents",
+    description: (options) =>
+      "Document keys of the client (any manager's); each address, valid " +
+      `${durationLabel(options.downloadUrlTtlMs)}, downloads the document as an attachment named with its ` +
+      'original filename. Audited as `download-links-issued` before the addresses are answered.',
+    requestBody: { component: 'BatchDownloadRequest', schema: batchDownloadRequestSchema },
+    success: {
+      status: 200,
+      description: 'One download address per key',
+      component: 'BatchDownloadResponse',
+      schema: batchDownloadResponseSchema,
+    },
+    refusals: ['CLIENT_NOT_FOUND', 'DOCUMENT_NOT_FOUND'],
   },
 } as const satisfies Record<string, OperationSpec>;
 

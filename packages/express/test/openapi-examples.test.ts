@@ -151,6 +151,38 @@ const review = async (app: App, clientId: string, step: string, body?: unknown) 
 };
 
 /**
+ * The example of `operationId` names document keys (`<uuid>_<filename>`): each document is stored
+ * under its key for a new client of the manager, from a file uploaded through the kit.
+ */
+const storeDocumentedKeys = async (app: App, operationId: string): Promise<string> => {
+  const { filenames } = documentedExample(app, operationId) as { filenames: string[] };
+  const { id: clientId } = await expectCreated(app, 'managerCreateIndividual');
+  const owner = principalKey(app.manager);
+  for (const key of filenames) {
+    const filename = key.slice(key.indexOf('_') + 1);
+    await upload(app, 'manager', [filename]);
+    const file = (await app.adapters.documentStorage.statTemporary(owner, filename))._unsafeUnwrap();
+    if (file === null) throw new Error(`${filename} was not uploaded`);
+    (
+      await app.adapters.documentStorage.copyToPermanent([{ owner, filename, key, version: file.version }])
+    )._unsafeUnwrap();
+    (
+      await app.adapters.documentIndex.insertMany([
+        {
+          key,
+          clientId,
+          managerId: app.manager.managerId,
+          filename,
+          size: file.size,
+          storedAt: new Date().toISOString(),
+        },
+      ])
+    )._unsafeUnwrap();
+  }
+  return clientId;
+};
+
+/**
  * What each operation with a body needs before its example can succeed (a client in the right
  * status, an endpoint, a stored document); resolves to its path parameters. Every setup reaches
  * that state through the documented examples of other operations.
@@ -194,30 +226,15 @@ const setups: Record<string, (app: App) => Promise<Record<string, string>>> = {
   // The example names a document key (`<uuid>_<filename>`): the document is stored under that key
   // for a client of the caller, from a file uploaded through the kit.
   managerRequestBatchDownload: async (app) => {
-    const { filenames } = documentedExample(app, 'managerRequestBatchDownload') as { filenames: string[] };
-    const { id: clientId } = await expectCreated(app, 'managerCreateIndividual');
-    const owner = principalKey(app.manager);
-    for (const key of filenames) {
-      const filename = key.slice(key.indexOf('_') + 1);
-      await upload(app, 'manager', [filename]);
-      const file = (await app.adapters.documentStorage.statTemporary(owner, filename))._unsafeUnwrap();
-      if (file === null) throw new Error(`${filename} was not uploaded`);
-      (
-        await app.adapters.documentStorage.copyToPermanent([{ owner, filename, key, version: file.version }])
-      )._unsafeUnwrap();
-      (
-        await app.adapters.documentIndex.insertMany([
-          {
-            key,
-            clientId,
-            managerId: app.manager.managerId,
-            filename,
-            size: file.size,
-            storedAt: new Date().toISOString(),
-          },
-        ])
-      )._unsafeUnwrap();
-    }
+    await storeDocumentedKeys(app, 'managerRequestBatchDownload');
+    return {};
+  },
+  complianceRequestClientDownloads: async (app) => ({
+    clientId: await storeDocumentedKeys(app, 'complianceRequestClientDownloads'),
+  }),
+  // A client waiting in the queue.
+  complianceAssignNext: async (app) => {
+    await expectCreated(app, 'managerCreateIndividual');
     return {};
   },
 };

@@ -111,6 +111,7 @@ export const demoClientA1 = (createdAt: string): StoredClient => ({
   updatedAt: createdAt,
   deletedAt: null,
   redactedAt: null,
+  assignee: null,
 });
 
 type DemoFeeTemplate = Omit<PresetFee, 'id' | 'createdAt'>;

@@ -2,6 +2,7 @@ import {
   type ClientListQuery,
   type ClientRepository,
   REDACTED_VALUE,
+  type ReviewQueueFilter,
   type StaleClientState,
   type StoredClient,
   storageUnavailable,
@@ -42,6 +43,33 @@ const listPage = (tables: ReadableTables, query: ClientListQuery): StoredClient[
   return page;
 };
 
+/** Whether a waiting client passes the queue's filters. */
+const inReviewQueue = (client: StoredClient, filter: ReviewQueueFilter): boolean =>
+  (filter.clientType === undefined || client.clientType === filter.clientType) &&
+  (filter.screening === undefined || (client.screening?.status ?? 'NONE') === filter.screening) &&
+  (filter.assigneeId === undefined || (client.assignee?.complianceId ?? null) === filter.assigneeId);
+
+/** Oldest first by `createdAt` (as an instant), then id. */
+const byCreation = (a: StoredClient, b: StoredClient): number =>
+  Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The clients in `status` that pass `filter`, oldest first: a scan of every client (the memory
+ * adapter serves tests and the demo, where a queue holds hundreds, not millions).
+ */
+const waitingClients = (
+  tables: ReadableTables,
+  status: StoredClient['status'],
+  filter: ReviewQueueFilter,
+): StoredClient[] => {
+  const waiting: StoredClient[] = [];
+  for (const [, clientId] of entries(tables.clientsByManager)) {
+    const client = tables.clients.get(clientId);
+    if (client?.status === status && inReviewQueue(client, filter)) waiting.push(client);
+  }
+  return waiting.sort(byCreation);
+};
+
 /** Stores `client`, moving its place in the list index if its manager or creation time changed. */
 const putClient = (tables: MemoryTables, client: StoredClient, previous: StoredClient | undefined) => {
   const stored = frozenClone(client);
@@ -64,9 +92,40 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
       if (tables.clients.get(client.id) !== undefined) {
         return err(storageUnavailable('memory')(new Error(`A client with id ${client.id} already exists`)));
       }
-      putClient(tables, client, undefined);
+      putClient(tables, { ...client, assignee: null }, undefined);
       tables.statusHistory.set(client.id, frozenClone([entry]));
       return ok(undefined);
+    }),
+  reviewQueue: (query) =>
+    access.read((tables) => {
+      const after = query.after;
+      const waiting = waitingClients(tables, query.status, query);
+      const from =
+        after === undefined
+          ? 0
+          : waiting.findIndex(
+              (client) => byCreation(client, { ...client, createdAt: after.createdAt, id: after.id }) > 0,
+            );
+      return from < 0 ? [] : waiting.slice(from, from + Math.max(0, query.limit));
+    }),
+  countReviewQueue: (filter) =>
+    access.read((tables) => ({
+      ONBOARDING_UNDER_REVIEW: waitingClients(tables, 'ONBOARDING_UNDER_REVIEW', filter).length,
+      WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE: waitingClients(
+        tables,
+        'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
+        filter,
+      ).length,
+    })),
+  // Transactions run one at a time in memory: the first unassigned client is nobody else's.
+  lockNextUnassigned: (status, filter) =>
+    access.read((tables) => waitingClients(tables, status, { ...filter, assigneeId: null })[0] ?? null),
+  updateAssignment: (clientId, assignee) =>
+    access.write((tables) => {
+      const current = tables.clients.get(clientId);
+      if (current === undefined) return ok(false);
+      putClient(tables, { ...current, assignee }, current);
+      return ok(true);
     }),
   updateScreening: (clientId, screening) =>
     access.write((tables) => {
@@ -82,7 +141,8 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
         const stale: StaleClientState = { type: 'StaleClientState', clientId: client.id, expectedStatus };
         return err(stale);
       }
-      putClient(tables, client, current);
+      // The assignment is written by updateAssignment only, as on PostgreSQL.
+      putClient(tables, { ...client, assignee: current.assignee }, current);
       const history = [...(tables.statusHistory.get(client.id) ?? []), frozenClone(entry)];
       tables.statusHistory.set(client.id, Object.freeze(history));
       return ok(undefined);
@@ -113,7 +173,7 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
       const current = tables.clients.get(client.id);
       // Like an UPDATE: a client that is not there stays absent.
       if (current === undefined) return ok(undefined);
-      putClient(tables, client, current);
+      putClient(tables, { ...client, assignee: current.assignee }, current);
       const history = (tables.statusHistory.get(client.id) ?? []).map((entry) =>
         entry.reason === null ? entry : { ...entry, reason: REDACTED_VALUE },
       );

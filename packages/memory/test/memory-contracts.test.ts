@@ -7,6 +7,7 @@ import {
   runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
+  runReviewQueueContract,
   runScreenedNameIndexContract,
   runWebhookDeliveryStoreContract,
   runWebhookEndpointStoreContract,
@@ -25,6 +26,24 @@ const tokenAfter = (url: string, route: 'uploads' | 'downloads'): string => {
 };
 
 runClientRepositoryContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      clients: adapters.clients,
+      unitOfWork: adapters.unitOfWork,
+      documents: adapters.documentIndex,
+      idempotency: adapters.idempotency,
+      inspect: {
+        readClient: async (clientId) => adapters.testing.readClient(clientId),
+        readStatusHistory: async (clientId) => adapters.testing.readStatusHistory(clientId),
+        readDocumentRecord: async (key) => adapters.testing.readDocumentRecord(key),
+      },
+    };
+  },
+});
+
+runReviewQueueContract({
   name: 'memory',
   setup: async () => {
     const adapters = createMemoryAdapters();

@@ -25,9 +25,10 @@ CREATE TABLE screening_list_versions (
   enqueued_at timestamptz NOT NULL DEFAULT now()
 );
 
--- A hit found on a new list version is an audited change, written by `system`.
+-- A hit found on a new list version is an audited change, written by `system`. The list keeps
+-- every action of the other migrations (0008's `assign` and `release` too), whichever ran first.
 ALTER TABLE audit_entries DROP CONSTRAINT audit_entries_action_check;
 ALTER TABLE audit_entries ADD CONSTRAINT audit_entries_action_check CHECK (action IN (
   'create', 'resubmit', 'approve', 'request-resubmission', 'terms-signed', 'delete', 'redact',
-  'screening-resolution', 'screening-result', 'download-links-issued'
+  'screening-resolution', 'screening-result', 'download-links-issued', 'assign', 'release'
 ));

@@ -36,6 +36,8 @@ export type ClientRow = {
   updated_at: string;
   deleted_at: string | null;
   redacted_at: string | null;
+  assignee_id: string | null;
+  assigned_at: string | null;
   representatives: CompanyRepresentative[];
   bank_accounts: BankAccount[];
   blockchain_wallets: BlockchainWallet[];
@@ -65,6 +67,7 @@ export const clientSelectList = (tables: KitTables, alias: string): string => `
   ${isoTimestamp(`${alias}.created_at`)} AS created_at,
   ${isoTimestamp(`${alias}.updated_at`)} AS updated_at, ${isoOrNull(`${alias}.deleted_at`)} AS deleted_at,
   ${isoOrNull(`${alias}.redacted_at`)} AS redacted_at,
+  ${alias}.assignee_id, ${isoOrNull(`${alias}.assigned_at`)} AS assigned_at,
   (SELECT coalesce(json_agg(json_build_object(
       'id', r.id, 'firstName', r.first_name, 'lastName', r.last_name, 'email', r.email,
       'phone', r.phone, 'jobTitle', r.job_title, 'supportingDocuments', r.supporting_documents,
@@ -113,6 +116,10 @@ export const toStoredClient = (row: ClientRow): StoredClient => ({
   updatedAt: row.updated_at,
   deletedAt: row.deleted_at,
   redactedAt: row.redacted_at,
+  assignee:
+    row.assignee_id === null || row.assigned_at === null
+      ? null
+      : { complianceId: row.assignee_id, assignedAt: row.assigned_at },
 });
 
 export const toStatusHistoryEntry = (row: StatusHistoryRow): StatusHistoryEntry => ({

@@ -1,9 +1,10 @@
-import type { ClientStatus, Screening, StatusHistoryEntry } from '@onboarding-kit/core';
+import type { ClientStatus, ReviewQueueStatus, Screening, StatusHistoryEntry } from '@onboarding-kit/core';
 import {
   type ClientListQuery,
   type ClientRepository,
   isUuid,
   REDACTED_VALUE,
+  type ReviewQueueFilter,
   type StaleClientState,
   type StorageUnavailable,
   type StoredClient,
@@ -38,6 +39,37 @@ const childRowsDeleted = (tables: KitTables): string =>
     ), old_wallets AS (
       DELETE FROM ${tables.wallets} WHERE client_id IN (SELECT id FROM client)
     )`;
+
+/**
+ * A waiting status as a literal of the statement, never a parameter: the queue's partial indexes
+ * hold only waiting clients, and the planner uses one only when it can see that the status is one
+ * of theirs. Written from this closed map, never from input.
+ */
+const reviewQueueStatusLiteral: Readonly<Record<ReviewQueueStatus, string>> = {
+  ONBOARDING_UNDER_REVIEW: "'ONBOARDING_UNDER_REVIEW'",
+  WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE: "'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE'",
+};
+const everyReviewQueueStatus = Object.values(reviewQueueStatusLiteral).join(', ');
+
+/** The queue's filters as conditions on `c`, their values appended to `values`. */
+const reviewQueueConditions = (filter: ReviewQueueFilter, values: unknown[]): string[] => {
+  const conditions: string[] = [];
+  if (filter.clientType !== undefined) {
+    values.push(filter.clientType);
+    conditions.push(`c.client_type = $${values.length}`);
+  }
+  if (filter.screening === 'NONE') conditions.push('c.screening IS NULL');
+  else if (filter.screening !== undefined) {
+    values.push(filter.screening);
+    conditions.push(`c.screening->>'status' = $${values.length}`);
+  }
+  if (filter.assigneeId === null) conditions.push('c.assignee_id IS NULL');
+  else if (filter.assigneeId !== undefined) {
+    values.push(filter.assigneeId);
+    conditions.push(`c.assignee_id = $${values.length}`);
+  }
+  return conditions;
+};
 
 /** The repository's prepared statements, built once per schema. */
 const clientStatements = statementsPerSchema((tables) => {
@@ -91,6 +123,9 @@ const clientStatements = statementsPerSchema((tables) => {
   const updateScreening = preparedStatement(
     `UPDATE ${tables.clients} SET screening = $2::jsonb WHERE id = $1`,
   );
+  const updateAssignment = preparedStatement(
+    `UPDATE ${tables.clients} SET assignee_id = $2, assigned_at = $3 WHERE id = $1`,
+  );
   return {
     selectClient,
     selectClientForUpdate,
@@ -100,6 +135,7 @@ const clientStatements = statementsPerSchema((tables) => {
     redactClient,
     selectDeletedBefore,
     updateScreening,
+    updateAssignment,
   };
 });
 
@@ -117,6 +153,7 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
     redactClient,
     selectDeletedBefore,
     updateScreening,
+    updateAssignment,
   } = clientStatements(tables);
   const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
     isUuid(clientId)
@@ -189,6 +226,76 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
         ),
         unavailable,
       ).map(() => undefined),
+
+    reviewQueue: (query) => {
+      const values: unknown[] = [];
+      const conditions = [
+        `c.status = ${reviewQueueStatusLiteral[query.status]}`,
+        ...reviewQueueConditions(query, values),
+      ];
+      if (query.after !== undefined) {
+        values.push(query.after.createdAt, query.after.id);
+        conditions.push(
+          `(c.created_at, c.id) > ($${values.length - 1}::timestamptz, $${values.length}::uuid)`,
+        );
+      }
+      values.push(Math.max(0, Math.floor(query.limit)));
+      const text = `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
+        WHERE ${conditions.join(' AND ')}
+        ORDER BY c.created_at, c.id LIMIT $${values.length}`;
+      return ResultAsync.fromPromise(
+        db.query<ClientRow>(text, values).then((result) => result.rows.map(toStoredClient)),
+        unavailable,
+      );
+    },
+
+    countReviewQueue: (filter) => {
+      const values: unknown[] = [];
+      const conditions = [
+        `c.status IN (${everyReviewQueueStatus})`,
+        ...reviewQueueConditions(filter, values),
+      ];
+      const text = `SELECT c.status, count(*)::int AS waiting FROM ${tables.clients} c
+        WHERE ${conditions.join(' AND ')} GROUP BY c.status`;
+      return ResultAsync.fromPromise(
+        db.query<{ status: ReviewQueueStatus; waiting: number }>(text, values),
+        unavailable,
+      ).map((result) => {
+        const counts: Record<ReviewQueueStatus, number> = {
+          ONBOARDING_UNDER_REVIEW: 0,
+          WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE: 0,
+        };
+        for (const row of result.rows) counts[row.status] = row.waiting;
+        return counts;
+      });
+    },
+
+    // SKIP LOCKED: a client another transaction holds (assigning it, or moving it) is passed over,
+    // and one it assigned meanwhile no longer matches `assignee_id IS NULL` when rechecked.
+    lockNextUnassigned: (status, filter) => {
+      const values: unknown[] = [];
+      const conditions = [
+        `c.status = ${reviewQueueStatusLiteral[status]}`,
+        ...reviewQueueConditions({ ...filter, assigneeId: null }, values),
+      ];
+      const text = `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
+        WHERE ${conditions.join(' AND ')}
+        ORDER BY c.created_at, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`;
+      return ResultAsync.fromPromise(db.query<ClientRow>(text, values), unavailable).map((result) => {
+        const row = result.rows[0];
+        return row === undefined ? null : toStoredClient(row);
+      });
+    },
+
+    updateAssignment: (clientId, assignee) =>
+      isUuid(clientId)
+        ? ResultAsync.fromPromise(
+            db.query(
+              updateAssignment([clientId, assignee?.complianceId ?? null, assignee?.assignedAt ?? null]),
+            ),
+            unavailable,
+          ).map((result) => result.rowCount === 1)
+        : okAsync(false),
 
     updateScreening: (clientId: string, screening: Screening | null) =>
       isUuid(clientId)

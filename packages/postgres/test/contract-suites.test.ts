@@ -6,6 +6,7 @@ import {
   runEventLogContract,
   runIdempotencyStoreContract,
   runPresetFeeRepositoryContract,
+  runReviewQueueContract,
   runScreenedNameIndexContract,
   runWebhookDeliveryStoreContract,
   runWebhookEndpointStoreContract,
@@ -28,6 +29,21 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 runClientRepositoryContract({
+  name: 'postgres',
+  setup: async () => ({
+    clients: database.adapters.clients,
+    unitOfWork: database.adapters.unitOfWork,
+    documents: database.adapters.documentIndex,
+    idempotency: database.adapters.idempotency,
+    inspect: {
+      readClient: inspect.readClient,
+      readStatusHistory: inspect.readStatusHistory,
+      readDocumentRecord: inspect.readDocumentRecord,
+    },
+  }),
+});
+
+runReviewQueueContract({
   name: 'postgres',
   setup: async () => ({
     clients: database.adapters.clients,

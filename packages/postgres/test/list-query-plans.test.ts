@@ -1,5 +1,4 @@
-import type { Client } from '@onboarding-kit/core';
-import type { ClientListQuery } from '@onboarding-kit/core/adapter';
+import type { ClientListQuery, StoredClient } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MigratedDatabase, openMigratedDatabase, type SentStatement } from './postgres-test-database.js';
 
@@ -102,7 +101,7 @@ describe('EXPLAIN of the listing queries on real volumes', () => {
   /** The ids of the page (101 rows: a page and the look-ahead) after the client at `position` of `everyClient`. */
   const pageIdsAfter = async (
     filter: Omit<ClientListQuery, 'managerId' | 'limit'>,
-    everyClient: readonly Client[],
+    everyClient: readonly StoredClient[],
     position: number,
   ) => {
     const cursor = everyClient.at(position);

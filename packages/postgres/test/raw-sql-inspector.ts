@@ -94,6 +94,10 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
       updatedAt: isoOf(client.updated_at),
       deletedAt: iso(client.deleted_at),
       redactedAt: iso(client.redacted_at),
+      assignee:
+        client.assignee_id === null
+          ? null
+          : { complianceId: client.assignee_id, assignedAt: iso(client.assigned_at) as string },
     };
   };
 

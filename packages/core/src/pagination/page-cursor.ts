@@ -2,6 +2,7 @@ import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { base64urlnopad } from '@scure/base';
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
+import { type ReviewQueueStatus, reviewQueueStatuses } from '../domain/review-queue.js';
 import { type ValidationFailed, validationFailed } from '../errors.js';
 
 /**
@@ -106,4 +107,19 @@ export const auditPositionCursor = pageCursor(
   z.tuple([cursorSequenceSchema]),
   (position: string): [string] => [position],
   ([position]) => position,
+);
+
+/** The last client of a review queue page: its waiting status, then (createdAt, id), oldest first. */
+export const reviewQueueCursor = pageCursor(
+  z.tuple([z.enum(reviewQueueStatuses), cursorInstantSchema, cursorUuidSchema]),
+  ({
+    status,
+    createdAt,
+    id,
+  }: {
+    readonly status: ReviewQueueStatus;
+    readonly createdAt: string;
+    readonly id: string;
+  }): [ReviewQueueStatus, string, string] => [status, createdAt, id],
+  ([status, createdAt, id]) => ({ status, createdAt, id }),
 );

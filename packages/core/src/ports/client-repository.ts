@@ -1,7 +1,15 @@
 import type { ResultAsync } from 'neverthrow';
+import type { ReviewQueueStatus } from '../domain/review-queue.js';
 import type { StoredClient } from '../domain/stored-client.js';
 import type { StorageUnavailable } from '../errors.js';
-import type { ClientStatus, ClientType, Screening, StatusHistoryEntry } from '../schemas/client-response.js';
+import type {
+  ClientStatus,
+  ClientType,
+  ReviewAssignment,
+  Screening,
+  StatusHistoryEntry,
+} from '../schemas/client-response.js';
+import type { ReviewQueueScreening } from '../schemas/review-queue.js';
 
 /**
  * Position after which a page of clients starts: newest first, ties by id descending. Decoded by
@@ -15,6 +23,23 @@ export type ClientListQuery = {
   readonly clientType?: ClientType;
   /** How many clients to return at most. */
   readonly limit: number;
+  readonly after?: ClientListCursor;
+};
+
+/** Which waiting clients a review queue shows (every filter optional). */
+export type ReviewQueueFilter = {
+  readonly clientType?: ClientType;
+  /** The screening's status, or `NONE` for clients the kit did not screen. */
+  readonly screening?: ReviewQueueScreening;
+  /** A compliance id: that reviewer's clients only; null: unassigned clients only. */
+  readonly assigneeId?: string | null;
+};
+
+/** One page of the clients in one waiting status: oldest `createdAt` first, ties by id ascending. */
+export type ReviewQueueQuery = ReviewQueueFilter & {
+  readonly status: ReviewQueueStatus;
+  readonly limit: number;
+  /** The page starts after this client (its `createdAt` and id), in `status`. */
   readonly after?: ClientListCursor;
 };
 
@@ -62,6 +87,29 @@ export interface ClientRepository {
    * Idempotent; nothing but redaction calls it.
    */
   redact(client: StoredClient): ResultAsync<void, StorageUnavailable>;
+  /** One page of the review queue in one status (`ReviewQueueQuery`). */
+  reviewQueue(query: ReviewQueueQuery): ResultAsync<StoredClient[], StorageUnavailable>;
+  /** How many clients each waiting status holds under `filter`. */
+  countReviewQueue(
+    filter: ReviewQueueFilter,
+  ): ResultAsync<Record<ReviewQueueStatus, number>, StorageUnavailable>;
+  /**
+   * Inside a transaction: the oldest unassigned client in `status` under `filter` that no other
+   * transaction holds, locked until this one ends (the next one skips it), or null. Two
+   * transactions at once never get the same client.
+   */
+  lockNextUnassigned(
+    status: ReviewQueueStatus,
+    filter: Omit<ReviewQueueFilter, 'assigneeId'>,
+  ): ResultAsync<StoredClient | null, StorageUnavailable>;
+  /**
+   * Replaces the client's assignment only (no status change, no history entry, `updatedAt` kept);
+   * false when there is no such client. `update` and `insert` never change an assignment.
+   */
+  updateAssignment(
+    clientId: string,
+    assignee: ReviewAssignment | null,
+  ): ResultAsync<boolean, StorageUnavailable>;
   /**
    * Replaces the client's screening only (no status change, no history entry); false when there is
    * no such client.

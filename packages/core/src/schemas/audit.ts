@@ -16,6 +16,8 @@ export const auditActions = [
   /** A screening job (or monitoring) wrote a result, a failure or new hits on the client, as `system`. */
   'screening-result',
   'download-links-issued',
+  'assign',
+  'release',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -307,6 +307,42 @@ export const screeningSchema = z
   .meta({ id: 'Screening' });
 export type Screening = z.infer<typeof screeningSchema>;
 
+/** The compliance reviewer a client is assigned to, and since when (the review queue's assignment). */
+export const reviewAssignmentSchema = z
+  .object({
+    /** The compliance id of the reviewer (a key's registered `complianceId`, or the console's reviewer). */
+    complianceId: z.string(),
+    assignedAt: dateTimeSchema,
+  })
+  .meta({ id: 'ReviewAssignment' });
+export type ReviewAssignment = z.infer<typeof reviewAssignmentSchema>;
+
+/** Why the client cannot take its next review step now (compare Stripe's `requirements.currently_due`). */
+export const clientRequirementCodes = [
+  'SCREENING_PENDING',
+  'SCREENING_FAILED',
+  'SCREENING_HIT_UNRESOLVED',
+  'SCREENING_HIT_CONFIRMED',
+  'RESUBMISSION_OUTSTANDING',
+  'TERMS_NOT_SIGNED',
+  'CLIENT_DELETED',
+] as const;
+export const clientRequirementCodeSchema = z.enum(clientRequirementCodes);
+export type ClientRequirementCode = z.infer<typeof clientRequirementCodeSchema>;
+
+export const clientRequirementSchema = z
+  .object({
+    code: clientRequirementCodeSchema,
+    /** The JSON path of the payload field concerned (a hit's person, a requirement's field), else null. */
+    field: z.string().nullable(),
+    /** The screening hit concerned, else null. */
+    hitId: z.string().nullable(),
+    /** What is awaited, in words. */
+    message: z.string(),
+  })
+  .meta({ id: 'ClientRequirement' });
+export type ClientRequirement = z.infer<typeof clientRequirementSchema>;
+
 export const clientSchema = z
   .object({
     id: z.uuid(),
@@ -331,6 +367,14 @@ export const clientSchema = z
     deletedAt: dateTimeSchema.nullable(),
     /** When the personal data of the deleted client was erased (decisions §11), else null. */
     redactedAt: dateTimeSchema.nullable(),
+    /** The reviewer the client is assigned to in the review queue, else null. */
+    assignee: reviewAssignmentSchema.nullable(),
+    /**
+     * What stands in the way of the client's next step, computed by the kit from the client: in
+     * ONBOARDING_UNDER_REVIEW, what makes an approval refused; in WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE,
+     * the terms and what makes them refused; in RESUBMISSION_REQUIRED, the manager's resubmission; empty when nothing is awaited.
+     */
+    requirements: z.array(clientRequirementSchema),
   })
   .meta({ id: 'Client' });
 export type Client = z.infer<typeof clientSchema>;

@@ -22,18 +22,26 @@ export {
 // --- Clients, compliance, documents ---------------------------------------------------------------
 export {
   clientListResponseSchema,
+  clientRequirementSchema,
   clientSchema,
   clientStatusSchema,
   clientTypeSchema,
   dateTimeSchema,
   representativeRoleSchema,
   resubmissionRequirementSchema,
+  reviewAssignmentSchema,
   screeningHitSchema,
   screeningSchema,
   statusHistoryResponseSchema,
   termsAcceptanceSchema,
 } from './client-response.js';
 export { type ClientListQueryInput, clientListQuerySchema } from './client-list-query.js';
+export {
+  assignNextBodySchema,
+  assignNextResponseSchema,
+  reviewQueueQuerySchema,
+  reviewQueueResponseSchema,
+} from './review-queue.js';
 export {
   MAX_RESUBMISSION_REQUIREMENTS,
   MAX_TERMS_VERSION_LENGTH,

@@ -72,7 +72,10 @@ type ToOnboardingInformation<P> = (
 
 /** Client fields in the order of the spec's Client (2.1), so responses read like the spec. */
 const storedClient = (
-  base: Pick<StoredClient, 'id' | 'managerId' | 'status' | 'createdAt' | 'updatedAt' | 'deletedAt'>,
+  base: Pick<
+    StoredClient,
+    'id' | 'managerId' | 'status' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'assignee'
+  >,
   info: OnboardingInformation,
   onboardingResubmissionReason: string | null,
   screening: StoredClient['screening'],
@@ -96,6 +99,8 @@ const storedClient = (
   updatedAt: base.updatedAt,
   deletedAt: base.deletedAt,
   redactedAt: null,
+  // A resubmitted client stays with the reviewer who had it.
+  assignee: base.assignee,
   managerId: base.managerId,
 });
 
@@ -128,6 +133,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
             createdAt: at,
             updatedAt: at,
             deletedAt: null,
+            assignee: null,
           },
           toInformation(withKeys, stamp),
           null,

@@ -3,9 +3,10 @@ import type { IdempotentCommandContext } from '../commands/idempotent-command.js
 import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf, type CommandAuditEntry } from '../domain/audit-entry.js';
 import type { DocumentRecord } from '../domain/documents.js';
-import { type DomainError, documentNotFound, validationFailed } from '../errors.js';
+import { isUuid } from '../domain/uuid.js';
+import { clientNotFound, type DomainError, documentNotFound, validationFailed } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
-import type { ManagerPrincipal, UploaderPrincipal } from '../principal.js';
+import type { CompliancePrincipal, ManagerPrincipal, UploaderPrincipal } from '../principal.js';
 import { principalKey } from '../principal.js';
 import type {
   BatchDownloadResponse,
@@ -24,6 +25,16 @@ export interface DocumentService {
   listUploads(principal: UploaderPrincipal): ResultAsync<TemporaryFilesResponse, DomainError>;
   requestDownloadBatch(
     principal: ManagerPrincipal,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<BatchDownloadResponse, DomainError>;
+  /**
+   * Compliance's presigned downloads of one client's documents (any manager's client), audited as
+   * the manager's are: a key that is not a document of that client is `DocumentNotFound`.
+   */
+  requestClientDownloadBatch(
+    principal: CompliancePrincipal,
+    clientId: string,
     body: unknown,
     context?: IdempotentCommandContext,
   ): ResultAsync<BatchDownloadResponse, DomainError>;
@@ -55,7 +66,7 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
 
   /** One `download-links-issued` entry per client whose documents the request names, listing its keys. */
   const downloadAuditEntries = (
-    principal: ManagerPrincipal,
+    principal: ManagerPrincipal | CompliancePrincipal,
     keys: readonly string[],
     byKey: ReadonlyMap<string, DocumentRecord>,
   ): CommandAuditEntry[] => {
@@ -98,6 +109,54 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
         page.next === null
           ? okAsync(removed + count)
           : sweepPage(page.next, cutoff, pageSize, removed + count),
+      );
+    });
+
+  /**
+   * Presigned downloads of `managerId`'s documents (of `clientId` only, when given), audited under
+   * `principal`: nothing is presigned unless every key is one of them.
+   */
+  const issueDownloads = (
+    principal: ManagerPrincipal | CompliancePrincipal,
+    scopeOf: () => ResultAsync<{ readonly managerId: string; readonly clientId?: string }, DomainError>,
+    body: unknown,
+    command: IdempotentCommandContext | undefined,
+  ): ResultAsync<BatchDownloadResponse, DomainError> =>
+    runCommand(ctx, command, (transaction) => {
+      const parsed = parseRequest(batchDownloadRequestSchema, body);
+      if (parsed.isErr()) return errAsync(parsed.error);
+      const keys = [...new Set(parsed.value.filenames)];
+      const expiresAt = later(options.downloadUrlTtlMs);
+      return scopeOf().andThen((scope) =>
+        ports.documentIndex.findByKeys(scope.managerId, keys).andThen((documents) => {
+          const byKey = new Map(
+            documents
+              .filter((document) => scope.clientId === undefined || document.clientId === scope.clientId)
+              .map((document) => [document.key, document]),
+          );
+          const missing = keys.filter((key) => !byKey.has(key));
+          // Nothing is presigned unless every key is one of the caller's documents, and its bytes
+          // are still stored (an index can outlive them: memory storage after a restart).
+          if (missing.length > 0) return errAsync(documentNotFound(missing));
+          return ports.documentStorage.missingPermanent(keys).andThen((gone) => {
+            if (gone.length > 0) return errAsync(documentNotFound(gone));
+            // No entry, no links: the links are answered only once the entry that records who asked
+            // for them is committed (they are made first, so the storage's signer, which may fetch
+            // credentials, never runs inside the transaction).
+            return ResultAsync.combine(
+              parsed.value.filenames.map((key) => {
+                const document = byKey.get(key);
+                return ports.documentStorage
+                  .presignDownload(key, document?.filename ?? key, expiresAt)
+                  .map((downloadUrl) => ({ filename: key, downloadUrl, expiresAt: expiresAt.toISOString() }));
+              }),
+            ).andThen((downloads) =>
+              transaction((tx) =>
+                tx.audit.append(downloadAuditEntries(principal, keys, byKey)).map(() => ({ downloads })),
+              ),
+            );
+          });
+        }),
       );
     });
 
@@ -155,36 +214,18 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
     },
 
     requestDownloadBatch: (principal, body, command) =>
-      runCommand(ctx, command, (transaction) => {
-        const parsed = parseRequest(batchDownloadRequestSchema, body);
-        if (parsed.isErr()) return errAsync(parsed.error);
-        const keys = [...new Set(parsed.value.filenames)];
-        const expiresAt = later(options.downloadUrlTtlMs);
-        return ports.documentIndex.findByKeys(principal.managerId, keys).andThen((documents) => {
-          const byKey = new Map(documents.map((document) => [document.key, document]));
-          const missing = keys.filter((key) => !byKey.has(key));
-          // Nothing is presigned unless every key is one of the caller's documents, and its bytes
-          // are still stored (an index can outlive them: memory storage after a restart).
-          if (missing.length > 0) return errAsync(documentNotFound(missing));
-          return ports.documentStorage.missingPermanent(keys).andThen((gone) => {
-            if (gone.length > 0) return errAsync(documentNotFound(gone));
-            // No entry, no links: the links are answered only once the entry that records who asked
-            // for them is committed (they are made first, so the storage's signer, which may fetch
-            // credentials, never runs inside the transaction).
-            return ResultAsync.combine(
-              parsed.value.filenames.map((key) => {
-                const document = byKey.get(key);
-                return ports.documentStorage
-                  .presignDownload(key, document?.filename ?? key, expiresAt)
-                  .map((downloadUrl) => ({ filename: key, downloadUrl, expiresAt: expiresAt.toISOString() }));
-              }),
-            ).andThen((downloads) =>
-              transaction((tx) =>
-                tx.audit.append(downloadAuditEntries(principal, keys, byKey)).map(() => ({ downloads })),
-              ),
-            );
-          });
-        });
-      }),
+      issueDownloads(principal, () => okAsync({ managerId: principal.managerId }), body, command),
+    requestClientDownloadBatch: (principal, clientId, body, command) =>
+      issueDownloads(
+        principal,
+        () =>
+          (isUuid(clientId) ? ports.clients.findById(clientId) : okAsync(null)).andThen((client) =>
+            client === null
+              ? errAsync(clientNotFound(clientId))
+              : okAsync({ managerId: client.managerId, clientId: client.id }),
+          ),
+        body,
+        command,
+      ),
   };
 };
