@@ -115,7 +115,16 @@ export const startMotoServer = async (): Promise<RunningServer> => {
   });
   const stderr = keepTail(child);
   const spawnFailure = new Promise<never>((_resolve, reject) =>
-    child.once('error', (error) => reject(new Error(`moto_server could not start: ${error.message}`))),
+    child.once('error', (error) =>
+      reject(
+        new Error(
+          `moto_server could not start: ${error.message}` +
+            ((error as NodeJS.ErrnoException).code === 'ENOENT'
+              ? ` (moto_server is not on the PATH: the S3 and demo tests need it; pip install 'moto[server]')`
+              : ''),
+        ),
+      ),
+    ),
   );
   const endpoint = `http://127.0.0.1:${port}`;
   try {
