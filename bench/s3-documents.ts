@@ -27,6 +27,7 @@ import { createS3DocumentStorage } from '@onboarding-kit/s3';
 import { freshBucket, s3ClientFor } from '../packages/s3/test/s3-compatible-client.js';
 import { startMotoServer, startS3rver } from '../packages/s3/test/start-s3-servers.js';
 import { startPassThroughProxy } from '../test-support/pass-through-proxy.js';
+import { sendUpload } from '../test-support/send-upload.js';
 import { createGoalLedger, median, percentile } from './bench-report.js';
 
 const { checkGoal, finish } = createGoalLedger();
@@ -73,11 +74,11 @@ try {
   // 2. Promotion: 10 files of 2 KiB, copied under fresh keys each run (cleanup is not timed).
   const body = new Uint8Array(2048).fill(7);
   const promoted = Array.from({ length: 10 }, (_, i) => `statement ${i}.pdf`);
-  /** Puts `bytes` in `uploader`'s temporary storage under `filename`, as a presigned PUT (untimed). */
+  /** Puts `bytes` in `uploader`'s temporary storage under `filename`, through its presigned POST (untimed). */
   const upload = async (uploader: string, filename: string, bytes: Uint8Array) => {
     const link = (await storage.presignUpload(uploader, filename, inFifteenMinutes()))._unsafeUnwrap();
-    const response = await fetch(link.url, { method: 'PUT', body: bytes });
-    if (response.status !== 200) throw new Error(`upload failed: ${response.status}`);
+    const response = await sendUpload(link, bytes);
+    if (response.status >= 300) throw new Error(`upload failed: ${response.status}`);
   };
   for (const filename of promoted) await upload(owner, filename, body);
   const versions = new Map(

@@ -28,6 +28,24 @@ const documentsLine = (kind: DocumentStorageKind, origin: string, bucket: string
   }
 };
 
+/** How to upload one file with curl: a PUT in memory, a form POST bounded by its policy on S3. */
+const uploadLines = (kind: DocumentStorageKind, request: string): string => {
+  const ask = `curl -s -X POST ${request} \\\n        -d '{"filenames":["passport.pdf"]}' | jq`;
+  switch (kind) {
+    case 'memory':
+      return [
+        `  URL=$(${ask} -r '.uploads[0].uploadUrl')`,
+        `  printf 'passport scan' > passport.pdf && curl -s -X PUT --data-binary @passport.pdf "$URL"`,
+      ].join('\n');
+    case 's3':
+      return [
+        `  LINK=$(${ask} '.uploads[0]')`,
+        `  printf 'passport scan' > passport.pdf && curl -s $(echo "$LINK" | jq -r '.fields | to_entries[] | "-F \\(.key)=\\(.value)"') \\`,
+        `        -F file=@passport.pdf "$(echo "$LINK" | jq -r .uploadUrl)"`,
+      ].join('\n');
+  }
+};
+
 /** What the demo prints at start: where it is, the four fixed keys and a first few curl calls. */
 export const demoBanner = ({ origin, persistence, documentStorage, bucket }: DemoBannerFacts): string => {
   const keyA = demoIdentities.managerA.apiKey;
@@ -47,9 +65,7 @@ API keys, sent in the header SERVICE_API_KEY:
 Try it (jq is only for convenience):
   B=${origin}
   curl -s $B${demoPaths.manager}/preset-fees -H 'SERVICE_API_KEY: ${keyA}' | jq
-  URL=$(curl -s -X POST $B${demoPaths.manager}/uploads/request-batch-upload -H 'SERVICE_API_KEY: ${keyA}' ${json} \\
-        -d '{"filenames":["passport.pdf"]}' | jq -r '.uploads[0].uploadUrl')
-  printf 'passport scan' > passport.pdf && curl -s -X PUT --data-binary @passport.pdf "$URL"
+${uploadLines(documentStorage, `$B${demoPaths.manager}/uploads/request-batch-upload -H 'SERVICE_API_KEY: ${keyA}' ${json}`)}
   curl -s $B${demoPaths.manager}/uploads -H 'SERVICE_API_KEY: ${keyA}' | jq
 The whole flow (create an individual, review, resubmit, approve, download): README.md, "Walkthrough (curl)".
 `;

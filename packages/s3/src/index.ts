@@ -1,5 +1,6 @@
 export {
   createS3DocumentStorage,
+  DEFAULT_MAX_UPLOAD_BYTES,
   DEFAULT_PERMANENT_PREFIX,
   DEFAULT_TEMPORARY_PREFIX,
   type S3DocumentStorageOptions,

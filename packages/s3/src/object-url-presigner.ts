@@ -4,7 +4,7 @@ import type { PresignWindow } from './presign-window.js';
 
 export type ObjectUrlPresigner = {
   presign(
-    method: 'PUT' | 'GET',
+    method: 'GET',
     key: string,
     window: PresignWindow,
     query?: Readonly<Record<string, string>>,
@@ -29,10 +29,10 @@ const escapeUri = (value: string): string =>
 const PROBE_KEY = 'onboarding-kit-address-probe';
 
 /**
- * Presigns object URLs with one SigV4 presigner. `getSignedUrl` runs the client's whole middleware
- * stack per URL (about 0.4 ms each, 20 ms for a batch of 50); here the SDK resolves the bucket's
- * address once (endpoint rules, path or virtual-hosted style) and each URL is only signed.
- * It also never hoists a checksum of an empty body into upload URLs, whatever the client's setting.
+ * Presigns download URLs with one SigV4 presigner. `getSignedUrl` runs the client's whole
+ * middleware stack per URL (about 0.4 ms each, 20 ms for a batch of 50); here the SDK resolves the
+ * bucket's address once (endpoint rules, path or virtual-hosted style) and each URL is only signed.
+ * (Uploads are presigned POSTs, s3-document-storage.ts.)
  */
 export const createObjectUrlPresigner = (client: S3Client, bucket: string): ObjectUrlPresigner => {
   const signer = new S3RequestPresigner({ ...client.config });

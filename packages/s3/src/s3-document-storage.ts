@@ -43,12 +43,12 @@ export type S3DocumentStorageOptions = {
   /** The time presigned links are computed from (default the system clock). */
   readonly now?: () => Date;
   /**
-   * When set, uploads are presigned POSTs whose policy bounds the file to this many bytes
-   * (`content-length-range`): S3 itself refuses a larger file, so a key holder cannot fill the
-   * bucket (a presigned PUT of unknown size cannot be bounded). The upload answer then says
-   * `"method": "POST"` with `fields` to send before the file. Unset: presigned PUTs, bounded only
-   * when the file is used (the kit refuses files over `maxDocumentBytes` at promotion) and by the
-   * 24-hour lifecycle rule. POST links are signed from the client's clock; `now` does not apply.
+   * The largest file an upload link takes (default 25 MiB, the kit's default `maxDocumentBytes`:
+   * keep the two equal). Every upload is a presigned POST whose policy bounds the file
+   * (`content-length-range`), so S3 itself refuses a larger one and a link holder cannot fill the
+   * bucket; a presigned PUT of unknown size cannot be bounded (decisions §4). Callers send
+   * multipart/form-data: the answer's `fields`, then the file as `file`. POST links are signed from
+   * the client's clock; `now` does not apply to them.
    */
   readonly maxUploadBytes?: number;
   /**
@@ -63,6 +63,8 @@ export type S3DocumentStorageOptions = {
 const DELETE_BATCH_SIZE = 1000;
 
 export const DEFAULT_TEMPORARY_PREFIX = 'tmp/';
+/** The kit's default `maxDocumentBytes`. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 export const DEFAULT_PERMANENT_PREFIX = 'documents/';
 
 const isNotFound = (error: unknown): boolean => {
@@ -89,7 +91,11 @@ class SourceChanged extends Error {
 }
 
 export const createS3DocumentStorage = (options: S3DocumentStorageOptions): DocumentStorage => {
-  const { client, bucket, maxUploadBytes } = options;
+  const { client, bucket } = options;
+  const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  if (!(Number.isSafeInteger(maxUploadBytes) && maxUploadBytes >= 1)) {
+    throw new TypeError(`maxUploadBytes must be a whole number of bytes, at least 1: ${maxUploadBytes}`);
+  }
   const maxListed = Math.max(1, Math.floor(options.maxListedTemporaryFiles ?? 10_000));
   const keys = s3ObjectKeys(
     options.temporaryPrefix ?? DEFAULT_TEMPORARY_PREFIX,
@@ -218,20 +224,17 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
   };
 
   return {
+    // Always a POST bounded by its policy: S3 refuses a file over `maxUploadBytes` (issue 40 §8).
     presignUpload: (owner, filename, expiresAt) =>
       attempt(async (): Promise<PresignedUpload> => {
-        const key = keys.temporary(owner, filename);
-        if (maxUploadBytes !== undefined) {
-          const { url, fields } = await createPresignedPost(client, {
-            Bucket: bucket,
-            Key: key,
-            Conditions: [['content-length-range', 0, maxUploadBytes]],
-            Expires: Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000)),
-          });
-          return { url, method: 'POST', headers: {}, fields };
-        }
-        const url = await presigner.presign('PUT', key, presignWindow(now(), expiresAt));
-        return { url, method: 'PUT', headers: {} };
+        const { url, fields } = await createPresignedPost(client, {
+          Bucket: bucket,
+          Key: keys.temporary(owner, filename),
+          Conditions: [['content-length-range', 0, maxUploadBytes]],
+          // Whole seconds, rounded down: the policy ends at the asked time or before, never after.
+          Expires: Math.floor((expiresAt.getTime() - Date.now()) / 1000),
+        });
+        return { url, method: 'POST', headers: {}, fields };
       }),
 
     listTemporary: (owner) =>

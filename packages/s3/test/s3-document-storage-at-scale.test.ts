@@ -4,6 +4,7 @@ import { expectOk } from '@onboarding-kit/contract-tests';
 import { settleBounded } from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, inject, it } from 'vitest';
+import { sendUpload } from '../../../test-support/send-upload.js';
 import { createS3DocumentStorage } from '../src/s3-document-storage.js';
 import { freshBucket, s3ClientFor } from './s3-compatible-client.js';
 
@@ -41,15 +42,13 @@ describe('S3 document storage at scale', { timeout: 120_000 }, () => {
     const uploads = await settleBounded(filenames, 32, (filename) =>
       storage
         .presignUpload(owner, filename, expiresAt)
-        .andThen((presigned) =>
-          ResultAsync.fromPromise(fetch(presigned.url, { method: 'PUT', body: filename }), String),
-        )
-        .map((response) => response.status),
+        .andThen((presigned) => ResultAsync.fromPromise(sendUpload(presigned, filename), String))
+        .map((response) => response.status < 300),
     );
 
-    expect(uploads.map(({ result }) => result._unsafeUnwrap())).toEqual(filenames.map(() => 200));
+    expect(uploads.map(({ result }) => result._unsafeUnwrap())).toEqual(filenames.map(() => true));
     const neighbourUpload = await expectOk(storage.presignUpload(neighbour, 'scan 1 #1.pdf', expiresAt));
-    expect((await fetch(neighbourUpload.url, { method: 'PUT', body: 'x' })).status).toBe(200);
+    expect((await sendUpload(neighbourUpload, 'x')).status).toBeLessThan(300);
 
     const listed = await expectOk(storage.listTemporary(owner));
     expect(listed.length).toBe(FILE_COUNT);
