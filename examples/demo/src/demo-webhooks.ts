@@ -54,6 +54,9 @@ export const registerDemoWebhook = (
         eventTypes: null,
         createdAt: ports.clock.now().toISOString(),
         secrets: [{ secret: settings.secret, expiresAt: null }],
+        failingSince: null,
+        disabledAt: null,
+        disabledReason: null,
       };
       // The demo's own endpoint, registered at start: no manager's limit applies to it.
       return ports.webhookEndpoints

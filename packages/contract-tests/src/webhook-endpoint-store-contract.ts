@@ -31,6 +31,9 @@ export const webhookEndpointFixture = (
   eventTypes: null,
   createdAt: '2031-01-01T00:00:00.000Z',
   secrets: [{ secret: `whsec_${Buffer.from(randomUUID()).toString('base64')}`, expiresAt: null }],
+  failingSince: null,
+  disabledAt: null,
+  disabledReason: null,
   ...overrides,
 });
 
@@ -197,6 +200,119 @@ export const runWebhookEndpointStoreContract = ({ name, setup }: WebhookStoresCo
       expect(await expectOk(deliveries.find(ofRemoved.id))).toBeNull();
       expect(await expectOk(deliveries.listForEvents([event]))).toEqual([ofKept]);
       expect((await expectOk(endpoints.listForManager(manager))).map(({ id }) => id)).toEqual([kept.id]);
+    });
+
+    it('keeps the failing and disabled state as inserted', async () => {
+      const { endpoints } = await openFixture(setup);
+      const manager = randomUUID();
+      const endpoint = webhookEndpointFixture(manager, {
+        failingSince: '2031-01-01T00:00:00.123Z',
+        disabledAt: '2031-01-06T00:00:00.456Z',
+        disabledReason: 'failing',
+      });
+      await insertEndpoint(endpoints, endpoint);
+      expect(await expectOk(endpoints.find(manager, endpoint.id))).toEqual(endpoint);
+    });
+
+    it('notes failures from the first one, disables after the threshold, and a success clears the streak', async () => {
+      const { endpoints } = await openFixture(setup);
+      const manager = randomUUID();
+      const endpoint = webhookEndpointFixture(manager);
+      const other = webhookEndpointFixture(manager);
+      await insertEndpoint(endpoints, endpoint);
+      await insertEndpoint(endpoints, other);
+      const day = 24 * 60 * 60_000;
+      const at = (days: number) => new Date(Date.parse('2031-02-01T00:00:00.000Z') + days * day);
+      const note = (result: 'succeeded' | 'failed' | 'gone', days: number, id = endpoint.id) =>
+        expectOk(endpoints.noteAttemptResult(manager, id, result, at(days), 5 * day));
+      const state = async (id = endpoint.id) => {
+        const found = await expectOk(endpoints.find(manager, id));
+        return {
+          failingSince: found?.failingSince,
+          disabledAt: found?.disabledAt,
+          disabledReason: found?.disabledReason,
+        };
+      };
+
+      expect(await note('failed', 0)).toBeNull();
+      expect(await note('failed', 1)).toBeNull();
+      expect(await state()).toEqual({
+        failingSince: at(0).toISOString(),
+        disabledAt: null,
+        disabledReason: null,
+      });
+      expect(await note('succeeded', 2)).toBeNull();
+      expect((await state()).failingSince).toBeNull();
+      // A new streak starts at its own first failure: 4.9 days of it disable nothing.
+      expect(await note('failed', 3)).toBeNull();
+      expect(await note('failed', 7.9)).toBeNull();
+      expect((await state()).disabledAt).toBeNull();
+      expect(await note('failed', 8)).toBe('failing');
+      const disabled = { failingSince: at(3).toISOString(), disabledAt: at(8).toISOString() };
+      expect(await state()).toEqual({ ...disabled, disabledReason: 'failing' });
+      // Disabled once: later failures and a 410 keep the first disabling; a success enables nothing.
+      expect(await note('failed', 9)).toBeNull();
+      expect(await note('gone', 9)).toBeNull();
+      expect(await state()).toEqual({ ...disabled, disabledReason: 'failing' });
+      expect(await note('succeeded', 10)).toBeNull();
+      expect(await state()).toEqual({
+        failingSince: null,
+        disabledAt: at(8).toISOString(),
+        disabledReason: 'failing',
+      });
+      // The other endpoint of the manager was untouched all along.
+      expect(await state(other.id)).toEqual({ failingSince: null, disabledAt: null, disabledReason: null });
+
+      // 410 Gone disables at once, even after a success.
+      expect(await note('succeeded', 0, other.id)).toBeNull();
+      expect(await note('gone', 1, other.id)).toBe('gone');
+      expect(await state(other.id)).toEqual({
+        failingSince: at(1).toISOString(),
+        disabledAt: at(1).toISOString(),
+        disabledReason: 'gone',
+      });
+    });
+
+    it("notes and enables a manager's own endpoint only", async () => {
+      const { endpoints } = await openFixture(setup);
+      const manager = randomUUID();
+      const endpoint = webhookEndpointFixture(manager);
+      await insertEndpoint(endpoints, endpoint);
+      const at = new Date('2031-02-01T00:00:00.000Z');
+      expect(
+        await expectOk(endpoints.noteAttemptResult(randomUUID(), endpoint.id, 'gone', at, 1000)),
+      ).toBeNull();
+      expect(await expectOk(endpoints.noteAttemptResult(manager, randomUUID(), 'gone', at, 1000))).toBeNull();
+      expect(await expectOk(endpoints.find(manager, endpoint.id))).toEqual(endpoint);
+      expect(await expectOk(endpoints.noteAttemptResult(manager, endpoint.id, 'gone', at, 1000))).toBe(
+        'gone',
+      );
+
+      expect(await expectOk(endpoints.enable(randomUUID(), endpoint.id))).toBe(false);
+      expect((await expectOk(endpoints.find(manager, endpoint.id)))?.disabledReason).toBe('gone');
+      expect(await expectOk(endpoints.enable(manager, randomUUID()))).toBe(false);
+      expect(await expectOk(endpoints.enable(manager, endpoint.id))).toBe(true);
+      // Enabled, with its streak cleared: as it was inserted.
+      expect(await expectOk(endpoints.find(manager, endpoint.id))).toEqual(endpoint);
+      expect(await expectOk(endpoints.enable(manager, endpoint.id))).toBe(true);
+    });
+
+    it('of attempts ending at once, exactly one disables the endpoint, and the streak keeps its first failure', async () => {
+      const { endpoints } = await openFixture(setup);
+      const manager = randomUUID();
+      const endpoint = webhookEndpointFixture(manager);
+      await insertEndpoint(endpoints, endpoint);
+      const base = Date.parse('2031-02-01T00:00:00.000Z');
+      const disabling = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          expectOk(endpoints.noteAttemptResult(manager, endpoint.id, 'gone', new Date(base + i), 1000)),
+        ),
+      );
+      expect(disabling.filter((reason) => reason === 'gone')).toHaveLength(1);
+      const found = await expectOk(endpoints.find(manager, endpoint.id));
+      expect(found?.disabledReason).toBe('gone');
+      // The one that disabled it set both instants (its own), and no later one moved them.
+      expect(found?.disabledAt).toBe(found?.failingSince);
     });
   });
 };

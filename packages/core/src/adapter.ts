@@ -86,7 +86,13 @@ export {
 export type { StoredClient } from './domain/stored-client.js';
 export { type DocumentRecord, documentKeyFor, type TemporaryFile } from './domain/documents.js';
 export type { StoredWebhookDelivery } from './domain/webhook-delivery.js';
-export type { StoredWebhookEndpoint, WebhookSigningSecret } from './domain/webhook-endpoint.js';
+export {
+  DISABLE_AFTER_FAILING_MS,
+  type StoredWebhookEndpoint,
+  type WebhookEndpointAttemptResult,
+  type WebhookEndpointDisabledReason,
+  type WebhookSigningSecret,
+} from './domain/webhook-endpoint.js';
 
 // --- Errors: each type and its constructor --------------------------------------------------------
 export {

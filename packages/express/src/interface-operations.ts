@@ -230,6 +230,25 @@ export const interfaceOperations = {
     },
     refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
   },
+  enableWebhookEndpoint: {
+    interfaces: ['manager'],
+    method: 'post',
+    path: '/webhook-endpoints/:endpointId/enable',
+    idempotent: true,
+    summary: 'Enable a disabled webhook endpoint again',
+    description:
+      'The kit disables an endpoint that answers 410 Gone (`disabledReason: gone`) or has failed every ' +
+      'attempt for 5 days (`failing`): it then gets no new deliveries, and its due ones fail with ' +
+      '`endpoint disabled`. Enabling it delivers new events again and starts its failing streak afresh; ' +
+      'redeliver what failed meanwhile. Enabling an enabled endpoint changes nothing else.',
+    success: {
+      status: 200,
+      description: 'The endpoint, enabled',
+      component: 'WebhookEndpoint',
+      schema: webhookEndpointSchema,
+    },
+    refusals: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  },
   listWebhookDeliveries: {
     interfaces: ['manager'],
     method: 'get',

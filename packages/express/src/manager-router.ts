@@ -27,6 +27,8 @@ export const createManagerRouter = (kit: OnboardingKit, options: RouterOptions =
         kit.webhooks.deleteEndpoint(principal, params.endpointId, context),
       rotateWebhookSecret: ({ principal, params, body, context }) =>
         kit.webhooks.rotateSecret(principal, params.endpointId, body, context),
+      enableWebhookEndpoint: ({ principal, params, context }) =>
+        kit.webhooks.enableEndpoint(principal, params.endpointId, context),
       listWebhookDeliveries: ({ principal, params, query }) =>
         kit.webhooks.listDeliveries(principal, params.endpointId, query),
       redeliverWebhook: ({ principal, params, context }) =>

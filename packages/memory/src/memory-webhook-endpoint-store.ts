@@ -74,4 +74,38 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
       tables.webhookEndpoints.set(endpointId, frozenClone({ ...endpoint, secrets: next }));
       return ok(true);
     }),
+  // One write: attempts of one endpoint ending at once are noted one after the other.
+  noteAttemptResult: (managerId, endpointId, result, at, disableAfterFailingMs) =>
+    access.write((tables) => {
+      const endpoint = tables.webhookEndpoints.get(endpointId);
+      if (endpoint?.managerId !== managerId) return ok(null);
+      const failingSince = result === 'succeeded' ? null : (endpoint.failingSince ?? at.toISOString());
+      const disabling =
+        endpoint.disabledAt !== null || failingSince === null
+          ? null
+          : result === 'gone'
+            ? 'gone'
+            : Date.parse(failingSince) <= at.getTime() - disableAfterFailingMs
+              ? 'failing'
+              : null;
+      tables.webhookEndpoints.set(
+        endpointId,
+        frozenClone({
+          ...endpoint,
+          failingSince,
+          ...(disabling === null ? {} : { disabledAt: at.toISOString(), disabledReason: disabling }),
+        }),
+      );
+      return ok(disabling);
+    }),
+  enable: (managerId, endpointId) =>
+    access.write((tables) => {
+      const endpoint = tables.webhookEndpoints.get(endpointId);
+      if (endpoint?.managerId !== managerId) return ok(false);
+      tables.webhookEndpoints.set(
+        endpointId,
+        frozenClone({ ...endpoint, failingSince: null, disabledAt: null, disabledReason: null }),
+      );
+      return ok(true);
+    }),
 });

@@ -2,6 +2,7 @@ import type { ClientEventType } from '@onboarding-kit/core';
 import {
   type StoredWebhookEndpoint,
   storageUnavailable,
+  type WebhookEndpointDisabledReason,
   type WebhookEndpointStore,
   type WebhookSigningSecret,
 } from '@onboarding-kit/core/adapter';
@@ -18,6 +19,9 @@ type EndpointRow = {
   event_types: ClientEventType[] | null;
   created_at: string;
   secrets: WebhookSigningSecret[];
+  failing_since: string | null;
+  disabled_at: string | null;
+  disabled_reason: WebhookEndpointDisabledReason | null;
 };
 
 const toEndpoint = (row: EndpointRow): StoredWebhookEndpoint => ({
@@ -28,14 +32,19 @@ const toEndpoint = (row: EndpointRow): StoredWebhookEndpoint => ({
   eventTypes: row.event_types,
   createdAt: row.created_at,
   secrets: row.secrets,
+  failingSince: row.failing_since,
+  disabledAt: row.disabled_at,
+  disabledReason: row.disabled_reason,
 });
 
-/** Webhook endpoints on PostgreSQL (migration 0006); removing one cascades to its deliveries. */
+/** Webhook endpoints on PostgreSQL (migrations 0001, 0012); removing one cascades to its deliveries. */
 export const createPostgresWebhookEndpointStore = (
   db: SqlSession,
   tables: KitTables,
 ): WebhookEndpointStore => {
-  const columns = `id, manager_id, url, description, event_types, ${isoTimestampSql('created_at')} AS created_at, secrets`;
+  const columns = `id, manager_id, url, description, event_types, ${isoTimestampSql('created_at')} AS created_at, secrets,
+    ${isoTimestampSql('failing_since')} AS failing_since, ${isoTimestampSql('disabled_at')} AS disabled_at,
+    disabled_reason`;
   const query = resultQuery(db);
   return {
     // A transaction-scoped lock per manager, taken before the counting insert: the insert's
@@ -49,8 +58,9 @@ export const createPostgresWebhookEndpointStore = (
           ]);
           const inserted = await tx.query(
             `INSERT INTO ${tables.webhookEndpoints}
-               (id, manager_id, url, description, event_types, created_at, secrets)
-             SELECT $1, $2, $3, $4, $5, $6, $7::jsonb
+               (id, manager_id, url, description, event_types, created_at, secrets,
+                failing_since, disabled_at, disabled_reason)
+             SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, $9, $10, $11
              WHERE (SELECT count(*) FROM ${tables.webhookEndpoints} WHERE manager_id = $2) < $8`,
             [
               endpoint.id,
@@ -61,6 +71,9 @@ export const createPostgresWebhookEndpointStore = (
               endpoint.createdAt,
               JSON.stringify(endpoint.secrets),
               maxPerManager,
+              endpoint.failingSince,
+              endpoint.disabledAt,
+              endpoint.disabledReason,
             ],
           );
           return inserted.rowCount === 1;
@@ -94,6 +107,39 @@ export const createPostgresWebhookEndpointStore = (
         `UPDATE ${tables.webhookEndpoints} SET secrets = $4::jsonb
          WHERE manager_id = $1 AND id = $2 AND secrets = $3::jsonb`,
         [managerId, endpointId, JSON.stringify(expected), JSON.stringify(next)],
+      ).map((result) => result.rowCount === 1),
+    // One statement: the row lock of the CTE makes attempts ending at once note one after the
+    // other, each deciding on what the previous one wrote; `newly` is what this one decided.
+    noteAttemptResult: (managerId, endpointId, result, at, disableAfterFailingMs) =>
+      query<{ newly: WebhookEndpointDisabledReason | null }>(
+        `WITH previous AS (
+           SELECT id, disabled_at,
+                  CASE WHEN $3 = 'succeeded' THEN NULL ELSE coalesce(failing_since, $4::timestamptz) END
+                    AS failing_since
+           FROM ${tables.webhookEndpoints} WHERE manager_id = $1 AND id = $2 FOR UPDATE
+         ), decided AS (
+           SELECT id, failing_since,
+                  CASE WHEN disabled_at IS NOT NULL OR failing_since IS NULL THEN NULL
+                       WHEN $3 = 'gone' THEN 'gone'
+                       WHEN failing_since <= $4::timestamptz - make_interval(secs => $5::double precision / 1000)
+                         THEN 'failing'
+                  END AS newly
+           FROM previous
+         )
+         UPDATE ${tables.webhookEndpoints} AS endpoint
+         SET failing_since = decided.failing_since,
+             disabled_at = CASE WHEN decided.newly IS NULL THEN endpoint.disabled_at ELSE $4::timestamptz END,
+             disabled_reason = coalesce(decided.newly, endpoint.disabled_reason)
+         FROM decided WHERE endpoint.id = decided.id
+         RETURNING decided.newly`,
+        [managerId, endpointId, result, at.toISOString(), disableAfterFailingMs],
+      ).map((answer) => answer.rows[0]?.newly ?? null),
+    enable: (managerId, endpointId) =>
+      query(
+        `UPDATE ${tables.webhookEndpoints}
+         SET failing_since = NULL, disabled_at = NULL, disabled_reason = NULL
+         WHERE manager_id = $1 AND id = $2`,
+        [managerId, endpointId],
       ).map((result) => result.rowCount === 1),
   };
 };

@@ -59,7 +59,7 @@ export const parseRetryAfter = (value: string | null | undefined, now: Date): nu
 
 /**
  * 410 Gone: the receiver says the endpoint is no more (Standard Webhooks). Its deliveries are not
- * retried; a redelivery still attempts it once.
+ * retried, and the endpoint is disabled (webhook-delivery-operations.ts).
  */
 const GONE = 410;
 

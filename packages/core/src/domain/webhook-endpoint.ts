@@ -16,7 +16,28 @@ export type StoredWebhookEndpoint = {
   readonly eventTypes: readonly ClientEventType[] | null;
   readonly createdAt: string;
   readonly secrets: readonly WebhookSigningSecret[];
+  /** Since when every attempt has failed (the first failure after the last success); null when not failing. */
+  readonly failingSince: string | null;
+  /** Set when the kit disabled it: it gets no new deliveries until its manager enables it again. */
+  readonly disabledAt: string | null;
+  readonly disabledReason: WebhookEndpointDisabledReason | null;
 };
+
+/**
+ * Why an endpoint was disabled: `gone`, it answered 410 Gone (Standard Webhooks: the receiver says
+ * it is no more); `failing`, every attempt to it failed for `DISABLE_AFTER_FAILING_MS`.
+ */
+export type WebhookEndpointDisabledReason = 'gone' | 'failing';
+
+/**
+ * How long an endpoint may fail every attempt before it is disabled: 5 days, as Svix does. Longer
+ * than the 3-day retry window, so an outage a receiver fixes within it loses nothing; a receiver
+ * gone for good stops costing attempts (and the manager learns of it from the endpoint's state).
+ */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60_000;
+
+/** What one recorded attempt tells of its endpoint's health. */
+export type WebhookEndpointAttemptResult = 'succeeded' | 'failed' | 'gone';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -81,6 +102,9 @@ export const toWebhookEndpointResponse = (endpoint: StoredWebhookEndpoint, now: 
   eventTypes: endpoint.eventTypes === null ? null : [...endpoint.eventTypes],
   createdAt: endpoint.createdAt,
   previousSecretExpiresAt: previousSecretExpiry(endpoint, now),
+  failingSince: endpoint.failingSince,
+  disabledAt: endpoint.disabledAt,
+  disabledReason: endpoint.disabledReason,
 });
 
 /** Whether the endpoint takes events of this type. */

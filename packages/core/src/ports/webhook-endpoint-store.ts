@@ -1,5 +1,10 @@
 import type { ResultAsync } from 'neverthrow';
-import type { StoredWebhookEndpoint, WebhookSigningSecret } from '../domain/webhook-endpoint.js';
+import type {
+  StoredWebhookEndpoint,
+  WebhookEndpointAttemptResult,
+  WebhookEndpointDisabledReason,
+  WebhookSigningSecret,
+} from '../domain/webhook-endpoint.js';
 import type { StorageUnavailable } from '../errors.js';
 
 /** The webhook endpoints of managers; every read and write is scoped to one manager. */
@@ -36,4 +41,21 @@ export interface WebhookEndpointStore {
     expected: readonly WebhookSigningSecret[],
     next: readonly WebhookSigningSecret[],
   ): ResultAsync<boolean, StorageUnavailable>;
+  /**
+   * Notes what a recorded attempt tells of the endpoint, in one atomic step (attempts of one endpoint
+   * end concurrently, on several processes): `succeeded` clears `failingSince`; `failed` and `gone`
+   * set it unless set. A still-enabled endpoint is then disabled, at `at`, on `gone` (reason `gone`),
+   * or on `failed` when `failingSince` is `disableAfterFailingMs` or more before `at` (reason
+   * `failing`). A success never enables it again (its manager does). Answers the reason when this
+   * call disabled it, null otherwise (also when the endpoint is gone).
+   */
+  noteAttemptResult(
+    managerId: string,
+    endpointId: string,
+    result: WebhookEndpointAttemptResult,
+    at: Date,
+    disableAfterFailingMs: number,
+  ): ResultAsync<WebhookEndpointDisabledReason | null, StorageUnavailable>;
+  /** Enables it again: clears `disabledAt`, `disabledReason` and `failingSince`; false when not the manager's. */
+  enable(managerId: string, endpointId: string): ResultAsync<boolean, StorageUnavailable>;
 }

@@ -44,6 +44,12 @@ const webhookEndpointFields = {
   createdAt: dateTimeSchema,
   /** Until when the secret before the last rotation still signs deliveries, if it does. */
   previousSecretExpiresAt: dateTimeSchema.nullable(),
+  /** Since when every attempt to it has failed; null when the last one succeeded (or none was made). */
+  failingSince: dateTimeSchema.nullable(),
+  /** When the kit disabled it (no new deliveries until `POST …/enable`); null while enabled. */
+  disabledAt: dateTimeSchema.nullable(),
+  /** `gone`: it answered 410 Gone; `failing`: every attempt failed for 5 days. Null while enabled. */
+  disabledReason: z.enum(['gone', 'failing']).nullable(),
 };
 
 export const webhookEndpointSchema = z.object(webhookEndpointFields).meta({ id: 'WebhookEndpoint' });

@@ -8,7 +8,13 @@ import {
   toWebhookDeliveryResponse,
   type WebhookAttemptOutcome,
 } from '../domain/webhook-delivery.js';
-import { endpointTakes, type StoredWebhookEndpoint, signingSecretsAt } from '../domain/webhook-endpoint.js';
+import {
+  DISABLE_AFTER_FAILING_MS,
+  endpointTakes,
+  type StoredWebhookEndpoint,
+  signingSecretsAt,
+  type WebhookEndpointAttemptResult,
+} from '../domain/webhook-endpoint.js';
 import {
   type DomainError,
   lockLostAsInProgress,
@@ -64,6 +70,16 @@ const attemptOutcomeOf = (answer: WebhookAnswer, now: Date): WebhookAttemptOutco
         retryAfterMs: parseRetryAfter(answer.retryAfter, now),
       }
     : answer;
+
+/** 410 Gone: the receiver says the endpoint is no more; the endpoint is disabled (Standard Webhooks). */
+const GONE = 410;
+const endpointResultOf = (
+  answer: WebhookAnswer,
+  delivery: StoredWebhookDelivery,
+): WebhookEndpointAttemptResult => {
+  if (delivery.status === 'succeeded') return 'succeeded';
+  return answer.type === 'answered' && answer.statusCode === GONE ? 'gone' : 'failed';
+};
 
 /**
  * Delivery of events to endpoints: the jobs a runner hands over (create the deliveries of new
@@ -152,19 +168,48 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
       answeredAt,
       Math.random(),
     );
-    return recordAttempt(next, delivery.attempts).map(
-      (recorded): WebhookJobReport =>
+    return recordAttempt(next, delivery.attempts)
+      .andThen((recorded) =>
+        // Only the attempt recorded counts towards the endpoint's health (a duplicate record lost).
         recorded
-          ? {
-              attempted: 1,
-              succeeded: next.status === 'succeeded' ? 1 : 0,
-              retrying: next.status === 'pending' ? 1 : 0,
-              failed: next.status === 'failed' ? 1 : 0,
-            }
-          : // Another worker recorded an attempt of it meanwhile: its record stands.
-            { ...NOTHING_DONE, attempted: 1 },
-    );
+          ? ports.webhookEndpoints
+              .noteAttemptResult(
+                delivery.managerId,
+                delivery.endpointId,
+                endpointResultOf(answer, next),
+                answeredAt,
+                DISABLE_AFTER_FAILING_MS,
+              )
+              .map(() => recorded)
+          : okAsync(recorded),
+      )
+      .map(
+        (recorded): WebhookJobReport =>
+          recorded
+            ? {
+                attempted: 1,
+                succeeded: next.status === 'succeeded' ? 1 : 0,
+                retrying: next.status === 'pending' ? 1 : 0,
+                failed: next.status === 'failed' ? 1 : 0,
+              }
+            : // Another worker recorded an attempt of it meanwhile: its record stands.
+              { ...NOTHING_DONE, attempted: 1 },
+      );
   };
+
+  /**
+   * A due delivery of a disabled endpoint: failed without a request (`endpoint disabled`), not an
+   * attempt; its manager redelivers it after enabling the endpoint again.
+   */
+  const failForDisabledEndpoint = (
+    delivery: StoredWebhookDelivery,
+  ): ResultAsync<WebhookJobReport, DomainError> =>
+    ports.webhookDeliveries
+      .update(
+        { ...delivery, status: 'failed', nextAttemptAt: null, lastError: 'endpoint disabled' },
+        delivery.attempts,
+      )
+      .map((recorded) => (recorded ? { ...NOTHING_DONE, failed: 1 } : NOTHING_DONE));
 
   /**
    * Deliveries handed back (their endpoints slow and busy, no slot came free in time, the runner
@@ -215,23 +260,25 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
     logged: LoggedEvent,
     signal: AbortSignal | undefined,
   ): ResultAsync<WebhookJobReport | null, DomainError> =>
-    ResultAsync.fromSafePromise(
-      slots.run(
-        endpoint.id,
-        () => claimAndSend(delivery, endpoint, logged),
-        (sent, elapsedMs) =>
-          sent.isOk() &&
-          sent.value !== null &&
-          (elapsedMs >= slowAfterMs ||
-            (sent.value.type === 'unreachable' && sent.value.reason === 'timeout')),
-        signal === undefined ? {} : { signal },
-      ),
-    ).andThen((slot): ResultAsync<WebhookJobReport | null, DomainError> => {
-      if (slot.type === 'busy') return okAsync(null);
-      if (slot.outcome.isErr()) return errAsync(slot.outcome.error);
-      const answer = slot.outcome.value;
-      return answer === null ? okAsync(null) : recordAnswer(delivery, answer);
-    });
+    endpoint.disabledAt !== null
+      ? failForDisabledEndpoint(delivery)
+      : ResultAsync.fromSafePromise(
+          slots.run(
+            endpoint.id,
+            () => claimAndSend(delivery, endpoint, logged),
+            (sent, elapsedMs) =>
+              sent.isOk() &&
+              sent.value !== null &&
+              (elapsedMs >= slowAfterMs ||
+                (sent.value.type === 'unreachable' && sent.value.reason === 'timeout')),
+            signal === undefined ? {} : { signal },
+          ),
+        ).andThen((slot): ResultAsync<WebhookJobReport | null, DomainError> => {
+          if (slot.type === 'busy') return okAsync(null);
+          if (slot.outcome.isErr()) return errAsync(slot.outcome.error);
+          const answer = slot.outcome.value;
+          return answer === null ? okAsync(null) : recordAnswer(delivery, answer);
+        });
 
   /** One attempt of a pending delivery, its endpoint and event read first; null when it was handed back. */
   const attempt = (
@@ -286,7 +333,13 @@ export const createWebhookDeliveryOperations = (ctx: KitContext): WebhookDeliver
         const eventsById = new Map(events.map((logged) => [logged.event.id, logged]));
         const deliveries = events.flatMap(({ managerId, event }) =>
           listed
-            .filter((endpoint) => endpoint.managerId === managerId && endpointTakes(endpoint, event.type))
+            .filter(
+              (endpoint) =>
+                // A disabled endpoint gets no new deliveries.
+                endpoint.managerId === managerId &&
+                endpoint.disabledAt === null &&
+                endpointTakes(endpoint, event.type),
+            )
             .map(
               (endpoint): StoredWebhookDelivery => ({
                 id: ports.ids.uuid(),

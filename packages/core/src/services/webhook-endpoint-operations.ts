@@ -27,7 +27,7 @@ import type { WebhookService } from './webhook-service.js';
 
 export type WebhookEndpointOperations = Pick<
   WebhookService,
-  'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'deleteEndpoint' | 'rotateSecret'
+  'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'deleteEndpoint' | 'rotateSecret' | 'enableEndpoint'
 >;
 
 /** A manager's own endpoint, or `WebhookEndpointNotFound` (another manager's reads the same). */
@@ -99,6 +99,9 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
           eventTypes: parsed.value.eventTypes ?? null,
           createdAt: now().toISOString(),
           secrets: [{ secret, expiresAt: null }],
+          failingSince: null,
+          disabledAt: null,
+          disabledReason: null,
         };
         return transaction((stores) =>
           stores.webhookEndpoints
@@ -143,5 +146,25 @@ export const createWebhookEndpointOperations = (ctx: KitContext): WebhookEndpoin
             : parsed.value.overlapSeconds * 1000;
         return transaction((stores) => rotate(stores.webhookEndpoints, principal, endpointId, overlapMs));
       }),
+    // Enabling an enabled endpoint changes nothing but its failing streak, which starts afresh.
+    enableEndpoint: (principal, endpointId, context) =>
+      runCommand(ctx, context, (transaction) =>
+        transaction((stores) =>
+          findOwnEndpoint(stores.webhookEndpoints, principal, endpointId).andThen((endpoint) =>
+            stores.webhookEndpoints
+              .enable(principal.managerId, endpointId)
+              .andThen((enabled) =>
+                enabled
+                  ? ok(
+                      toWebhookEndpointResponse(
+                        { ...endpoint, failingSince: null, disabledAt: null, disabledReason: null },
+                        now(),
+                      ),
+                    )
+                  : err(webhookEndpointNotFound(endpointId)),
+              ),
+          ),
+        ),
+      ),
   };
 };

@@ -49,6 +49,15 @@ export interface WebhookService {
     body: unknown,
     context?: IdempotentCommandContext,
   ): ResultAsync<WebhookSecretRotationResponse, DomainError>;
+  /**
+   * Enables an endpoint the kit disabled (410 Gone, or failing for 5 days): new events are delivered
+   * to it again. Its deliveries that failed meanwhile stay failed (redeliver them).
+   */
+  enableEndpoint(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<WebhookEndpoint, DomainError>;
   listDeliveries(
     principal: ManagerPrincipal,
     endpointId: string,

@@ -209,6 +209,61 @@ export const describeInterfaceRoutes = () =>
       expect(h.logged).toEqual([]);
     });
 
+    test('a 410 Gone disables a webhook endpoint (GET shows why); POST …/enable enables it, once per Idempotency-Key', async () => {
+      const fresh = await startHarness();
+      try {
+        const key = fresh.keys.managerA;
+        const created = await fresh.api
+          .post('/manager/v1/webhook-endpoints')
+          .set('SERVICE_API_KEY', key)
+          .send({ url: 'https://hooks.example.com/gone', eventTypes: ['client.created'] });
+        expect(created.status, created.text).toBe(201);
+        expect(created.body).toMatchObject({ failingSince: null, disabledAt: null, disabledReason: null });
+        const path = `/manager/v1/webhook-endpoints/${created.body.id}`;
+        fresh.adapters.testing.answerWebhooksWith({ type: 'answered', statusCode: 410, retryAfter: null });
+        await createIndividual(fresh, key);
+        expect(await fresh.adapters.testing.deliverDueWebhooks(fresh.kit)).toMatchObject({ failed: 1 });
+
+        const disabled = await fresh.api.get(path).set('SERVICE_API_KEY', key);
+        expect(disabled.status).toBe(200);
+        expect(disabled.body).toMatchObject({
+          disabledAt: fresh.clock.now().toISOString(),
+          disabledReason: 'gone',
+        });
+        const notHis = await fresh.api
+          .post(`${path}/enable`)
+          .set('SERVICE_API_KEY', fresh.keys.managerB)
+          .set('Idempotency-Key', randomUUID());
+        expect([notHis.status, notHis.body.code]).toEqual([404, 'WEBHOOK_ENDPOINT_NOT_FOUND']);
+
+        const idempotencyKey = randomUUID();
+        const enabled = await fresh.api
+          .post(`${path}/enable`)
+          .set('SERVICE_API_KEY', key)
+          .set('Idempotency-Key', idempotencyKey);
+        expect(enabled.status, enabled.text).toBe(200);
+        expect(enabled.body).toEqual({
+          ...disabled.body,
+          failingSince: null,
+          disabledAt: null,
+          disabledReason: null,
+        });
+        expect((await fresh.api.get(path).set('SERVICE_API_KEY', key)).body).toEqual(enabled.body);
+        const replayed = await fresh.api
+          .post(`${path}/enable`)
+          .set('SERVICE_API_KEY', key)
+          .set('Idempotency-Key', idempotencyKey);
+        expect([replayed.status, replayed.body]).toEqual([200, enabled.body]);
+        const unknown = await fresh.api
+          .post(`/manager/v1/webhook-endpoints/${randomUUID()}/enable`)
+          .set('SERVICE_API_KEY', key);
+        expect([unknown.status, unknown.body.code]).toEqual([404, 'WEBHOOK_ENDPOINT_NOT_FOUND']);
+        expect(fresh.logged).toEqual([]);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     test('POST /clients/individuals naming a file never uploaded → 400 at its path, nothing created', async () => {
       const before = await h.api.get('/manager/v1/clients').set('SERVICE_API_KEY', manager());
       const response = await h.api
