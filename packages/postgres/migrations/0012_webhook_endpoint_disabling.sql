@@ -1,4 +1,4 @@
--- onboarding-kit: failing webhook endpoints are disabled (issue 40 item 11, Standard Webhooks).
+-- onboarding-kit: failing webhook endpoints are disabled (Standard Webhooks; docs/events.md).
 -- failing_since: the first failed attempt after the last success (NULL: not failing). An endpoint is
 -- disabled (disabled_at set) when it answers 410 Gone, or when it has failed every attempt for the
 -- kit's threshold (5 days); it then gets no new deliveries until its manager enables it again.
