@@ -14,6 +14,7 @@ const entries: Record<string, string> = {
   express: 'express/src/index.ts',
   'webhook-transport': 'webhook-transport/src/index.ts',
   'screening-list': 'screening-list/src/index.ts',
+  'review-console': 'review-console/src/index.ts',
 };
 export const sourceAliases = Object.entries(entries).map(([name, file]) => ({
   find: new RegExp(`^@onboarding-kit/${name}$`),

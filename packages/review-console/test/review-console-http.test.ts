@@ -1,0 +1,113 @@
+import { createOnboardingKit, exampleIndividualPayload, principalKey } from '@onboarding-kit/core';
+import { createMemoryAdapters, demoIdentities } from '@onboarding-kit/memory';
+import express from 'express';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { CONSOLE_CONTENT_SECURITY_POLICY, createReviewConsole } from '../src/index.js';
+
+/** A host: its own staff login (a header it sets in a test) in front of the console at /review. */
+const host = async (readOnly = false) => {
+  const adapters = createMemoryAdapters();
+  const kit = createOnboardingKit(adapters);
+  const manager = demoIdentities.managerA.principal;
+  adapters.testing.putTemporaryFile(principalKey(manager), 'passport.pdf', new Uint8Array(16).fill(1));
+  const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+  const app = express();
+  app.use('/review', (req, res, next) => {
+    if (req.get('x-test-staff') !== 'alice') {
+      res.status(401).send('log in');
+      return;
+    }
+    res.locals.staff = { id: 'alice', name: 'Alice' };
+    next();
+  });
+  app.use(
+    '/review',
+    createReviewConsole({ kit, reviewerOf: (_req) => ({ id: 'alice', name: 'Alice' }), readOnly }),
+  );
+  return { app, kit, client };
+};
+
+const formFields = (page: string, action: string): Record<string, string> => {
+  const form = page.slice(page.indexOf(`action="${action}"`));
+  const value = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(form)?.[1] ?? '';
+  return { _csrf: value('_csrf'), _idempotencyKey: value('_idempotencyKey') };
+};
+
+describe('review console over HTTP (memory kit, real Express)', () => {
+  it('answers only behind the host login, with a strict policy and no-store', async () => {
+    const { app, client } = await host();
+    expect((await request(app).get('/review/')).status).toBe(401);
+    const queue = await request(app).get('/review/').set('x-test-staff', 'alice');
+    expect(queue.status).toBe(200);
+    expect(queue.headers['content-security-policy']).toBe(CONSOLE_CONTENT_SECURITY_POLICY);
+    expect(queue.headers['cache-control']).toBe('no-store');
+    expect(queue.text).toContain(`/review/clients/${client.id}`);
+    expect(queue.text).not.toMatch(/<script>|onclick=|style="/);
+  });
+
+  it('assigns, refuses a form without its CSRF token, and acts once for a double submission', async () => {
+    const { app, kit, client } = await host();
+    const page = (await request(app).get(`/review/clients/${client.id}`).set('x-test-staff', 'alice')).text;
+    const guards = formFields(page, `/review/clients/${client.id}/assign`);
+    const forged = await request(app)
+      .post(`/review/clients/${client.id}/assign`)
+      .set('x-test-staff', 'alice')
+      .type('form')
+      .send({ _csrf: 'x', _idempotencyKey: guards._idempotencyKey });
+    expect(forged.status).toBe(403);
+    const send = () =>
+      request(app)
+        .post(`/review/clients/${client.id}/assign`)
+        .set('x-test-staff', 'alice')
+        .type('form')
+        .send(guards);
+    const [first, second] = await Promise.all([send(), send()]);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    const trail = (
+      await kit.audit.list({ kind: 'compliance', complianceId: 'alice' }, client.id, {})
+    )._unsafeUnwrap();
+    expect(trail.data.filter((entry: { action: string }) => entry.action === 'assign')).toHaveLength(1);
+    expect(
+      (await kit.review.get({ kind: 'compliance', complianceId: 'alice' }, client.id))._unsafeUnwrap()
+        .assignee?.complianceId,
+    ).toBe('alice');
+  });
+
+  it('requests a resubmission with a requirement picked from the payload', async () => {
+    const { app, kit, client } = await host();
+    const page = (await request(app).get(`/review/clients/${client.id}`).set('x-test-staff', 'alice')).text;
+    expect(page).toContain('value="profile.idDocuments[0]"');
+    const guards = formFields(page, `/review/clients/${client.id}/request-resubmission`);
+    const answer = await request(app)
+      .post(`/review/clients/${client.id}/request-resubmission`)
+      .set('x-test-staff', 'alice')
+      .type('form')
+      .send({
+        ...guards,
+        reason: 'Passport unreadable',
+        field0: 'profile.idDocuments[0]',
+        code0: 'DOCUMENT_UNREADABLE',
+        message0: 'Blurred',
+      });
+    expect(answer.status).toBe(303);
+    const stored = (
+      await kit.review.get({ kind: 'compliance', complianceId: 'alice' }, client.id)
+    )._unsafeUnwrap();
+    expect(stored.status).toBe('RESUBMISSION_REQUIRED');
+    expect(stored.resubmissionRequirements).toEqual([
+      { field: 'profile.idDocuments[0]', code: 'DOCUMENT_UNREADABLE', message: 'Blurred' },
+    ]);
+  });
+
+  it('read-only: every page, and 405 on every write', async () => {
+    const { app, client } = await host(true);
+    expect((await request(app).get(`/review/clients/${client.id}`).set('x-test-staff', 'alice')).status).toBe(
+      200,
+    );
+    const write = await request(app)
+      .post(`/review/clients/${client.id}/approve`)
+      .set('x-test-staff', 'alice');
+    expect(write.status).toBe(405);
+  });
+});
