@@ -1,6 +1,6 @@
 /**
  * Ongoing screening on PostgreSQL, run with `node --import tsx bench/postgres-screening-monitoring.ts`
- * (part of `pnpm bench`). Issue 39's goal: 100,000 clients × a change of 1,000 targets re-screened
+ * (part of `pnpm bench`). The goal: 100,000 clients × a change of 1,000 targets re-screened
  * in ≤ 10 s.
  *
  * A sanctions list of BENCH_LIST_TARGETS (default 100,000) generated targets, and its next version

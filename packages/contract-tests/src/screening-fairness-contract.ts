@@ -44,7 +44,7 @@ const largeEntity = (tag: string) => {
 };
 
 /**
- * Screening is fair between managers (issue 39, part 2): on any back end, a burst of large entities
+ * Screening is fair between managers: on any back end, a burst of large entities
  * from one manager does not hold back another manager's single client; it is screened after at
  * most the jobs already running and the one in turn before it.
  */

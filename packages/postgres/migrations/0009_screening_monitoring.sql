@@ -1,4 +1,4 @@
--- onboarding-kit: ongoing screening (decisions §12, issue 39).
+-- onboarding-kit: ongoing screening (decisions §12).
 -- `screened_names`: the names a client's last completed screening looked at, one row per payload
 -- field, with the keys core derives from each name (`screeningNameKeys`). A new list version's
 -- changed targets are matched against it by key, so a run reads the names that share a key with

@@ -224,7 +224,7 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
   };
 
   return {
-    // Always a POST bounded by its policy: S3 refuses a file over `maxUploadBytes` (issue 40 §8).
+    // Always a POST bounded by its policy: S3 refuses a file over `maxUploadBytes`.
     presignUpload: (owner, filename, expiresAt) =>
       attempt(async (): Promise<PresignedUpload> => {
         const { url, fields } = await createPresignedPost(client, {

@@ -8,7 +8,7 @@ import { freshBucket, s3ClientFor } from './s3-compatible-client.js';
 
 /**
  * S3 itself refuses a file over `maxUploadBytes` (default 25 MiB): every upload link is a presigned
- * POST whose policy carries `content-length-range` (issue 40 §8: a presigned PUT took 64 MiB against
+ * POST whose policy carries `content-length-range` (a presigned PUT took 64 MiB against
  * the 25 MiB limit). s3rver and moto 5.2 do not enforce policies: the condition proxy does, as S3
  * documents it.
  */

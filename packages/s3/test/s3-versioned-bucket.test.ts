@@ -16,7 +16,7 @@ import { s3ObjectKeys } from '../src/s3-object-keys.js';
 import { freshBucket, s3ClientFor } from './s3-compatible-client.js';
 
 /**
- * Issue 40 §5: with S3 versioning on, a delete only lays a delete marker and the bytes stay as a
+ * With S3 versioning on, a delete only lays a delete marker and the bytes stay as a
  * noncurrent version. The storage deletes every version and delete marker of what it deletes.
  * moto keeps versions as S3 does.
  */
