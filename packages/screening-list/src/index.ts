@@ -4,11 +4,13 @@ export {
   type ListScreeningProviderOptions,
 } from './list-screening-provider.js';
 
+export { createLiveSanctionsList, type LiveSanctionsList } from './live-sanctions-list.js';
+
 // --- What a new list version changed (monitoring) -----------------------------------------------
 export { listVersionChanges } from './list-version-changes.js';
 
 // --- The pieces: the CSV reader and the name normalization --------------------------------------
-export { nameTokens, normalizeName } from './normalize-name.js';
+export { nameTokens, nameWords, normalizeName } from './normalize-name.js';
 export {
   DEFAULT_MATCH_THRESHOLD,
   type ListMatch,

@@ -1,68 +1,25 @@
 import { setImmediate } from 'node:timers';
-import type {
-  ScreeningCountryEvidence,
-  ScreeningExplanation,
-  ScreeningMatch,
-  ScreeningProvider,
-  ScreeningSubject,
-} from '@onboarding-kit/core/adapter';
+import type { ScreeningMatch, ScreeningProvider, ScreeningSubject } from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
-import { nameTokens, normalizeName } from './normalize-name.js';
-import {
-  DEFAULT_MATCH_THRESHOLD,
-  type ListMatch,
-  type SanctionsList,
-  type ScreenedName,
-} from './sanctions-list.js';
+import type { LiveSanctionsList } from './live-sanctions-list.js';
+import { DEFAULT_MATCH_THRESHOLD, type SanctionsList, type ScreenedName } from './sanctions-list.js';
 
 export type ListScreeningProviderOptions = {
   /**
-   * A list loaded once (`loadSanctionsList`), shared by every screening; or the list in use now,
-   * asked at every screening, for a host that loads each new version and then tells the kit what
-   * changed (`listVersionChanges`, `kit.screening.listChanged`).
+   * A list loaded once (`loadSanctionsList`), shared by every screening; a live one
+   * (`createLiveSanctionsList`) the host reloads while it serves; or the list in use now, asked at
+   * every screening (a host that loads each new version itself, then tells the kit what changed:
+   * `listVersionChanges`, `kit.screening.listChanged`). A screening reads the version in use when
+   * it starts for all of the client's names.
    */
-  readonly list: SanctionsList | (() => SanctionsList);
-  /** 0..100, the list's score from which a name is a hit (default `DEFAULT_MATCH_THRESHOLD`, 90). */
+  readonly list: SanctionsList | LiveSanctionsList | (() => SanctionsList);
+  /** 0..100, the list's score from which a name is a hit (default `DEFAULT_MATCH_THRESHOLD`, 80). */
   readonly threshold?: number;
 };
 
 const kindOf: Record<ScreeningSubject['kind'], ScreenedName['kind']> = {
   PERSON: 'person',
   COMPANY: 'organization',
-};
-
-/** The client's country beside the entry's: evidence the reviewer sees. */
-const countryEvidence = (country: string, listed: readonly string[]): ScreeningCountryEvidence => ({
-  subject: country,
-  listed,
-  outcome:
-    listed.length === 0
-      ? 'UNKNOWN'
-      : listed.some((code) => code.toLowerCase() === country.toLowerCase())
-        ? 'MATCH'
-        : 'MISMATCH',
-});
-
-/** What the score compared: the words the names share, and those only one of them has. */
-const explanationOf = (subject: ScreeningSubject, match: ListMatch): ScreeningExplanation => {
-  const screened = nameTokens(normalizeName(subject.name));
-  const listed = nameTokens(normalizeName(match.matchedName));
-  const shared = screened.filter((token) => listed.includes(token));
-  return {
-    summary: `The names' words, sorted, are ${match.score}% alike (fuzzball token_sort_ratio); ${shared.length} of ${screened.length} word(s) are the same.`,
-    tokens: shared.map((token) => ({
-      subject: token,
-      listed: token,
-      kind: 'EXACT',
-      similarity: 1,
-      weight: 1 / Math.max(screened.length, listed.length),
-    })),
-    unmatchedSubject: screened.filter((token) => !listed.includes(token)),
-    unmatchedListed: listed.filter((token) => !screened.includes(token)),
-    ...(subject.country === undefined
-      ? {}
-      : { country: countryEvidence(subject.country, match.target.countries) }),
-  };
 };
 
 /** Lets the event loop run (the host's requests, timers, I/O) before the next subject is matched. */
@@ -86,11 +43,15 @@ export const createListScreeningProvider = ({
     ResultAsync.fromSafePromise(
       (async () => {
         const matches: ScreeningMatch[] = [];
+        const version = typeof list === 'function' ? list() : 'current' in list ? list.current() : list;
         for (const subject of subjects) {
           await nextTurn();
-          const current = typeof list === 'function' ? list() : list;
-          for (const match of current.match(
-            { kind: kindOf[subject.kind], name: subject.name },
+          for (const match of version.match(
+            {
+              kind: kindOf[subject.kind],
+              name: subject.name,
+              ...(subject.country === undefined ? {} : { country: subject.country }),
+            },
             threshold,
             scope?.targetIds,
           )) {
@@ -101,7 +62,7 @@ export const createListScreeningProvider = ({
               matchedName: match.matchedName,
               score: match.score / 100,
               targetId: match.targetId,
-              explanation: explanationOf(subject, match),
+              explanation: match.explanation,
               entry: {
                 name: match.target.name,
                 aliases: match.target.aliases,

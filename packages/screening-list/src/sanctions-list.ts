@@ -1,11 +1,18 @@
-import { process_and_sort, ratio } from 'fuzzball';
+import type { ScreeningCountryEvidence, ScreeningExplanation } from '@onboarding-kit/core/adapter';
 import type { ResultAsync } from 'neverthrow';
-import { nameTokens, normalizeName } from './normalize-name.js';
-import { characterKinds, mayReach, screenedCharacters } from './score-upper-bound.js';
+import { foldLegalForms } from './legal-forms.js';
+import { createNameIndexBuilder, type NameIndex } from './name-index.js';
+import { scoreName, type WeightedWord } from './name-score.js';
+import { nameWords, writtenWords } from './normalize-name.js';
 import { type ListTarget, readTargetsCsv, type SanctionsListUnreadable } from './targets-csv.js';
 
-/** Who is screened: a person, or an organization (a company, a legal UBO). */
-export type ScreenedName = { readonly kind: 'person' | 'organization'; readonly name: string };
+/** Who is screened: a person, or an organization (a company, a legal UBO); the client's country if known. */
+export type ScreenedName = {
+  readonly kind: 'person' | 'organization';
+  readonly name: string;
+  /** ISO 3166-1 alpha-2: evidence (a mismatch lowers the score), never a filter. */
+  readonly country?: string;
+};
 
 /** A list target whose name (or one of its aliases) is close enough to the screened name. */
 export type ListMatch = {
@@ -18,31 +25,35 @@ export type ListMatch = {
   readonly matchedName: string;
   /** The first dataset naming the target, e.g. `US OFAC Specially Designated Nationals (SDN) List`. */
   readonly listName: string;
-  /**
-   * 0..100: fuzzball's token_sort_ratio of the normalized names (word order ignored), i.e. its
-   * `ratio` of their words sorted.
-   */
+  /** 0..100 (name-score.ts), lowered when the client's country is none of the target's. */
   readonly score: number;
+  /** Which words matched which, how, and why the score is what it is. */
+  readonly explanation: ScreeningExplanation;
 };
 
 export type SanctionsList = {
-  /** Targets loaded (persons, organizations and any other schema). */
+  /** Targets read (persons, organizations and any other schema). */
   readonly size: number;
   /**
    * Matches scoring at least `threshold` (default `DEFAULT_MATCH_THRESHOLD`), best first; among
    * the targets of `targetIds` only, when given (monitoring asks about the targets a version changed).
    */
   match(screened: ScreenedName, threshold?: number, targetIds?: readonly string[]): ListMatch[];
-  /** The persons and organizations of the list (what can match a client), in file order. */
+  /**
+   * Every target screened (persons and organizations), in the file's order: what a comparison of
+   * two list versions reads.
+   */
   targets(): IterableIterator<ListTarget>;
 };
 
 /**
- * The score from which a name is a possible match, to be resolved by a person. 90 flags spelling
- * and transliteration variants (Aleksey Navalnyy / Navalny: 97) and a word order change, not a
- * different first or last name (Vladimir Popov / Putin: 71; Ivan Petrov / Petrovich: 88).
+ * The score from which a name is a possible match, to be resolved by a person. Measured on the
+ * committed evaluation set (`node --import tsx packages/screening-list/eval/evaluate.ts`, docs/performance.md).
  */
-export const DEFAULT_MATCH_THRESHOLD = 90;
+export const DEFAULT_MATCH_THRESHOLD = 80;
+
+/** A client whose country is none of the target's scores this much of its name's score. */
+const COUNTRY_MISMATCH_FACTOR = 0.9;
 
 /** FollowTheMoney schemas screened for each kind; vessels, aircraft and the rest never match a client. */
 const schemasOf: Record<ScreenedName['kind'], ReadonlySet<string>> = {
@@ -50,86 +61,128 @@ const schemasOf: Record<ScreenedName['kind'], ReadonlySet<string>> = {
   organization: new Set(['Organization', 'Company', 'LegalEntity', 'PublicBody']),
 };
 
-type IndexedName = {
-  readonly target: ListTarget;
-  readonly name: string;
-  /** The normalized name's words, sorted (fuzzball's `process_and_sort`): what is scored. */
-  readonly sorted: string;
-  readonly length: number;
-  /** The kinds of characters it holds (score-upper-bound.ts). */
-  readonly kinds: number;
+/** The words a name is compared by: a company's legal forms folded to one symbol each. */
+const comparedWords = (name: string, organization: boolean): string[] => {
+  const words = nameWords(name);
+  return organization ? foldLegalForms(words) : words;
+};
+
+/** The screened name's words, weighted; each read as a known name only if written in Latin letters. */
+const screenedWords = (name: string, organization: boolean, index: NameIndex): WeightedWord[] => {
+  const written = writtenWords(name);
+  const transliterated = new Set(written.filter((word) => !word.latin).map((word) => word.text));
+  const words = written.map((word) => word.text);
+  return (organization ? foldLegalForms(words) : words).map((word) => {
+    const weighted = index.weigh(word);
+    return transliterated.has(word) ? { ...weighted, known: false } : weighted;
+  });
+};
+
+const countryEvidence = (country: string, listed: readonly string[]): ScreeningCountryEvidence => ({
+  subject: country,
+  listed,
+  outcome:
+    listed.length === 0
+      ? 'UNKNOWN'
+      : listed.some((code) => code.toLowerCase() === country.toLowerCase())
+        ? 'MATCH'
+        : 'MISMATCH',
+});
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+const summaryOf = (score: number, explanation: Omit<ScreeningExplanation, 'summary'>): string => {
+  const pairs = explanation.tokens.map(
+    (token) =>
+      `"${token.subject}" ${token.kind === 'EXACT' ? '=' : '≈'} "${token.listed}" (${token.kind.toLowerCase().replace('_', ' ')}, ${percent(token.weight)} of the weight)`,
+  );
+  const parts = [
+    `Score ${Math.round(score)}: ${pairs.length === 0 ? 'no word in common' : pairs.join('; ')}.`,
+  ];
+  if (explanation.unmatchedSubject.length > 0) {
+    parts.push(`Only in the client's name: ${explanation.unmatchedSubject.join(', ')}.`);
+  }
+  if (explanation.unmatchedListed.length > 0) {
+    parts.push(`Only in the listed name: ${explanation.unmatchedListed.join(', ')}.`);
+  }
+  if (explanation.country?.outcome === 'MISMATCH') {
+    parts.push(
+      `The client's country ${explanation.country.subject} is none of the entry's (${explanation.country.listed.join(', ')}): the score is lowered.`,
+    );
+  }
+  return parts.join(' ');
 };
 
 /**
- * Loads a list in the OpenSanctions `targets.simple.csv` format from a stream, keeping only the
- * names of persons and organizations, indexed by the first letter of each of their words: a
- * screened name is scored against the names sharing one of its words' first letters, not the
- * whole list, and only those a cheap bound does not rule out (score-upper-bound.ts).
+ * Loads a list in the OpenSanctions `targets.simple.csv` format from a stream, keeping the persons
+ * and organizations, and indexes their names and aliases once (`name-index.ts`). A screened name is
+ * scored (`name-score.ts`) against the few listed names sharing enough of its words, sound-alike
+ * words, joined or split words; a target answers once, with its best name.
  */
 export const loadSanctionsList = (
   input: AsyncIterable<string | Uint8Array>,
 ): ResultAsync<SanctionsList, SanctionsListUnreadable> => {
-  const byInitial = new Map<string, IndexedName[]>();
-  const byTarget = new Map<string, IndexedName[]>();
+  const builder = createNameIndexBuilder();
+  const loaded: ListTarget[] = [];
+  const namesOfTarget = new Map<string, number[]>();
   const index = (target: ListTarget) => {
-    if (!schemasOf.person.has(target.schema) && !schemasOf.organization.has(target.schema)) return;
-    const names: IndexedName[] = [];
-    byTarget.set(target.id, names);
+    const organization = schemasOf.organization.has(target.schema);
+    if (!organization && !schemasOf.person.has(target.schema)) return;
+    const at = loaded.length;
+    loaded.push(target);
+    const names: number[] = [];
+    namesOfTarget.set(target.id, names);
     for (const name of new Set([target.name, ...target.aliases])) {
-      const normalized = normalizeName(name);
-      const initials = new Set(nameTokens(normalized).map((token) => token.charAt(0)));
-      const entry = {
-        target,
-        name,
-        sorted: process_and_sort(normalized),
-        length: normalized.length,
-        kinds: characterKinds(normalized),
-      };
-      names.push(entry);
-      for (const initial of initials) {
-        const names = byInitial.get(initial);
-        if (names === undefined) byInitial.set(initial, [entry]);
-        else names.push(entry);
-      }
+      const id = builder.add(comparedWords(name, organization), at, organization, name);
+      if (id >= 0) names.push(id);
     }
   };
-  return readTargetsCsv(input, index).map((size) => ({
-    size,
-    targets: function* () {
-      for (const names of byTarget.values()) {
-        const first = names[0];
-        if (first !== undefined) yield first.target;
-      }
-    },
-    match: (screened, threshold = DEFAULT_MATCH_THRESHOLD, targetIds) => {
-      const normalized = normalizeName(screened.name);
-      const sorted = process_and_sort(normalized);
-      const characters = screenedCharacters(normalized);
-      const schemas = schemasOf[screened.kind];
-      const best = new Map<string, ListMatch>();
-      const candidateGroups =
-        targetIds === undefined
-          ? [...new Set(nameTokens(normalized).map((token) => token.charAt(0)))].map(
-              (initial) => byInitial.get(initial) ?? [],
-            )
-          : targetIds.map((id) => byTarget.get(id) ?? []);
-      for (const candidates of candidateGroups) {
+  return readTargetsCsv(input, index).map((size) => {
+    const names = builder.build();
+    return {
+      size,
+      targets: () => loaded.values(),
+      match: (screened, threshold = DEFAULT_MATCH_THRESHOLD, targetIds) => {
+        const organization = screened.kind === 'organization';
+        const words = screenedWords(screened.name, organization, names);
+        const best = new Map<number, ListMatch>();
+        const candidates =
+          targetIds === undefined
+            ? names.candidates(words, organization)
+            : targetIds.flatMap((id) => namesOfTarget.get(id) ?? []);
         for (const candidate of candidates) {
-          if (!schemas.has(candidate.target.schema) || !mayReach(characters, candidate, threshold)) continue;
-          const score = ratio(sorted, candidate.sorted, { full_process: false });
-          const known = best.get(candidate.target.id);
+          const listed = names.name(candidate);
+          if (listed.organization !== organization) continue;
+          const target = loaded[listed.target] as ListTarget;
+          const scored = scoreName(words, names.words(candidate));
+          const country =
+            screened.country === undefined ? undefined : countryEvidence(screened.country, target.countries);
+          let score = scored.score * 100;
+          // A mismatch lowers the score, but never hides a name identical word for word.
+          if (country?.outcome === 'MISMATCH') {
+            score *= COUNTRY_MISMATCH_FACTOR;
+            if (scored.exact) score = Math.max(score, threshold);
+          }
+          const known = best.get(listed.target);
           if (score < threshold || (known !== undefined && known.score >= score)) continue;
-          best.set(candidate.target.id, {
-            targetId: candidate.target.id,
-            target: candidate.target,
-            targetName: candidate.target.name,
-            matchedName: candidate.name,
-            listName: candidate.target.datasets[0] ?? '',
-            score,
+          const details = {
+            tokens: scored.tokens,
+            unmatchedSubject: scored.unmatchedSubject,
+            unmatchedListed: scored.unmatchedListed,
+            ...(country === undefined ? {} : { country }),
+          };
+          best.set(listed.target, {
+            targetId: target.id,
+            target,
+            targetName: target.name,
+            matchedName: listed.text,
+            listName: target.datasets[0] ?? '',
+            score: Math.round(score * 10) / 10,
+            explanation: { summary: summaryOf(score, details), ...details },
           });
         }
-      }
-      return [...best.values()].sort((a, b) => b.score - a.score || a.targetId.localeCompare(b.targetId));
-    },
-  }));
+        return [...best.values()].sort((a, b) => b.score - a.score || a.targetId.localeCompare(b.targetId));
+      },
+    };
+  });
 };

@@ -1,0 +1,266 @@
+import { isLegalForm, LEGAL_FORM_WEIGHT } from './legal-forms.js';
+import type { WeightedWord } from './name-score.js';
+import { type WordForms, wordForms } from './word-similarity.js';
+
+/** The candidates a query scores at most: the listed names that share the most of its weight. */
+const MAX_CANDIDATES = 40;
+/** A listed name is a candidate when it shares at least this much of the screened name's weight. */
+const MIN_SHARED_WEIGHT = 0.55;
+/**
+ * A word held by more names than this (a legal form, `trading`, `mohammed` on a large list) finds
+ * no candidate by itself when the query has a rarer word: those names are found by the rarer one.
+ */
+const COMMON_POSTINGS = 20_000;
+/** Bits of a query's word mask (a 32-bit integer): words past it still score, but find no candidate. */
+const MAX_QUERY_UNITS = 31;
+
+/** One listed name: its words (ids of the vocabulary), its target, whether it names an organization. */
+export type IndexedName = { readonly target: number; readonly text: string; readonly organization: boolean };
+
+export type NameIndex = {
+  readonly names: number;
+  /** The listed names worth scoring against these words, of persons or of organizations. */
+  candidates(words: readonly WeightedWord[], organization: boolean): number[];
+  name(id: number): IndexedName;
+  /** The listed name's words, weighted. */
+  words(id: number): WeightedWord[];
+  /** A screened word with its weight: its rarity on the list, an unknown word the rarest. */
+  weigh(word: string): WeightedWord;
+};
+
+const growInt32 = (array: Int32Array, least: number): Int32Array => {
+  if (array.length >= least) return array;
+  const grown = new Int32Array(Math.max(least, array.length * 2));
+  grown.set(array);
+  return grown;
+};
+
+/**
+ * Builds the index of a list's names once, at load: a vocabulary of their words (each with its
+ * consonant skeleton and Double Metaphone code, computed once), an inverted index from each word
+ * to the names holding it, and from each skeleton and code to the words sharing it. A query looks
+ * up its words, their sound-alike words, adjacent words joined and a word split in two, and scores
+ * only the names sharing enough of its weight (tens or a few hundred of a million).
+ */
+export const createNameIndexBuilder = () => {
+  const vocabulary = new Map<string, number>();
+  const forms: WordForms[] = [];
+  const postings: number[][] = [];
+  let nameWordIds: Int32Array = new Int32Array(1 << 16);
+  let nameWordCount = 0;
+  const nameStarts: number[] = [0];
+  const targets: number[] = [];
+  const organizations: number[] = [];
+  const texts: string[] = [];
+
+  const wordId = (word: string): number => {
+    const known = vocabulary.get(word);
+    if (known !== undefined) return known;
+    const id = forms.length;
+    vocabulary.set(word, id);
+    forms.push(wordForms(word));
+    postings.push([]);
+    return id;
+  };
+
+  return {
+    /** Adds a listed name; answers its id (-1 when it has no word). */
+    add(words: readonly string[], target: number, organization: boolean, text: string): number {
+      if (words.length === 0) return -1;
+      const name = texts.length;
+      nameWordIds = growInt32(nameWordIds, nameWordCount + words.length);
+      for (const word of words) {
+        const id = wordId(word);
+        nameWordIds[nameWordCount] = id;
+        nameWordCount += 1;
+        const holders = postings[id] as number[];
+        if (holders[holders.length - 1] !== name) holders.push(name);
+      }
+      nameStarts.push(nameWordCount);
+      targets.push(target);
+      organizations.push(organization ? 1 : 0);
+      texts.push(text);
+      return name;
+    },
+
+    build(): NameIndex {
+      const names = texts.length;
+      const words = forms.length;
+      const weights = new Float64Array(words);
+      const postingStarts = new Int32Array(words + 1);
+      let total = 0;
+      for (let id = 0; id < words; total += (postings[id] as number[]).length, id += 1)
+        postingStarts[id] = total;
+      postingStarts[words] = total;
+      const postingNames = new Int32Array(total);
+      const bySkeleton = new Map<string, number[]>();
+      const byMetaphone = new Map<string, number[]>();
+      const keyed = (map: Map<string, number[]>, key: string, id: number) => {
+        const ids = map.get(key);
+        if (ids === undefined) map.set(key, [id]);
+        else ids.push(id);
+      };
+      for (let id = 0; id < words; id += 1) {
+        const holders = postings[id] as number[];
+        postingNames.set(holders, postingStarts[id] as number);
+        const word = forms[id] as WordForms;
+        weights[id] = isLegalForm(word.text) ? LEGAL_FORM_WEIGHT : 1 + Math.log(names / holders.length);
+        if (word.skeleton.length >= 2) keyed(bySkeleton, word.skeleton, id);
+        if (word.metaphone.length >= 2 && !word.vowelless) keyed(byMetaphone, word.metaphone, id);
+      }
+      postings.length = 0;
+      const wordIds = nameWordIds.slice(0, nameWordCount);
+      const starts = Int32Array.from(nameStarts);
+      const nameTargets = Int32Array.from(targets);
+      const nameOrganizations = Uint8Array.from(organizations);
+      const nameWeights = new Float64Array(names);
+      for (let name = 0; name < names; name += 1) {
+        for (let at = starts[name] as number; at < (starts[name + 1] as number); at += 1) {
+          nameWeights[name] = (nameWeights[name] as number) + (weights[wordIds[at] as number] as number);
+        }
+      }
+      const rarest = 1 + Math.log(Math.max(names, 1));
+      // Reused by every query (matching is synchronous): the words of the query each name holds.
+      const masks = new Int32Array(names);
+      const shared = new Float64Array(names);
+
+      const weigh = (word: string): WeightedWord => {
+        const id = vocabulary.get(word);
+        // An unknown word weighs as the rarest, but an initial says little of whom it names.
+        return id === undefined
+          ? {
+              forms: wordForms(word),
+              weight: isLegalForm(word) ? LEGAL_FORM_WEIGHT : word.length === 1 ? 1 : rarest,
+              known: false,
+            }
+          : { forms: forms[id] as WordForms, weight: weights[id] as number, known: true };
+      };
+
+      const candidates = (query: readonly WeightedWord[], organization: boolean): number[] => {
+        // Units: a bit of the mask each, with the weight it stands for and the words that find it.
+        const units: { readonly weight: number; readonly ids: readonly number[] }[] = [];
+        const unitMasks: number[] = [];
+        const addUnit = (mask: number, weight: number, ids: readonly number[]) => {
+          if (ids.length === 0) return;
+          units.push({ weight, ids });
+          unitMasks.push(mask);
+        };
+        const bitOf: number[] = [];
+        let queryWeight = 0;
+        for (const [at, word] of query.entries()) {
+          queryWeight += word.weight;
+          if (bitOf.length >= MAX_QUERY_UNITS) break;
+          bitOf[at] = bitOf.length;
+          if (isLegalForm(word.forms.text)) continue;
+          const ids = new Set<number>();
+          const exact = vocabulary.get(word.forms.text);
+          if (exact !== undefined) ids.add(exact);
+          // A skeleton of two consonants is shared by too many words to find candidates by, but
+          // is all a word without vowels has (`bn`).
+          if (word.forms.skeleton.length >= 3 || word.forms.vowelless) {
+            for (const id of bySkeleton.get(word.forms.skeleton) ?? []) ids.add(id);
+          }
+          if (!word.forms.vowelless)
+            for (const id of byMetaphone.get(word.forms.metaphone) ?? []) ids.add(id);
+          if (word.forms.skeleton.length < 2 && exact === undefined) continue;
+          addUnit(1 << (bitOf[at] as number), word.weight, [...ids]);
+        }
+        const words = query.map((word) => word.forms.text);
+        for (let from = 0; from < words.length; from += 1) {
+          // Adjacent words joined (`soko lov`, `dmi tri`) as one listed word.
+          let joined = words[from] as string;
+          let mask = bitOf[from] === undefined ? 0 : 1 << (bitOf[from] as number);
+          let weight = query[from]?.weight ?? 0;
+          for (let to = from + 1; to < Math.min(words.length, from + 3); to += 1) {
+            joined += words[to] as string;
+            if (bitOf[to] !== undefined) mask |= 1 << (bitOf[to] as number);
+            weight += query[to]?.weight ?? 0;
+            const id = vocabulary.get(joined);
+            if (id !== undefined && mask !== 0) addUnit(mask, weight, [id]);
+          }
+          // A word split in two listed words (`vladimirputin`): each half a unit of its own.
+          const word = words[from] as string;
+          if (word.length < 4 || vocabulary.has(word)) continue;
+          for (let cut = 2; cut <= word.length - 2 && bitOf.length + 2 <= MAX_QUERY_UNITS; cut += 1) {
+            const left = vocabulary.get(word.slice(0, cut));
+            const right = vocabulary.get(word.slice(cut));
+            if (left === undefined || right === undefined) continue;
+            const half = (query[from]?.weight ?? 0) / 2;
+            addUnit(1 << bitOf.length, half, [left]);
+            bitOf.push(bitOf.length);
+            addUnit(1 << bitOf.length, half, [right]);
+            bitOf.push(bitOf.length);
+          }
+        }
+
+        const postingsOf = (ids: readonly number[]) =>
+          ids.reduce((sum, id) => sum + (postingStarts[id + 1] as number) - (postingStarts[id] as number), 0);
+        const sizes = units.map((unit) => postingsOf(unit.ids));
+        const hasRare = sizes.some((size) => size <= COMMON_POSTINGS);
+        let skipped = 0;
+        const touched: number[] = [];
+        for (const [at, unit] of units.entries()) {
+          const mask = unitMasks[at] as number;
+          if (hasRare && (sizes[at] as number) > COMMON_POSTINGS) {
+            skipped += unit.weight;
+            continue;
+          }
+          for (const id of unit.ids) {
+            const end = postingStarts[id + 1] as number;
+            for (let posting = postingStarts[id] as number; posting < end; posting += 1) {
+              const name = postingNames[posting] as number;
+              if (nameOrganizations[name] !== (organization ? 1 : 0)) continue;
+              const before = masks[name] as number;
+              if ((before & mask) !== 0) continue;
+              if (before === 0) touched.push(name);
+              masks[name] = before | mask;
+              shared[name] = (shared[name] as number) + unit.weight;
+            }
+          }
+        }
+        const least = MIN_SHARED_WEIGHT * Math.max(queryWeight - skipped, 0);
+        // The best MAX_CANDIDATES by rank, kept sorted in two small typed arrays (no object per name).
+        const bestNames = new Int32Array(MAX_CANDIDATES);
+        const bestRanks = new Float64Array(MAX_CANDIDATES);
+        let kept = 0;
+        for (const name of touched) {
+          const weight = shared[name] as number;
+          masks[name] = 0;
+          shared[name] = 0;
+          if (weight < least) continue;
+          const rank = weight / queryWeight + weight / (nameWeights[name] as number);
+          if (kept === MAX_CANDIDATES && rank <= (bestRanks[kept - 1] as number)) continue;
+          let at = kept === MAX_CANDIDATES ? kept - 1 : kept;
+          while (at > 0 && (bestRanks[at - 1] as number) < rank) {
+            bestRanks[at] = bestRanks[at - 1] as number;
+            bestNames[at] = bestNames[at - 1] as number;
+            at -= 1;
+          }
+          bestRanks[at] = rank;
+          bestNames[at] = name;
+          if (kept < MAX_CANDIDATES) kept += 1;
+        }
+        return Array.from(bestNames.subarray(0, kept));
+      };
+
+      return {
+        names,
+        candidates,
+        name: (id) => ({
+          target: nameTargets[id] as number,
+          text: texts[id] as string,
+          organization: nameOrganizations[id] === 1,
+        }),
+        words: (id) => {
+          const listed: WeightedWord[] = [];
+          for (let at = starts[id] as number; at < (starts[id + 1] as number); at += 1) {
+            const word = wordIds[at] as number;
+            listed.push({ forms: forms[word] as WordForms, weight: weights[word] as number, known: true });
+          }
+          return listed;
+        },
+        weigh,
+      };
+    },
+  };
+};
