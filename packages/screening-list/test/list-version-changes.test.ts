@@ -47,7 +47,7 @@ describe('the list provider, scoped to targets', () => {
   it('matches a subject against the named targets only, with the scores of a full screening', async () => {
     const list = await listOf(
       'p-1,Person,Ivan PETROV,,List A',
-      'p-2,Person,Ivan PETROVV,,List A',
+      'p-2,Person,Ivan Petrovich PETROV,,List A',
       'p-3,Person,Olga SMIRNOVA,,List A',
     );
     const provider = createListScreeningProvider({ list });
