@@ -74,23 +74,64 @@ const runTransaction = async <T, E>(
   return committed.isErr() ? err(committed.error) : outcome;
 };
 
-/** Every store on the transaction's session. */
+/** A value made on first use, then kept. */
+const once = <T>(make: () => T): (() => T) => {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+};
+
+/** Every store on the transaction's session, each made when the command first uses it. */
 const transactionalStores = (
   session: SqlSession,
   tables: KitTables,
   jobs: TransactionJobs,
-): TransactionalStores => ({
-  clients: createPostgresClientRepository(session, tables),
-  documents: createPostgresDocumentIndex(session, tables),
-  events: createPostgresEventLog(session, tables),
-  audit: createPostgresAuditLog(session, tables),
-  idempotency: createPostgresIdempotencyStore(session, tables),
-  webhookEndpoints: createPostgresWebhookEndpointStore(session, tables),
-  webhookDeliveries: createPostgresWebhookDeliveryStore(session, tables),
-  webhookJobs: createPostgresWebhookJobQueue(session, tables, jobs),
-  screeningJobs: createPostgresScreeningJobQueue(session, tables, jobs),
-  screenedNames: createPostgresScreenedNameIndex(session, tables),
-});
+): TransactionalStores => {
+  const clients = once(() => createPostgresClientRepository(session, tables));
+  const documents = once(() => createPostgresDocumentIndex(session, tables));
+  const events = once(() => createPostgresEventLog(session, tables));
+  const audit = once(() => createPostgresAuditLog(session, tables));
+  const idempotency = once(() => createPostgresIdempotencyStore(session, tables));
+  const webhookEndpoints = once(() => createPostgresWebhookEndpointStore(session, tables));
+  const webhookDeliveries = once(() => createPostgresWebhookDeliveryStore(session, tables));
+  const webhookJobs = once(() => createPostgresWebhookJobQueue(session, tables, jobs));
+  const screeningJobs = once(() => createPostgresScreeningJobQueue(session, tables, jobs));
+  const screenedNames = once(() => createPostgresScreenedNameIndex(session, tables));
+  return {
+    get clients() {
+      return clients();
+    },
+    get documents() {
+      return documents();
+    },
+    get events() {
+      return events();
+    },
+    get audit() {
+      return audit();
+    },
+    get idempotency() {
+      return idempotency();
+    },
+    get webhookEndpoints() {
+      return webhookEndpoints();
+    },
+    get webhookDeliveries() {
+      return webhookDeliveries();
+    },
+    get webhookJobs() {
+      return webhookJobs();
+    },
+    get screeningJobs() {
+      return screeningJobs();
+    },
+    get screenedNames() {
+      return screenedNames();
+    },
+  };
+};
 
 type OpenTransaction = {
   readonly session: SqlSession;

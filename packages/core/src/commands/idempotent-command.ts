@@ -80,19 +80,34 @@ export const runCommand = <T>(
     // command answers "in progress", mapped once below.
     return ports.unitOfWork
       .transaction((stores) =>
+        // Getters: a store the command does not use is never made.
         work({
-          clients: stores.clients,
-          documents: stores.documents,
+          get clients() {
+            return stores.clients;
+          },
+          get documents() {
+            return stores.documents;
+          },
           events: {
             append: (events) =>
               stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
             rewriteForClient: (clientId, rewrite) => stores.events.rewriteForClient(clientId, rewrite),
           },
-          webhookEndpoints: stores.webhookEndpoints,
-          webhookDeliveries: stores.webhookDeliveries,
-          webhookJobs: stores.webhookJobs,
-          screeningJobs: stores.screeningJobs,
-          screenedNames: stores.screenedNames,
+          get webhookEndpoints() {
+            return stores.webhookEndpoints;
+          },
+          get webhookDeliveries() {
+            return stores.webhookDeliveries;
+          },
+          get webhookJobs() {
+            return stores.webhookJobs;
+          },
+          get screeningJobs() {
+            return stores.screeningJobs;
+          },
+          get screenedNames() {
+            return stores.screenedNames;
+          },
           audit: {
             append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
             redactChanges: (clientId) => stores.audit.redactChanges(clientId),
