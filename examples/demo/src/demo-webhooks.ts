@@ -2,7 +2,9 @@ import {
   type MaintenanceLogger,
   type OnboardingKit,
   type OnboardingKitPorts,
+  randomUuids,
   startKitMaintenance,
+  systemClock,
 } from '@onboarding-kit/core';
 import type { StoredWebhookEndpoint } from '@onboarding-kit/core/adapter';
 import { demoIdentities, startMemoryWebhookRunner } from '@onboarding-kit/memory';
@@ -47,12 +49,12 @@ export const registerDemoWebhook = (
           .map((created) => ({ endpointId: created.id, url: created.url, newSecret: created.secret }));
       }
       const endpoint: StoredWebhookEndpoint = {
-        id: ports.ids.uuid(),
+        id: (ports.ids ?? randomUuids).uuid(),
         managerId: manager.managerId,
         url,
         description: 'WEBHOOK_URL of the demo',
         eventTypes: null,
-        createdAt: ports.clock.now().toISOString(),
+        createdAt: (ports.clock ?? systemClock).now().toISOString(),
         secrets: [{ secret: settings.secret, expiresAt: null }],
         failingSince: null,
         disabledAt: null,

@@ -41,6 +41,6 @@ describe("the HTTP bench's binding-only kit (bench/http-target.ts binding)", () 
     const bound = bindingOnlyKit(kit, {});
     expect(bound.presetFees).toBe(kit.presetFees);
     expect(bound.clients.list).toBe(kit.clients.list);
-    expect(bound.authenticate).toBe(kit.authenticate);
+    expect(bound.apiKeys).toBe(kit.apiKeys);
   });
 });

@@ -3,6 +3,8 @@ import type { OnboardingKit } from './onboarding-kit.js';
 import { checkOnboardingKitOptions } from './onboarding-kit-option-rules.js';
 import type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
+import { systemClock } from './ports/clock.js';
+import { randomUuids } from './ports/id-generator.js';
 import { portableTextHashing } from './ports/text-hashing.js';
 import { createOnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
 import { createApiKeyService } from './services/api-key-service.js';
@@ -72,7 +74,7 @@ export const createOnboardingKit = (
   const resolved = checked.value;
   const hashing = ports.hashing ?? portableTextHashing;
   const ctx: KitContext = {
-    ports,
+    ports: { ...ports, clock: ports.clock ?? systemClock, ids: ports.ids ?? randomUuids },
     options: resolved,
     schemas: createOnboardingPayloadSchemas(resolved.referenceLists),
     hashing,
@@ -80,7 +82,7 @@ export const createOnboardingKit = (
   return {
     options: resolved,
     payloadSchemas: ctx.schemas,
-    ...createApiKeyService(ctx),
+    apiKeys: createApiKeyService(ctx),
     clients: createClientService(ctx),
     compliance: createComplianceService(ctx),
     documents: createDocumentService(ctx),

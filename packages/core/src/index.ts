@@ -15,6 +15,7 @@ export type { OnboardingKit } from './onboarding-kit.js';
 export type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 export type { OnboardingKitPorts } from './onboarding-kit-ports.js';
 export { type Clock, systemClock } from './ports/clock.js';
+export { randomUuids } from './ports/id-generator.js';
 export {
   type KitMaintenance,
   type KitMaintenanceOptions,

@@ -46,7 +46,7 @@ export type OnboardingKitOptions = {
   /**
    * How long `authenticate` reuses what the ApiKeyStore answered for a key (default 10 s, 0 to
    * ask the store on every request). A key revoked or re-pointed through this kit
-   * (`revokeApiKey`, `registerApiKey`) is refused or re-pointed at once; one revoked elsewhere
+   * (`kit.apiKeys.revoke`, `kit.apiKeys.register`) is refused or re-pointed at once; one revoked elsewhere
    * (another process, the table edited by hand) keeps working here for up to this long.
    */
   readonly apiKeyCacheTtlMs?: number;

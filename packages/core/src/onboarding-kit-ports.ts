@@ -31,13 +31,16 @@ export type OnboardingKitPorts = {
   readonly webhookDeliveries: WebhookDeliveryStore;
   /**
    * Sends webhook deliveries (`createNodeWebhookTransport` of @onboarding-kit/webhook-transport,
-   * or a recording one in tests). Without one, every attempt fails with that reason.
+   * or a recording one in tests). Without one the kit sends no webhook: the job runners refuse to
+   * start when the store holds an endpoint (`kit.webhooks.hasTransport`).
    */
   readonly webhookTransport?: WebhookTransport;
   readonly apiKeys: ApiKeyStore;
   readonly unitOfWork: UnitOfWork;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
+  /** The time; `systemClock` when absent. */
+  readonly clock?: Clock;
+  /** Ids (UUID v4); the platform's `crypto.randomUUID` when absent (`randomUuids`). */
+  readonly ids?: IdGenerator;
   /** SHA-256 for API key digests and request fingerprints; core's portable one when absent. */
   readonly hashing?: TextHashing;
   /**

@@ -14,8 +14,9 @@ import type { ScreeningService } from './services/screening-service.js';
 import type { WebhookService } from './services/webhook-service.js';
 
 /** The kit a host wires once (`createOnboardingKit`): its services, each defined in its own file. */
-export interface OnboardingKit extends ApiKeyService {
+export interface OnboardingKit {
   readonly options: ResolvedOnboardingKitOptions;
+  readonly apiKeys: ApiKeyService;
   readonly payloadSchemas: OnboardingPayloadSchemas;
   readonly clients: ClientService;
   readonly compliance: ComplianceService;

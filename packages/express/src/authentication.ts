@@ -47,12 +47,12 @@ export const isPrincipalOfKind = <K extends PrincipalKind>(
 ): principal is PrincipalOfKind<K> => principal.kind === kind;
 
 const resolvePrincipal = (
-  kit: Pick<OnboardingKit, 'authenticate'>,
+  kit: Pick<OnboardingKit, 'apiKeys'>,
   req: Request,
   res: Response,
   authenticate: AuthenticateRequest | undefined,
 ): ResultAsync<Principal, Unauthorized | StorageUnavailable | Internal> => {
-  if (authenticate === undefined) return kit.authenticate(req.get(API_KEY_HEADER));
+  if (authenticate === undefined) return kit.apiKeys.authenticate(req.get(API_KEY_HEADER));
   // A synchronous throw of the host's function is an Internal failure too.
   return ResultAsync.fromPromise(
     Promise.resolve().then(() => authenticate(req, res)),
@@ -88,7 +88,7 @@ const authenticateOfKind = <K extends PrincipalKind>(
  * learns nothing about a route but that it needs a key.
  */
 export const createAuthenticationMiddleware = <K extends PrincipalKind>(
-  kit: Pick<OnboardingKit, 'authenticate'>,
+  kit: Pick<OnboardingKit, 'apiKeys'>,
   options: AuthenticationOptions<K>,
 ): RequestHandler => {
   const reporting = errorReporting(options);

@@ -44,7 +44,7 @@ const isBodyParserRefusal = (thrown: unknown): boolean =>
  * passed on.
  */
 export const createInterfaceBodyParserErrorHandler = <K extends PrincipalKind>(
-  kit: Pick<OnboardingKit, 'authenticate'>,
+  kit: Pick<OnboardingKit, 'apiKeys'>,
   options: AuthenticationOptions<K>,
 ): ErrorRequestHandler => {
   const reporting = errorReporting(options);

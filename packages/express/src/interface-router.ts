@@ -181,7 +181,7 @@ export const createInterfaceRouter = <
   K extends PrincipalKind,
   Operations extends Record<string, OperationSpec>,
 >(
-  kit: Pick<OnboardingKit, 'authenticate' | 'idempotency'>,
+  kit: Pick<OnboardingKit, 'apiKeys' | 'idempotency'>,
   kind: K,
   operations: Operations,
   handlers: OperationHandlers<PrincipalOfKind<K>, Operations>,

@@ -68,9 +68,9 @@ const startApp = async (options?: OnboardingKitOptions) => {
   mountOnboardingKit(app, kit, { signedLinks: adapters.signedLinks, logger: silent });
   server.on('request', app);
   const manager = { kind: 'manager', managerId: randomUUID() } as const;
-  const register = async (principal: Parameters<typeof kit.registerApiKey>[1]) => {
+  const register = async (principal: Parameters<typeof kit.apiKeys.register>[1]) => {
     const key = `examples-${randomUUID()}`;
-    (await kit.registerApiKey(key, principal))._unsafeUnwrap();
+    (await kit.apiKeys.register(key, principal))._unsafeUnwrap();
     return key;
   };
   const keys: Record<string, string> = {

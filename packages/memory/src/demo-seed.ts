@@ -4,6 +4,7 @@ import {
   type Principal,
   principalKey,
   type StatusHistoryEntry,
+  systemClock,
 } from '@onboarding-kit/core';
 import {
   hashApiKey,
@@ -188,7 +189,7 @@ const sequence = (steps: ReadonlyArray<() => ResultAsync<void, StorageUnavailabl
  * exists (by fixed id) is left as it is, so running it twice duplicates nothing.
  */
 export const seedDemoData = (ports: DemoSeedPorts): ResultAsync<void, StorageUnavailable> => {
-  const now = ports.clock.now();
+  const now = (ports.clock ?? systemClock).now();
   const registerKeys = Object.values(demoIdentities).map(
     (identity) => () => ports.apiKeys.register(hashApiKey(identity.apiKey), identity.principal),
   );

@@ -165,6 +165,9 @@ export type MemoryTestingHelpers = {
 };
 
 export type MemoryAdapters = OnboardingKitPorts & {
+  /** The clock every memory store reads (the system clock unless one was given). */
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
   /** The endpoint the express storage router serves `PUT /uploads/:token` and `GET /downloads/:token` over. */
   readonly signedLinks: MemorySignedLinks;
   readonly testing: MemoryTestingHelpers;

@@ -11,7 +11,7 @@ describe('demo seeding', () => {
     (await seedDemoData(adapters))._unsafeUnwrap();
     const kit = createOnboardingKit(adapters);
     for (const identity of Object.values(demoIdentities)) {
-      expect((await kit.authenticate(identity.apiKey))._unsafeUnwrap()).toEqual(identity.principal);
+      expect((await kit.apiKeys.authenticate(identity.apiKey))._unsafeUnwrap()).toEqual(identity.principal);
     }
     // Only digests are kept.
     const stored = JSON.stringify(adapters.testing.listApiKeyDigests());

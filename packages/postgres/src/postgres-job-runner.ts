@@ -85,6 +85,18 @@ export const startPostgresJobRunner = async ({
   retentionRedactionCron = '41 * * * *',
   onError = () => undefined,
 }: PostgresJobRunnerOptions): Promise<PostgresJobRunner> => {
+  if (!kit.webhooks.hasTransport) {
+    // No silent default: endpoints whose every attempt would fail are a wiring mistake.
+    const { rows } = await pool.query<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${kitTables(schema).webhookEndpoints}) AS found`,
+    );
+    if (rows[0]?.found === true) {
+      throw new TypeError(
+        'the kit has webhook endpoints but no webhookTransport: pass one to createOnboardingKit ' +
+          '(createNodeWebhookTransport() of @onboarding-kit/webhook-transport)',
+      );
+    }
+  }
   // Every statement of the engine goes through `statements`, so that `close` can wait for the last.
   const statements = statementsInFlight(pool);
   const tables = kitTables(schema);

@@ -26,24 +26,24 @@ describe('API key revocation on PostgreSQL, with the per-process key cache', () 
     const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
     const revoking = kitProcess();
     const other = kitProcess();
-    (await revoking.kit.registerApiKey(key, manager))._unsafeUnwrap();
-    expect((await revoking.kit.authenticate(key))._unsafeUnwrap()).toEqual(manager);
-    expect((await other.kit.authenticate(key))._unsafeUnwrap()).toEqual(manager);
+    (await revoking.kit.apiKeys.register(key, manager))._unsafeUnwrap();
+    expect((await revoking.kit.apiKeys.authenticate(key))._unsafeUnwrap()).toEqual(manager);
+    expect((await other.kit.apiKeys.authenticate(key))._unsafeUnwrap()).toEqual(manager);
 
-    (await revoking.kit.revokeApiKey(key))._unsafeUnwrap();
+    (await revoking.kit.apiKeys.revoke(key))._unsafeUnwrap();
     expect(await rawSqlInspector(database.pool, database.tables).dumpApiKeys()).not.toContain(
       hashApiKey(key),
     );
-    expect((await revoking.kit.authenticate(key))._unsafeUnwrapErr().type).toBe('Unauthorized');
+    expect((await revoking.kit.apiKeys.authenticate(key))._unsafeUnwrapErr().type).toBe('Unauthorized');
 
     // The other process read the key before it was revoked: it keeps it for the TTL, no longer.
-    expect((await other.kit.authenticate(key)).isOk()).toBe(true);
+    expect((await other.kit.apiKeys.authenticate(key)).isOk()).toBe(true);
     other.clock.advance(10_000);
-    expect((await other.kit.authenticate(key))._unsafeUnwrapErr().type).toBe('Unauthorized');
+    expect((await other.kit.apiKeys.authenticate(key))._unsafeUnwrapErr().type).toBe('Unauthorized');
   });
 
   it('revoking an unknown key is not an error', async () => {
     const { kit } = kitProcess();
-    (await kit.revokeApiKey(`sk_${randomUUID()}`))._unsafeUnwrap();
+    (await kit.apiKeys.revoke(`sk_${randomUUID()}`))._unsafeUnwrap();
   });
 });

@@ -1,4 +1,5 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
+import { z } from 'zod';
 import { createApiKeyCache } from '../auth/api-key-cache.js';
 import { hashApiKey } from '../auth/api-key-hash.js';
 import {
@@ -10,26 +11,33 @@ import {
 } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { Principal } from '../principal.js';
+import { toParameterErrors } from '../validation/parse-request.js';
 
-/** API keys of the three interfaces: resolving a presented key, and registering or revoking one. */
+/** API keys of the three interfaces (`kit.apiKeys`): resolving a presented key, and registering or revoking one. */
 export interface ApiKeyService {
   /** Resolves a raw `SERVICE_API_KEY` value to its principal. */
   authenticate(apiKey: string | undefined): ResultAsync<Principal, Unauthorized | StorageUnavailable>;
   /**
    * Registers an API key (stored as its SHA-256 digest only), trimmed as `authenticate` trims what a
-   * request presents; a blank key is `ValidationFailed`.
+   * request presents. A blank key, or a principal that is not one of the three shapes (its kind and
+   * ids, non-empty strings), is `ValidationFailed`, with nothing stored.
    */
-  registerApiKey(
-    apiKey: string,
-    principal: Principal,
-  ): ResultAsync<void, ValidationFailed | StorageUnavailable>;
+  register(apiKey: string, principal: Principal): ResultAsync<void, ValidationFailed | StorageUnavailable>;
   /**
-   * Revokes an API key (trimmed like `registerApiKey`): from then on it is 401 through this kit,
-   * and within `apiKeyCacheTtlMs` through any other kit on the same store. Revoking an unknown
-   * key is not an error; a blank key is `ValidationFailed`.
+   * Revokes an API key (trimmed like `register`): from then on it is 401 through this kit, and
+   * within `apiKeyCacheTtlMs` through any other kit on the same store. Revoking an unknown key is
+   * not an error; a blank key is `ValidationFailed`.
    */
-  revokeApiKey(apiKey: string): ResultAsync<void, ValidationFailed | StorageUnavailable>;
+  revoke(apiKey: string): ResultAsync<void, ValidationFailed | StorageUnavailable>;
 }
+
+const principalId = z.string().min(1).max(255);
+/** The three principals a key may stand for, exactly (a host's JavaScript may pass anything). */
+const principalSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('manager'), managerId: principalId }),
+  z.strictObject({ kind: z.literal('client'), clientId: principalId, managerId: principalId }),
+  z.strictObject({ kind: z.literal('compliance'), complianceId: principalId }),
+]);
 
 /** Keys are looked up by digest through a short cache that this kit's own changes clear at once. */
 export const createApiKeyService = ({ ports, options, hashing }: KitContext): ApiKeyService => {
@@ -61,14 +69,23 @@ export const createApiKeyService = ({ ports, options, hashing }: KitContext): Ap
         return okAsync(principal);
       });
     },
-    registerApiKey: (apiKey, principal) =>
-      withApiKeyDigest(apiKey, (digest) =>
-        ports.apiKeys.register(digest, principal).andThen(() => {
+    register: (apiKey, principal) =>
+      withApiKeyDigest(apiKey, (digest): ResultAsync<void, ValidationFailed | StorageUnavailable> => {
+        const checked = principalSchema.safeParse(principal);
+        if (!checked.success) {
+          return errAsync(
+            validationFailed(
+              'The principal is not valid',
+              toParameterErrors(checked.error.issues, ['principal']),
+            ),
+          );
+        }
+        return ports.apiKeys.register(digest, checked.data).andThen(() => {
           apiKeys.drop(digest);
           return ok(undefined);
-        }),
-      ),
-    revokeApiKey: (apiKey) =>
+        });
+      }),
+    revoke: (apiKey) =>
       withApiKeyDigest(apiKey, (digest) => {
         // Dropped before and after: no lookup running meanwhile may keep the key.
         apiKeys.drop(digest);

@@ -30,6 +30,11 @@ export type WebhookJobOptions = { readonly signal?: AbortSignal };
  * PostgreSQL job engine, the memory queue) hand each job to `runJob`.
  */
 export interface WebhookService {
+  /**
+   * Whether the kit was given a `webhookTransport`. Without one it sends nothing: a runner refuses
+   * to start on a store that holds endpoints (each attempt would fail), rather than fail them all.
+   */
+  readonly hasTransport: boolean;
   createEndpoint(
     principal: ManagerPrincipal,
     body: unknown,
@@ -79,6 +84,7 @@ export interface WebhookService {
 
 /** `kit.webhooks`: a manager's endpoints and the deliveries of its events. */
 export const createWebhookService = (ctx: KitContext): WebhookService => ({
+  hasTransport: ctx.ports.webhookTransport !== undefined,
   ...createWebhookEndpointOperations(ctx),
   ...createWebhookDeliveryOperations(ctx),
 });

@@ -21,9 +21,9 @@ const silent: HttpLogger = { error: () => undefined };
 const hostApp = async ({ hostJsonParser }: { readonly hostJsonParser: boolean }) => {
   const kit = createOnboardingKit(createMemoryAdapters());
   const key = `mount-${randomUUID()}`;
-  (await kit.registerApiKey(key, { kind: 'manager', managerId: randomUUID() }))._unsafeUnwrap();
+  (await kit.apiKeys.register(key, { kind: 'manager', managerId: randomUUID() }))._unsafeUnwrap();
   const complianceKey = `mount-${randomUUID()}`;
-  (await kit.registerApiKey(complianceKey, { kind: 'compliance', complianceId: 'team' }))._unsafeUnwrap();
+  (await kit.apiKeys.register(complianceKey, { kind: 'compliance', complianceId: 'team' }))._unsafeUnwrap();
   const app = express();
   if (hostJsonParser) app.use(express.json());
   app.post('/host/echo', (req, res) => {
@@ -173,7 +173,7 @@ export const describeMountOnboardingKit = () =>
           const adapters = createMemoryAdapters({ publicBaseUrl: `${origin}/kit/storage` });
           const kit = createOnboardingKit(adapters);
           const key = `mount-${randomUUID()}`;
-          (await kit.registerApiKey(key, { kind: 'manager', managerId: randomUUID() }))._unsafeUnwrap();
+          (await kit.apiKeys.register(key, { kind: 'manager', managerId: randomUUID() }))._unsafeUnwrap();
           const app = express();
           app.use(express.json());
           mountOnboardingKit(app, kit, { prefix: '/kit', signedLinks: adapters.signedLinks, logger: silent });

@@ -93,7 +93,7 @@ export const startHarness = async (options: HarnessOptions = {}) => {
 
   const register = async (principal: Principal) => {
     const key = `test-${principal.kind}-${randomUUID()}`;
-    (await kit.registerApiKey(key, principal))._unsafeUnwrap();
+    (await kit.apiKeys.register(key, principal))._unsafeUnwrap();
     return key;
   };
   const managerA = { kind: 'manager', managerId: randomUUID() } as const;
