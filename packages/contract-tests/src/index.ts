@@ -100,3 +100,8 @@ export {
   type WebhookJobQueueContractFixture,
   type WebhookJobQueueContractOptions,
 } from './webhook-job-queue-contract.js';
+export {
+  runScreeningJobQueueContract,
+  type ScreeningJobQueueContractFixture,
+  type ScreeningJobQueueContractOptions,
+} from './screening-job-queue-contract.js';

@@ -9,6 +9,7 @@ import {
   runPresetFeeRepositoryContract,
   runReviewQueueContract,
   runScreenedNameIndexContract,
+  runScreeningJobQueueContract,
   runWebhookDeliveryStoreContract,
   runWebhookEndpointStoreContract,
   runWebhookJobQueueContract,
@@ -206,3 +207,15 @@ const webhookStores = async () => {
 runWebhookEndpointStoreContract({ name: 'memory', setup: webhookStores });
 runWebhookDeliveryStoreContract({ name: 'memory', setup: webhookStores });
 runWebhookJobQueueContract({ name: 'memory', setup: webhookStores });
+runScreeningJobQueueContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    return {
+      unitOfWork: adapters.unitOfWork,
+      inspect: {
+        listQueuedClientIds: async () => adapters.testing.listScreeningJobs().map(({ clientId }) => clientId),
+      },
+    };
+  },
+});

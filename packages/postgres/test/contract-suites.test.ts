@@ -8,6 +8,7 @@ import {
   runPresetFeeRepositoryContract,
   runReviewQueueContract,
   runScreenedNameIndexContract,
+  runScreeningJobQueueContract,
   runWebhookDeliveryStoreContract,
   runWebhookEndpointStoreContract,
   runWebhookJobQueueContract,
@@ -226,3 +227,20 @@ const webhookStores = async () => ({
 runWebhookEndpointStoreContract({ name: 'postgres', setup: webhookStores });
 runWebhookDeliveryStoreContract({ name: 'postgres', setup: webhookStores });
 runWebhookJobQueueContract({ name: 'postgres', setup: webhookStores });
+runScreeningJobQueueContract({
+  name: 'postgres',
+  setup: async () => ({
+    unitOfWork: database.adapters.unitOfWork,
+    inspect: {
+      // The jobs pg-boss holds for a runner: created or waiting for a retry.
+      listQueuedClientIds: async () =>
+        (
+          await database.pool.query<{ client_id: string }>(
+            `SELECT data ->> 'clientId' AS client_id FROM ${database.tables.jobSchema}.job
+             WHERE name = $1 AND state IN ('created', 'retry')`,
+            [screeningQueue],
+          )
+        ).rows.map((row) => row.client_id),
+    },
+  }),
+});
