@@ -1,7 +1,17 @@
-import type { LoggedEvent } from '../ports/event-log.js';
-import { CLIENT_EVENT_API_VERSION, type clientStateEventTypes } from '../schemas/client-events.js';
+import {
+  CLIENT_EVENT_API_VERSION,
+  type ClientEvent,
+  type clientStateEventTypes,
+} from '../schemas/client-events.js';
 import type { ClientStatusTrigger } from './status-machine.js';
 import { type StoredClient, toClientResponse } from './stored-client.js';
+
+/** An event with what the log needs to keep it: whose it is, and which client it is about. */
+export type LoggedEvent = {
+  readonly managerId: string;
+  readonly clientId: string;
+  readonly event: ClientEvent;
+};
 
 /** The event each move of the status machine emits: one per transition, none for a refused move. */
 export const eventTypeOfTrigger: Readonly<

@@ -1,5 +1,3 @@
-import type { TextHashing } from '../ports/text-hashing.js';
-
 /** A document promoted to permanent storage, indexed by its key `<uuid>_<filename>`. */
 export type DocumentRecord = {
   readonly key: string;
@@ -31,7 +29,11 @@ export type TemporaryFile = {
  * no filename beyond the document's own). The upload time tells apart two uploads of the same bytes
  * (S3 gives them one ETag), so a file uploaded again can be used again.
  */
-export const uploadNameOf = (hashing: TextHashing, owner: string, file: TemporaryFile): string =>
+export const uploadNameOf = (
+  hashing: { sha256Hex(text: string): string },
+  owner: string,
+  file: TemporaryFile,
+): string =>
   hashing.sha256Hex(JSON.stringify([owner, file.filename, file.version, file.uploadedAt.toISOString()]));
 
 /** A document key: a random UUID v4, an underscore, the original filename. */

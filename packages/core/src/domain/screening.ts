@@ -1,6 +1,6 @@
-import type { ScreeningMatch, ScreeningSubject } from '../ports/screening-provider.js';
 import type { AuditChange } from '../schemas/audit.js';
 import type { Screening, ScreeningHit } from '../schemas/client-response.js';
+import type { ScreeningMatch, ScreeningSubject } from './screening-match.js';
 import type { StoredClient } from './stored-client.js';
 
 /** The screening of a client just created or resubmitted: pending when the kit screens, else none. */

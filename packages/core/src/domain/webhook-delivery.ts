@@ -1,6 +1,18 @@
-import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import type { ClientEventType } from '../schemas/client-events.js';
 import type { WebhookDelivery, WebhookDeliveryStatus } from '../schemas/webhook-endpoints.js';
+
+/**
+ * What came back: an HTTP answer (any status), or no answer at all and why. The reason is coarse
+ * on purpose: it is shown to the manager who registered the URL, and a socket error's text (refused,
+ * reset, a TLS alert, an address) would tell an open port from a closed one on a network the
+ * manager cannot otherwise see.
+ */
+export type WebhookAnswer =
+  | { readonly type: 'answered'; readonly statusCode: number; readonly retryAfter: string | null }
+  | {
+      readonly type: 'unreachable';
+      readonly reason: 'connection failed' | 'timeout' | 'address not allowed';
+    };
 
 /** One event to one endpoint, and how its attempts went. */
 export type StoredWebhookDelivery = {

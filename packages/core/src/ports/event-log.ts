@@ -1,13 +1,9 @@
 import type { ResultAsync } from 'neverthrow';
+import type { LoggedEvent } from '../domain/client-events.js';
 import type { StorageUnavailable } from '../errors.js';
 import type { ClientEvent, ClientEventType } from '../schemas/client-events.js';
 
-/** An event with what the log needs to keep it: whose it is, and which client it is about. */
-export type LoggedEvent = {
-  readonly managerId: string;
-  readonly clientId: string;
-  readonly event: ClientEvent;
-};
+export type { LoggedEvent } from '../domain/client-events.js';
 
 /**
  * An event read back, with its place in the log: digits, or digits `.` digits (the adapter's own

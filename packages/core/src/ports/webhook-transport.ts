@@ -1,4 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
+import type { WebhookAnswer } from '../domain/webhook-delivery.js';
 
 /** One signed POST of a delivery. */
 export type WebhookRequest = {
@@ -10,18 +11,7 @@ export type WebhookRequest = {
   readonly allowPrivateNetworks: boolean;
 };
 
-/**
- * What came back: an HTTP answer (any status), or no answer at all and why. The reason is coarse
- * on purpose: it is shown to the manager who registered the URL, and a socket error's text (refused,
- * reset, a TLS alert, an address) would tell an open port from a closed one on a network the
- * manager cannot otherwise see.
- */
-export type WebhookAnswer =
-  | { readonly type: 'answered'; readonly statusCode: number; readonly retryAfter: string | null }
-  | {
-      readonly type: 'unreachable';
-      readonly reason: 'connection failed' | 'timeout' | 'address not allowed';
-    };
+export type { WebhookAnswer } from '../domain/webhook-delivery.js';
 
 /** Sends deliveries over HTTP. Never fails: a network error or timeout is an `unreachable` answer. */
 export interface WebhookTransport {
