@@ -31,15 +31,17 @@ const createCountingKit = (options: OnboardingKitOptions = {}) => {
   };
 };
 
-const refusal = (outcome: Awaited<ReturnType<ReturnType<typeof createOnboardingKit>['apiKeys']['authenticate']>>) =>
-  outcome.isErr() ? outcome.error.type : 'accepted';
+const refusal = (
+  outcome: Awaited<ReturnType<ReturnType<typeof createOnboardingKit>['apiKeys']['authenticate']>>,
+) => (outcome.isErr() ? outcome.error.type : 'accepted');
 
 describe('authenticate reuses what the ApiKeyStore answered for a while (apiKeyCacheTtlMs)', () => {
   it('asks the store once per key within the TTL, and again after it', async () => {
     const { kit, clock, lookups } = createCountingKit({ apiKeyCacheTtlMs: 10_000 });
     const manager = aManager();
     (await kit.apiKeys.register('key-a', manager))._unsafeUnwrap();
-    for (let i = 0; i < 5; i += 1) expect((await kit.apiKeys.authenticate('key-a'))._unsafeUnwrap()).toEqual(manager);
+    for (let i = 0; i < 5; i += 1)
+      expect((await kit.apiKeys.authenticate('key-a'))._unsafeUnwrap()).toEqual(manager);
     expect(lookups()).toBe(1);
     clock.advance(10_000);
     expect((await kit.apiKeys.authenticate('key-a'))._unsafeUnwrap()).toEqual(manager);

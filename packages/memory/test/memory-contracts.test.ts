@@ -214,7 +214,10 @@ runScreeningJobQueueContract({
     return {
       unitOfWork: adapters.unitOfWork,
       inspect: {
-        listQueuedClientIds: async () => adapters.testing.listScreeningJobs().map(({ clientId }) => clientId),
+        listQueuedClientIds: async () =>
+          adapters.testing
+            .listScreeningJobs()
+            .flatMap(({ clientId }) => (clientId === undefined ? [] : [clientId])),
       },
     };
   },

@@ -237,7 +237,7 @@ runScreeningJobQueueContract({
         (
           await database.pool.query<{ client_id: string }>(
             `SELECT data ->> 'clientId' AS client_id FROM ${database.tables.jobSchema}.job
-             WHERE name = $1 AND state IN ('created', 'retry')`,
+             WHERE name = $1 AND state IN ('created', 'retry') AND data ->> 'type' = 'screen-client'`,
             [screeningQueue],
           )
         ).rows.map((row) => row.client_id),

@@ -1,6 +1,8 @@
-import { REDACTED_VALUE } from '../ports/audit-log.js';
-import type { TextHashing } from '../ports/text-hashing.js';
 import type { AuditChainBreakReason, AuditChange, AuditEntry } from '../schemas/audit.js';
+import { REDACTED_VALUE } from './client-redaction.js';
+
+/** SHA-256 of UTF-8 text as hex (the kit's `TextHashing` port fits). */
+type TextHashing = { sha256Hex(text: string): string };
 
 /**
  * What ties an audit entry to the one before it in its client's trail (docs/decisions.md, "The audit

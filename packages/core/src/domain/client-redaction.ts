@@ -1,6 +1,9 @@
 import type { ClientEvent } from '../schemas/client-events.js';
 import type { Client } from '../schemas/client-response.js';
 
+/** What redaction leaves in place of a value of `changes` (decisions §11). */
+export const REDACTED_VALUE = '[redacted]';
+
 /**
  * The client without its personal data (decisions §11): ids, type, status and timestamps stay;
  * every onboarding object, account, wallet, reason, requirement, terms evidence and screening

@@ -22,8 +22,7 @@ export type AuditLogQuery = {
   readonly limit: number;
 };
 
-/** What redaction leaves in place of a value of `changes` (decisions §11). */
-export const REDACTED_VALUE = '[redacted]';
+export { REDACTED_VALUE } from '../domain/client-redaction.js';
 
 /**
  * The audit trail (decisions §10): commands append their entries in their own transaction, so a
