@@ -66,7 +66,7 @@ type AuthenticationFailure = Unauthorized | Forbidden | StorageUnavailable | Int
 
 /** The caller of this request, of the accepted kind, or why not (401, 403, 503, 500). */
 const authenticateOfKind = <K extends PrincipalKind>(
-  kit: Pick<OnboardingKit, 'authenticate'>,
+  kit: Pick<OnboardingKit, 'apiKeys'>,
   options: AuthenticationOptions<K>,
   req: Request,
   res: Response,
@@ -116,7 +116,7 @@ const refusals = new WeakMap<Request, AuthenticationFailure>();
  * path as sent (a client's id); an unknown route still answers the refusal, not 404.
  */
 export const createRoutedAuthentication = <K extends PrincipalKind>(
-  kit: Pick<OnboardingKit, 'authenticate'>,
+  kit: Pick<OnboardingKit, 'apiKeys'>,
   options: AuthenticationOptions<K>,
 ): { readonly resolve: RequestHandler; readonly refuse: RequestHandler } => {
   const reporting = errorReporting(options);
