@@ -104,7 +104,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       });
     });
 
-    it('forgets the completed records whose outcome mentions a client, and only those', async () => {
+    it('rewrites the completed records whose outcome mentions a client, keeps them, and replays the rewrite', async () => {
       const { idempotency, inspect } = await openFixture(setup);
       const clientId = randomUUID();
       const scope = newScope();
@@ -120,8 +120,19 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       await expectOk(idempotency.complete(holding, answer, at(500)));
       await expectOk(idempotency.complete(other, outcome, at(500)));
 
-      await expectOk(idempotency.forgetClient(clientId));
-      expect(await inspect.readRecord(scope, 'holds-the-client')).toBeNull();
+      const seen: RecordedOutcome[] = [];
+      const erased: RecordedOutcome = { kind: 'response', status: 201, body: '[redacted]' };
+      await expectOk(
+        idempotency.rewriteForClient(clientId, (stored) => {
+          seen.push(stored);
+          return erased;
+        }),
+      );
+      expect(seen).toEqual([answer]);
+      expect(await inspect.readRecord(scope, 'holds-the-client')).toEqual({
+        fingerprint: fingerprintA,
+        outcome: erased,
+      });
       expect(await inspect.readRecord(scope, 'another-client')).toEqual({
         fingerprint: fingerprintA,
         outcome,
@@ -130,12 +141,10 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
         fingerprint: fingerprintA,
         outcome: null,
       });
-      // A retry of the forgotten key runs anew.
+      // A retry of the rewritten key replays the rewrite: its command never runs again.
       expect(
         await expectOk(idempotency.claim(claimRequest(scope, { key: 'holds-the-client', now: at(1_000) }))),
-      ).toEqual({
-        type: 'Claimed',
-      });
+      ).toEqual({ type: 'Replay', outcome: erased });
     });
 
     it('answers KeyReused to another fingerprint and leaves the record unchanged', async () => {

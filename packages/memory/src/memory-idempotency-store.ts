@@ -88,15 +88,22 @@ const ownerQuotaRefusal = (
  * Idempotency records judged by the timestamps core passes in (never by the machine clock), so a
  * controllable clock expires them. Every operation is one serialized write, hence atomic.
  */
-/** Deletes the completed records whose outcome mentions `clientId` (redaction of the client). */
-export const forgetClientIdempotencyRecords = (access: TableAccess, clientId: string) =>
+/** Rewrites the completed records whose outcome mentions `clientId` (redaction of the client); they stay. */
+export const rewriteClientIdempotencyRecords = (
+  access: TableAccess,
+  clientId: string,
+  rewrite: (outcome: RecordedOutcome) => RecordedOutcome,
+) =>
   access.write((tables) => {
     const ids: string[] = [];
     for (const [, id] of entries(tables.idempotencyByAge)) {
       const outcome = tables.idempotency.get(id)?.outcome;
       if (outcome != null && JSON.stringify(outcome).includes(clientId)) ids.push(id);
     }
-    for (const id of ids) removeRecord(tables, id);
+    for (const id of ids) {
+      const record = tables.idempotency.get(id);
+      if (record?.outcome != null) putRecord(tables, id, { ...record, outcome: rewrite(record.outcome) });
+    }
     return ok(undefined);
   });
 
@@ -138,7 +145,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       return ok<IdempotencyClaim>({ type: 'InProgress' });
     }),
   complete: (ref, outcome) => completeIdempotencyClaim(access, ref, outcome),
-  forgetClient: (clientId) => forgetClientIdempotencyRecords(access, clientId),
+  rewriteForClient: (clientId, rewrite) => rewriteClientIdempotencyRecords(access, clientId, rewrite),
   renew: (ref, now) =>
     access.write((tables) => {
       const id = idempotencyRecordId(ref.scope, ref.key);

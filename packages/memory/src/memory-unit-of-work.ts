@@ -12,7 +12,7 @@ import { createMemoryClientRepository } from './memory-client-repository.js';
 import type { MemoryDatabase } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
 import { createMemoryEventLog } from './memory-event-log.js';
-import { completeIdempotencyClaim, forgetClientIdempotencyRecords } from './memory-idempotency-store.js';
+import { completeIdempotencyClaim, rewriteClientIdempotencyRecords } from './memory-idempotency-store.js';
 import { createMemoryScreenedNameIndex } from './memory-screened-name-index.js';
 import { createMemoryScreeningJobQueue } from './memory-screening-job-queue.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
@@ -65,7 +65,8 @@ export const createMemoryUnitOfWork = (
                   documents: createMemoryDocumentIndex(view.access),
                   idempotency: {
                     complete: (ref, response) => completeIdempotencyClaim(view.access, ref, response),
-                    forgetClient: (clientId) => forgetClientIdempotencyRecords(view.access, clientId),
+                    rewriteForClient: (clientId, rewrite) =>
+                      rewriteClientIdempotencyRecords(view.access, clientId, rewrite),
                   },
                   events: createMemoryEventLog(view.access),
                   audit: createMemoryAuditLog(view.access),

@@ -185,14 +185,23 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
     },
 
     // A text search over the stored answers: rare (one redaction), and the records are purged
-    // after their TTL, so the table stays small enough to scan.
-    forgetClient: (clientId) =>
+    // after their TTL, so the table stays small enough to scan. The rows are locked, rewritten and
+    // kept: a retry of their key replays the rewritten answer.
+    rewriteForClient: (clientId, rewrite) =>
       ResultAsync.fromPromise(
-        db.query(
-          `DELETE FROM ${tables.idempotency}
-           WHERE outcome IS NOT NULL AND strpos(outcome::text, $1) > 0`,
-          [clientId],
-        ),
+        db.atomically(async (tx) => {
+          const found = await tx.query<{ scope: string; idempotency_key: string; outcome: RecordedOutcome }>(
+            `SELECT scope, idempotency_key, outcome FROM ${tables.idempotency}
+             WHERE state = 'COMPLETED' AND strpos(outcome::text, $1) > 0 FOR UPDATE`,
+            [clientId],
+          );
+          for (const row of found.rows) {
+            await tx.query(
+              `UPDATE ${tables.idempotency} SET outcome = $3::json WHERE scope = $1 AND idempotency_key = $2`,
+              [row.scope, row.idempotency_key, JSON.stringify(rewrite(row.outcome))],
+            );
+          }
+        }),
         unavailable,
       ).map(() => undefined),
   };

@@ -39,7 +39,7 @@ export type CommandStores = Pick<
     append(entries: readonly CommandAuditEntry[]): ReturnType<TransactionalStores['audit']['append']>;
   };
   /** Redaction's removal of the stored answers that hold a client. */
-  readonly idempotencyRecords: Pick<TransactionalStores['idempotency'], 'forgetClient'>;
+  readonly idempotencyRecords: Pick<TransactionalStores['idempotency'], 'rewriteForClient'>;
 };
 
 /**
@@ -112,7 +112,9 @@ export const runCommand = <T>(
             append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
             redactChanges: (clientId) => stores.audit.redactChanges(clientId),
           },
-          idempotencyRecords: { forgetClient: (clientId) => stores.idempotency.forgetClient(clientId) },
+          idempotencyRecords: {
+            rewriteForClient: (clientId, rewrite) => stores.idempotency.rewriteForClient(clientId, rewrite),
+          },
         }).andThen((value) =>
           claim === undefined
             ? okAsync(value)

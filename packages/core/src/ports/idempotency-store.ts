@@ -68,8 +68,13 @@ export interface IdempotencyStore {
   /** Deletes records created before `olderThan`, `batchSize` at a time; resolves to how many went. */
   purgeExpired(olderThan: Date, batchSize: number): ResultAsync<number, StorageUnavailable>;
   /**
-   * Deletes the completed records whose outcome mentions `clientId` (a UUID: an answer that holds
-   * the client), so that no stored answer keeps a redacted client's data (decisions §11).
+   * Replaces the outcome of every completed record whose outcome mentions `clientId` (a UUID: an
+   * answer that holds the client) by `rewrite(outcome)`, so that no stored answer keeps a redacted
+   * client's data (decisions §11). The record stays, with its key, fingerprint and age: a retry
+   * replays the rewritten answer and never runs its command again within the record's lifetime.
    */
-  forgetClient(clientId: string): ResultAsync<void, StorageUnavailable>;
+  rewriteForClient(
+    clientId: string,
+    rewrite: (outcome: RecordedOutcome) => RecordedOutcome,
+  ): ResultAsync<void, StorageUnavailable>;
 }

@@ -15,7 +15,7 @@ import type { WebhookJobQueue } from './webhook-job-queue.js';
 export type TransactionalStores = {
   readonly clients: ClientRepository;
   readonly documents: DocumentIndex;
-  readonly idempotency: Pick<IdempotencyStore, 'complete' | 'forgetClient'>;
+  readonly idempotency: Pick<IdempotencyStore, 'complete' | 'rewriteForClient'>;
   /** The command's events, committed with it (the outbox), and redaction's rewrite. */
   readonly events: Pick<EventLog, 'append' | 'rewriteForClient'>;
   /** The command's audit entries, committed with it: no entry, no change (and redaction's rewrite). */

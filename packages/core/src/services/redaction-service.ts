@@ -2,7 +2,12 @@ import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
 import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
-import { documentKeysOfClient, redactClient, redactClientEvent } from '../domain/client-redaction.js';
+import {
+  documentKeysOfClient,
+  redactClient,
+  redactClientEvent,
+  redactRecordedOutcome,
+} from '../domain/client-redaction.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, invalidStatus, storageUnavailable } from '../errors.js';
@@ -126,7 +131,11 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
                               ),
                         )
                         .andThen(() => tx.audit.redactChanges(clientId))
-                        .andThen(() => tx.idempotencyRecords.forgetClient(clientId))
+                        .andThen(() =>
+                          tx.idempotencyRecords.rewriteForClient(clientId, (outcome) =>
+                            redactRecordedOutcome(outcome, clientId, at),
+                          ),
+                        )
                         .andThen(() => tx.screenedNames.replace(clientId, []))
                         .andThen(() =>
                           tx.events.append([
