@@ -60,7 +60,14 @@ const retryAfterErasure = async (kit: OnboardingKit, manager: ManagerPrincipal) 
   expect(createAgain.replayed).toEqual({
     kind: 'command',
     ok: true,
-    value: { ...redacted, status: 'ONBOARDING_UNDER_REVIEW', deletedAt: null, updatedAt: created.updatedAt },
+    value: {
+      ...redacted,
+      status: 'ONBOARDING_UNDER_REVIEW',
+      deletedAt: null,
+      updatedAt: created.updatedAt,
+      // What was asked of the client then (kit-made messages, no personal data).
+      requirements: created.requirements,
+    },
   });
   const removeAgain = await remove();
   expect(removeAgain.ran).toBeUndefined();
