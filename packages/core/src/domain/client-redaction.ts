@@ -1,4 +1,3 @@
-import { REDACTED_VALUE } from '../ports/audit-log.js';
 import type { RecordedOutcome } from '../ports/idempotency-store.js';
 import type { ClientEvent } from '../schemas/client-events.js';
 import type { Client } from '../schemas/client-response.js';
