@@ -146,7 +146,7 @@ export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency/i
 export { fingerprintRequestBody } from './idempotency/request-fingerprint.js';
 
 // --- Helpers adapters share -----------------------------------------------------------------------
-export { hashApiKey } from './auth/api-key-hash.js';
+export { hashApiKey } from './services/api-key-service.js';
 export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './commands/document-promotion.js';
 export { attachmentContentDisposition } from './domain/attachment-content-disposition.js';
 export { screeningNameKeys } from './domain/screening-name-keys.js';

@@ -99,7 +99,6 @@ export { errorBodySchema } from './error-body.js';
 
 // --- Field validators (bank identifiers, addresses, phone numbers) --------------------------------
 export { isValidAbaRoutingNumber } from '../validation/aba-routing-number.js';
-export { isValidBsb } from '../validation/australian-bsb.js';
 export {
   isValidAddressOfFormat,
   isValidEvmAddress,
@@ -108,6 +107,9 @@ export {
 } from '../validation/blockchain-address.js';
 export { isValidClabe } from '../validation/clabe.js';
 export { isValidBic, isValidIban, toElectronicIban } from '../validation/iban.js';
-export { isValidIfsc } from '../validation/indian-ifsc.js';
-export { isPossibleInternationalPhoneNumber } from '../validation/phone-number.js';
-export { isValidSortCode } from '../validation/uk-sort-code.js';
+export {
+  isPossibleInternationalPhoneNumber,
+  isValidBsb,
+  isValidIfsc,
+  isValidSortCode,
+} from './onboarding-payloads.js';

@@ -1,6 +1,6 @@
+import { isPossiblePhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
 import { isValidAbaRoutingNumber } from '../validation/aba-routing-number.js';
-import { isValidBsb } from '../validation/australian-bsb.js';
 import { isValidClabe } from '../validation/clabe.js';
 import {
   authorizedSignatoryRule,
@@ -11,13 +11,27 @@ import {
 } from '../validation/cross-field-rules.js';
 import { documentFilenameSchema } from '../validation/filename.js';
 import { isValidBic, isValidIban, toElectronicIban } from '../validation/iban.js';
-import { isValidIfsc } from '../validation/indian-ifsc.js';
-import { isPossibleInternationalPhoneNumber } from '../validation/phone-number.js';
 import { defaultReferenceLists, type ReferenceLists } from '../validation/reference-lists.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
-import { isValidSortCode } from '../validation/uk-sort-code.js';
 import { bankAccountTypes, representativeRoles } from './client-response.js';
 import { exampleEntityPayloadFor, exampleIndividualPayloadFor } from './example-payloads.js';
+
+/** An Australian BSB (bank-state-branch) number: exactly 6 digits, without the usual `123-456` separator. */
+export const isValidBsb = (value: string): boolean => /^\d{6}$/.test(value);
+
+/** An Indian IFSC: 4 letters (the bank), a zero, then 6 letters or digits (the branch). */
+export const isValidIfsc = (value: string): boolean => /^[A-Z]{4}0[A-Z0-9]{6}$/.test(value);
+
+/** A UK sort code: exactly 6 digits, without the usual `12-34-56` separators (the wire format). */
+export const isValidSortCode = (value: string): boolean => /^\d{6}$/.test(value);
+
+/**
+ * An international phone number (`+` and the country calling code) whose length is possible for
+ * its country. Without a default country, libphonenumber-js only accepts the international form,
+ * so a national number such as `0612345678` is refused.
+ */
+export const isPossibleInternationalPhoneNumber = (value: string): boolean =>
+  value.startsWith('+') && isPossiblePhoneNumber(value);
 
 /**
  * Request bodies of the create and resubmit operations (spec 2.7–2.10), strict per decisions §7:

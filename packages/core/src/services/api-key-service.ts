@@ -1,7 +1,6 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { z } from 'zod';
 import { createApiKeyCache } from '../auth/api-key-cache.js';
-import { hashApiKey } from '../auth/api-key-hash.js';
 import {
   type StorageUnavailable,
   type Unauthorized,
@@ -10,8 +9,13 @@ import {
   validationFailed,
 } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
+import { portableTextHashing, type TextHashing } from '../ports/text-hashing.js';
 import type { Principal } from '../principal.js';
 import { toParameterErrors } from '../validation/parse-request.js';
+
+/** API keys are stored and looked up only as the hex SHA-256 digest of the raw key. */
+export const hashApiKey = (apiKey: string, hashing: TextHashing = portableTextHashing): string =>
+  hashing.sha256Hex(apiKey);
 
 /** API keys of the three interfaces (`kit.apiKeys`): resolving a presented key, and registering or revoking one. */
 export interface ApiKeyService {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { exampleIndividualPayload } from '../../src/schemas/example-payloads.js';
-import { defaultOnboardingPayloadSchemas } from '../../src/schemas/onboarding-payloads.js';
+import {
+  defaultOnboardingPayloadSchemas,
+  isValidBsb,
+  isValidIfsc,
+  isValidSortCode,
+} from '../../src/schemas/onboarding-payloads.js';
 import { isValidAbaRoutingNumber } from '../../src/validation/aba-routing-number.js';
-import { isValidBsb } from '../../src/validation/australian-bsb.js';
 import { clabeCheckDigit, isValidClabe } from '../../src/validation/clabe.js';
 import { isValidBic, isValidIban, toElectronicIban } from '../../src/validation/iban.js';
-import { isValidIfsc } from '../../src/validation/indian-ifsc.js';
-import { isValidSortCode } from '../../src/validation/uk-sort-code.js';
 import { parameterErrorsOf, parsedValueOf } from './parameter-errors-of.js';
 
 describe('bank identifier checks', () => {
