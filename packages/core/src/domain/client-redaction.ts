@@ -1,4 +1,3 @@
-import type { RecordedOutcome } from '../ports/idempotency-store.js';
 import type { ClientEvent } from '../schemas/client-events.js';
 import type { Client } from '../schemas/client-response.js';
 
@@ -58,36 +57,4 @@ export const documentKeysOfClient = (client: Omit<Client, 'requirements'>): stri
   const keys = new Set<string>();
   collectDocumentKeys(client, false, keys);
   return [...keys];
-};
-
-/** Every client object in `value` with this id, redacted; the rest as it is. */
-const redactClientsIn = (value: unknown, clientId: string, redactedAt: string): unknown => {
-  if (Array.isArray(value)) return value.map((item) => redactClientsIn(item, clientId, redactedAt));
-  if (typeof value !== 'object' || value === null) return value;
-  const object = value as Record<string, unknown>;
-  if (object.id === clientId && 'clientType' in object) return redactClient(object as Client, redactedAt);
-  return Object.fromEntries(
-    Object.entries(object).map(([name, field]) => [name, redactClientsIn(field, clientId, redactedAt)]),
-  );
-};
-
-/**
- * A stored idempotent answer as redaction leaves it: a kit command's value keeps its shape, with
- * the client redacted as it stood then (a create's key replays the created client, redacted; a
- * delete's the deleted one); a refusal names ids and statuses only and stays; a host route's body,
- * which the kit cannot read, becomes `"[redacted]"` under its status.
- */
-export const redactRecordedOutcome = (
-  outcome: RecordedOutcome,
-  clientId: string,
-  redactedAt: string,
-): RecordedOutcome => {
-  switch (outcome.kind) {
-    case 'command':
-      return outcome.ok
-        ? { ...outcome, value: redactClientsIn(outcome.value, clientId, redactedAt) }
-        : outcome;
-    case 'response':
-      return { ...outcome, body: REDACTED_VALUE };
-  }
 };

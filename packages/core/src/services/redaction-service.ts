@@ -4,14 +4,15 @@ import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import {
   documentKeysOfClient,
+  REDACTED_VALUE,
   redactClient,
   redactClientEvent,
-  redactRecordedOutcome,
 } from '../domain/client-redaction.js';
 import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, invalidStatus, storageUnavailable } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
+import type { RecordedOutcome } from '../ports/idempotency-store.js';
 import type { CompliancePrincipal } from '../principal.js';
 import type { AuditActor } from '../schemas/audit.js';
 import { CLIENT_EVENT_API_VERSION, type ClientEvent } from '../schemas/client-events.js';
@@ -197,4 +198,38 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
     redact: (principal, clientId, command) => redact(clientId, auditActorOf(principal), command),
     redactExpired,
   };
+};
+
+// The stored answers are a port's record, so their redaction lives here, not in the domain (which
+// imports no port: tools/test/architecture-claims.test.ts).
+/** Every client object in `value` with this id, redacted; the rest as it is. */
+const redactClientsIn = (value: unknown, clientId: string, redactedAt: string): unknown => {
+  if (Array.isArray(value)) return value.map((item) => redactClientsIn(item, clientId, redactedAt));
+  if (typeof value !== 'object' || value === null) return value;
+  const object = value as Record<string, unknown>;
+  if (object.id === clientId && 'clientType' in object) return redactClient(object as Client, redactedAt);
+  return Object.fromEntries(
+    Object.entries(object).map(([name, field]) => [name, redactClientsIn(field, clientId, redactedAt)]),
+  );
+};
+
+/**
+ * A stored idempotent answer as redaction leaves it: a kit command's value keeps its shape, with
+ * the client redacted as it stood then (a create's key replays the created client, redacted; a
+ * delete's the deleted one); a refusal names ids and statuses only and stays; a host route's body,
+ * which the kit cannot read, becomes `"[redacted]"` under its status.
+ */
+export const redactRecordedOutcome = (
+  outcome: RecordedOutcome,
+  clientId: string,
+  redactedAt: string,
+): RecordedOutcome => {
+  switch (outcome.kind) {
+    case 'command':
+      return outcome.ok
+        ? { ...outcome, value: redactClientsIn(outcome.value, clientId, redactedAt) }
+        : outcome;
+    case 'response':
+      return { ...outcome, body: REDACTED_VALUE };
+  }
 };
