@@ -27,11 +27,13 @@ afterAll(() => {
 
 test('the start script serves the portal on PORT, seeded, and stops on SIGTERM', async () => {
   const port = await freePort();
-  const child = spawnInGroup(
-    join(repositoryRoot, 'node_modules/.bin/tsx'),
-    ['--tsconfig', '../../tsconfig.json', 'src/main.ts'],
-    { cwd: appRoot, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  // As the start script runs it: one node process (`node --import tsx`). tsx's CLI wrapper relayed
+  // SIGTERM and, on a loaded machine, killed the portal mid-shutdown (exit 143).
+  const child = spawnInGroup(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: appRoot,
+    env: { ...process.env, PORT: String(port), TSX_TSCONFIG_PATH: join(repositoryRoot, 'tsconfig.json') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
