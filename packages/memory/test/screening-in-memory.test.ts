@@ -1,4 +1,9 @@
-import { exampleEntityPayload, type OnboardingKitOptions } from '@onboarding-kit/core';
+import {
+  exampleEntityPayload,
+  exampleIndividualPayload,
+  type OnboardingKitOptions,
+  principalKey,
+} from '@onboarding-kit/core';
 import {
   type ScreeningMatch,
   type ScreeningProvider,
@@ -105,6 +110,50 @@ describe('screening in memory', () => {
     const events = (await kit.events.list(manager, { type: 'client.screening_completed' }))._unsafeUnwrap();
     expect(events.data.map((event) => event.type)).toEqual(['client.screening_completed']);
     expect(kit.testing.listScreeningJobs()).toEqual([]);
+  });
+
+  it("screens every name a client brings: an individual's employer and a third-party account's owner", async () => {
+    const owner = 'Viktor Petrov';
+    const employer = 'Northwind Maritime Trading SA';
+    const { kit, screening } = setup([owner, employer]);
+    kit.testing.putTemporaryFile(principalKey(manager), 'passport.pdf', new Uint8Array([1]));
+    const payload = exampleIndividualPayload();
+    payload.profile.companyName = employer;
+    const [personal] = payload.bankAccounts;
+    if (personal === undefined) expect.fail('the example has a bank account');
+    payload.bankAccounts.push({
+      ...personal,
+      label: "Owner's account",
+      type: 'THIRD_PARTY',
+      thirdPartyBankAccountOwnerName: owner,
+      thirdPartyBankAccountOwnerAddress: '1 Nevsky Prospekt',
+      thirdPartyBankAccountOwnerCity: 'Saint Petersburg',
+      thirdPartyBankAccountOwnerPostalCode: '191186',
+      thirdPartyBankAccountOwnerCountryCode: 'RU',
+    });
+    const created = (await kit.clients.createIndividual(manager, payload))._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    expect(screening.calls[0]).toEqual([
+      { field: 'profile', name: 'Camille Durand', kind: 'PERSON', country: 'FR' },
+      { field: 'profile.companyName', name: employer, kind: 'COMPANY' },
+      // A PERSONAL account has no owner of its own to screen; a third party may be a person or a company.
+      {
+        field: 'bankAccounts[1].thirdPartyBankAccountOwnerName',
+        name: owner,
+        kind: 'PERSON_OR_COMPANY',
+        country: 'RU',
+      },
+    ]);
+    const screened = (await kit.clients.get(manager, created.id))._unsafeUnwrap().screening;
+    expect(screened?.status).toBe('POSSIBLE_MATCH');
+    expect(screened?.hits.map(({ field, name }) => [field, name])).toEqual([
+      ['profile.companyName', employer],
+      ['bankAccounts[1].thirdPartyBankAccountOwnerName', owner],
+    ]);
+    expect((await kit.compliance.approve(compliance, created.id))._unsafeUnwrapErr()).toMatchObject({
+      type: 'ScreeningUnresolved',
+      screeningStatus: 'POSSIBLE_MATCH',
+    });
   });
 
   it('answers CLEAR for a clean name, and screening null when no provider is configured', async () => {

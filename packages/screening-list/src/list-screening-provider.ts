@@ -17,9 +17,11 @@ export type ListScreeningProviderOptions = {
   readonly threshold?: number;
 };
 
-const kindOf: Record<ScreeningSubject['kind'], ScreenedName['kind']> = {
-  PERSON: 'person',
-  COMPANY: 'organization',
+/** The list's kinds a subject is matched against: a name that may be either, against both. */
+const kindsOf: Record<ScreeningSubject['kind'], readonly ScreenedName['kind'][]> = {
+  PERSON: ['person'],
+  COMPANY: ['organization'],
+  PERSON_OR_COMPANY: ['person', 'organization'],
 };
 
 /** Lets the event loop run (the host's requests, timers, I/O) before the next subject is matched. */
@@ -27,7 +29,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The kit's `ScreeningProvider` over a sanctions list in memory: each subject is matched against
- * the list's persons or organizations, and every listed target scoring at or above `threshold` is
+ * the list's persons or organizations (both for a subject that may be either), and every listed target scoring at or above `threshold` is
  * one match (its score on the port's 0..1 scale). A list in memory cannot be unreachable: it never
  * fails. Matching is synchronous work in the host's process (a few milliseconds a name against
  * 100,000 targets), so the subjects are matched one at a time, each in a turn of the event loop of
@@ -46,15 +48,18 @@ export const createListScreeningProvider = ({
         const version = typeof list === 'function' ? list() : 'current' in list ? list.current() : list;
         for (const subject of subjects) {
           await nextTurn();
-          for (const match of version.match(
-            {
-              kind: kindOf[subject.kind],
-              name: subject.name,
-              ...(subject.country === undefined ? {} : { country: subject.country }),
-            },
-            threshold,
-            scope?.targetIds,
-          )) {
+          const found = kindsOf[subject.kind].flatMap((kind) =>
+            version.match(
+              {
+                kind,
+                name: subject.name,
+                ...(subject.country === undefined ? {} : { country: subject.country }),
+              },
+              threshold,
+              scope?.targetIds,
+            ),
+          );
+          for (const match of found) {
             matches.push({
               field: subject.field,
               name: subject.name,

@@ -67,6 +67,26 @@ describe('createListScreeningProvider', () => {
     }
   });
 
+  it('matches a subject that may be a person or a company (a bank account owner) against both', async () => {
+    const provider = createListScreeningProvider({ list: await fixtureList() });
+    const owner = (name: string) => ({
+      field: 'bankAccounts[0].thirdPartyBankAccountOwnerName',
+      name,
+      kind: 'PERSON_OR_COMPANY' as const,
+    });
+    const matches = (
+      await provider.screen([
+        owner('Dmitri Sokolov'),
+        owner('Northwind Maritime Trading SA'),
+        owner('Camille Durand'),
+      ])
+    )._unsafeUnwrap();
+    expect(matches.map(({ name, targetId }) => [name, targetId])).toEqual([
+      ['Dmitri Sokolov', 'fx-person-sokolov'],
+      ['Northwind Maritime Trading SA', 'fx-company-northwind'],
+    ]);
+  });
+
   it("screens a kit's create: a listed UBO is a hit on its payload field once the job ran", async () => {
     const kit = createMemoryKit({ screening: createListScreeningProvider({ list: await fixtureList() }) });
     const payload = exampleEntityPayload();

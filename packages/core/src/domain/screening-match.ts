@@ -7,8 +7,12 @@
 export type ScreeningSubject = {
   readonly field: string;
   readonly name: string;
-  /** A person (profile, representative, director, natural UBO) or a company (the entity, a legal UBO). */
-  readonly kind: 'PERSON' | 'COMPANY';
+  /**
+   * A person (profile, representative, director, natural UBO), a company (the entity, a legal UBO,
+   * an individual's employer), or either when the payload does not say which (a third-party bank
+   * account's owner): a provider then matches the name against both.
+   */
+  readonly kind: 'PERSON' | 'COMPANY' | 'PERSON_OR_COMPANY';
   /**
    * The client's country (ISO 3166-1 alpha-2) when the payload gives one: evidence, never a filter.
    * A provider may lower the score of a listed entry of other countries, but never hides an exact

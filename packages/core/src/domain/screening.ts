@@ -11,10 +11,14 @@ export const initialScreening = (screens: boolean): Screening | null =>
 const countryOf = (code: string | null): Pick<ScreeningSubject, 'country'> =>
   code === null ? {} : { country: code };
 
+/** A name there is to screen (a stored optional name may be null or blank). */
+const isScreenable = (name: string | null): name is string => name !== null && name.trim() !== '';
+
 /**
  * The names a screening looks at, each with the JSON path of its payload field (as `parameterErrors`
- * and resubmission requirements name them): the individual's profile; the company, its
- * representatives, directors and UBOs.
+ * and resubmission requirements name them): the individual's profile and employer; the company, its
+ * representatives, directors and UBOs; the owner of every third-party bank account. Every name a
+ * client brings is screened: a listed name in any of them holds the approval back.
  */
 export const screeningSubjectsOf = (client: StoredClient): ScreeningSubject[] => {
   const subjects: ScreeningSubject[] = [];
@@ -26,6 +30,10 @@ export const screeningSubjectsOf = (client: StoredClient): ScreeningSubject[] =>
       kind: 'PERSON',
       ...countryOf(profile.countryCode),
     });
+    // The employer: the profile's country says where the person lives, not where the employer is.
+    if (isScreenable(profile.companyName)) {
+      subjects.push({ field: 'profile.companyName', name: profile.companyName, kind: 'COMPANY' });
+    }
   }
   if (client.company !== null)
     subjects.push({
@@ -54,6 +62,17 @@ export const screeningSubjectsOf = (client: StoredClient): ScreeningSubject[] =>
       field: `companyDirectorsAndUbos.ubos[${index}]`,
       name: ubo.name,
       kind: ubo.typeOfPerson === 'LEGAL' ? 'COMPANY' : 'PERSON',
+    });
+  }
+  for (const [index, account] of client.bankAccounts.entries()) {
+    const owner = account.thirdPartyBankAccountOwnerName;
+    if (account.type !== 'THIRD_PARTY' || !isScreenable(owner)) continue;
+    subjects.push({
+      field: `bankAccounts[${index}].thirdPartyBankAccountOwnerName`,
+      name: owner,
+      // The payload does not say whether the owner is a person or a company.
+      kind: 'PERSON_OR_COMPANY',
+      ...countryOf(account.thirdPartyBankAccountOwnerCountryCode),
     });
   }
   return subjects;

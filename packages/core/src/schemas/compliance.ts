@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasLetter, NAME_WITHOUT_LETTER_MESSAGE } from '../validation/name-letter.js';
 import { isOnboardingPathSyntax } from '../validation/onboarding-field-path.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { dateTimeSchema, resubmissionRequirementCodes, screeningDecisions } from './client-response.js';
@@ -71,7 +72,8 @@ export const termsSignedBodySchema = z
   .strictObject({
     termsVersion: freeText(MAX_TERMS_VERSION_LENGTH),
     signedAt: dateTimeSchema,
-    signatoryName: freeText(),
+    // An empty name is only reported as empty.
+    signatoryName: freeText().refine((name) => name === '' || hasLetter(name), NAME_WITHOUT_LETTER_MESSAGE),
     ipAddress: z
       .union([z.ipv4(), z.ipv6()], { error: 'Must be an IPv4 or IPv6 address' })
       .nullable()

@@ -11,6 +11,7 @@ import {
 } from '../validation/cross-field-rules.js';
 import { documentFilenameSchema } from '../validation/filename.js';
 import { isValidBic, isValidIban, toElectronicIban } from '../validation/iban.js';
+import { hasLetter, NAME_WITHOUT_LETTER_MESSAGE } from '../validation/name-letter.js';
 import { defaultReferenceLists, type ReferenceLists } from '../validation/reference-lists.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { bankAccountTypes, representativeRoles } from './client-response.js';
@@ -75,6 +76,22 @@ const nullableString = () =>
     .string({ error: 'Must be a string or null' })
     .max(MAX_STRING_LENGTH, tooLong)
     .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+    .nullable()
+    .optional();
+
+/**
+ * A person's or company's name, screened (domain/screening.ts): it must hold a letter. An empty or
+ * blank one is only reported as such.
+ */
+const requiredName = () =>
+  requiredString().refine((value) => isBlank(value) || hasLetter(value), NAME_WITHOUT_LETTER_MESSAGE);
+/** An optional name (a third-party account's owner): null, absent or blank, or with a letter. */
+const nullableName = () =>
+  z
+    .string({ error: 'Must be a string or null' })
+    .max(MAX_STRING_LENGTH, tooLong)
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+    .refine((value) => isBlank(value) || hasLetter(value), NAME_WITHOUT_LETTER_MESSAGE)
     .nullable()
     .optional();
 
@@ -209,7 +226,7 @@ const payloadSchemasOf = (lists: ReferenceLists) => {
     countryCode: countryCode(),
     type: z.enum(bankAccountTypes, expected(`one of ${bankAccountTypes.join(', ')}`)),
     identifiers: bankAccountIdentifiers,
-    thirdPartyBankAccountOwnerName: nullableString(),
+    thirdPartyBankAccountOwnerName: nullableName(),
     thirdPartyBankAccountOwnerAddress: nullableString(),
     thirdPartyBankAccountOwnerCity: nullableString(),
     thirdPartyBankAccountOwnerPostalCode: nullableString(),
@@ -228,8 +245,8 @@ const payloadSchemasOf = (lists: ReferenceLists) => {
 
   const individualPayload = object({
     profile: object({
-      firstName: requiredString(),
-      lastName: requiredString(),
+      firstName: requiredName(),
+      lastName: requiredName(),
       email: email(),
       phone: phone(),
       address: requiredString(),
@@ -238,7 +255,7 @@ const payloadSchemasOf = (lists: ReferenceLists) => {
       countryCode: countryCode(),
       occupation: listValues.occupation,
       occupationDescription: nullableString(),
-      companyName: requiredString(),
+      companyName: requiredName(),
       jobBusinessSector: listValues.businessSector,
       jobBusinessSectorDescription: nullableString(),
       // The spec has no description field for the purpose: OTHER is accepted as it is.
@@ -271,7 +288,7 @@ const payloadSchemasOf = (lists: ReferenceLists) => {
   });
 
   const director = object({
-    name: requiredString(),
+    name: requiredName(),
     idDocuments: filenames(),
     proofOfAddressDocuments: filenames(),
     proofOfAmlDocuments: filenames(),
@@ -280,14 +297,14 @@ const payloadSchemasOf = (lists: ReferenceLists) => {
     'typeOfPerson',
     [
       object({
-        name: requiredString(),
+        name: requiredName(),
         typeOfPerson: z.literal('NATURAL'),
         idDocuments: filenames(),
         proofOfAddressDocuments: filenames(),
         proofOfAmlDocuments: filenames(),
       }),
       object({
-        name: requiredString(),
+        name: requiredName(),
         typeOfPerson: z.literal('LEGAL'),
         proofOfIncorporationDocuments: filenames(),
         memorandumOfAssociationDocuments: filenames(),
@@ -299,8 +316,8 @@ const payloadSchemasOf = (lists: ReferenceLists) => {
   );
 
   const representative = object({
-    firstName: requiredString(),
-    lastName: requiredString(),
+    firstName: requiredName(),
+    lastName: requiredName(),
     email: email(),
     phone: phone(),
     jobTitle: requiredString(),
@@ -310,7 +327,7 @@ const payloadSchemasOf = (lists: ReferenceLists) => {
 
   const entityPayload = object({
     company: object({
-      name: requiredString(),
+      name: requiredName(),
       registrationNumber: requiredString(),
       registeredAddress: requiredString(),
       registeredAddressCity: requiredString(),

@@ -11,6 +11,7 @@ import { describeManagerIsolation } from './manager-isolation.js';
 import { describeMountOnboardingKit } from './mount-onboarding-kit.js';
 import { describeRedaction } from './redaction.js';
 import { describeScreening } from './screening.js';
+import { describeScreeningCoverage } from './screening-coverage.js';
 import { describeSignedLinkLimit, describeSignedLinks } from './signed-links.js';
 import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-store.js';
 
@@ -19,6 +20,7 @@ export const describeAllHttpSuites = () => {
   describeInterfaceRoutes();
   describeComplianceReviewDepth();
   describeScreening();
+  describeScreeningCoverage();
   describeManagerIsolation();
   describeAuditTrail();
   describeRedaction();
