@@ -1,6 +1,7 @@
 import { isLegalForm, LEGAL_FORM_WEIGHT } from './legal-forms.js';
 import type { WeightedWord } from './name-score.js';
-import { type WordForms, wordForms } from './word-similarity.js';
+import { createSpellingNeighbours, MIN_NEIGHBOUR_LENGTH } from './spelling-neighbours.js';
+import { type WordForms, wordForms, wordSimilarity } from './word-similarity.js';
 
 /** The candidates a query scores at most: the listed names that share the most of its weight. */
 const MAX_CANDIDATES = 40;
@@ -11,6 +12,11 @@ const MIN_SHARED_WEIGHT = 0.55;
  * no candidate by itself when the query has a rarer word: those names are found by the rarer one.
  */
 const COMMON_POSTINGS = 20_000;
+/**
+ * Listed names identical to the query (every word of both paired) are all candidates, beyond
+ * MAX_CANDIDATES, up to this many: a common name listed for many targets names each of them.
+ */
+const MAX_IDENTICAL = 200;
 /** Bits of a query's word mask (a 32-bit integer): words past it still score, but find no candidate. */
 const MAX_QUERY_UNITS = 31;
 
@@ -26,6 +32,12 @@ export type NameIndex = {
   words(id: number): WeightedWord[];
   /** A screened word with its weight: its rarity on the list, an unknown word the rarest. */
   weigh(word: string): WeightedWord;
+};
+
+/** The bit of a word's first letter (a..z), 0 for another. */
+const initialBit = (word: string): number => {
+  const letter = word.charCodeAt(0) - 97;
+  return letter >= 0 && letter < 26 ? 1 << letter : 0;
 };
 
 const growInt32 = (array: Int32Array, least: number): Int32Array => {
@@ -95,6 +107,7 @@ export const createNameIndexBuilder = () => {
       const postingNames = new Int32Array(total);
       const bySkeleton = new Map<string, number[]>();
       const byMetaphone = new Map<string, number[]>();
+      const byRomanization = new Map<string, number[]>();
       const keyed = (map: Map<string, number[]>, key: string, id: number) => {
         const ids = map.get(key);
         if (ids === undefined) map.set(key, [id]);
@@ -105,18 +118,27 @@ export const createNameIndexBuilder = () => {
         postingNames.set(holders, postingStarts[id] as number);
         const word = forms[id] as WordForms;
         weights[id] = isLegalForm(word.text) ? LEGAL_FORM_WEIGHT : 1 + Math.log(names / holders.length);
-        if (word.skeleton.length >= 2) keyed(bySkeleton, word.skeleton, id);
+        for (const skeleton of word.skeletons) if (skeleton.length >= 2) keyed(bySkeleton, skeleton, id);
         if (word.metaphone.length >= 2 && !word.vowelless) keyed(byMetaphone, word.metaphone, id);
+        if (word.romanized !== word.text) keyed(byRomanization, word.romanized, id);
       }
+      const neighbours = createSpellingNeighbours(
+        forms.map((word) => word.text),
+        (word) => !isLegalForm(word),
+      );
       postings.length = 0;
       const wordIds = nameWordIds.slice(0, nameWordCount);
       const starts = Int32Array.from(nameStarts);
       const nameTargets = Int32Array.from(targets);
       const nameOrganizations = Uint8Array.from(organizations);
       const nameWeights = new Float64Array(names);
+      // The first letters of each name's words, a bit each (a..z): what a query's initials meet.
+      const nameInitials = new Int32Array(names);
       for (let name = 0; name < names; name += 1) {
         for (let at = starts[name] as number; at < (starts[name + 1] as number); at += 1) {
-          nameWeights[name] = (nameWeights[name] as number) + (weights[wordIds[at] as number] as number);
+          const word = wordIds[at] as number;
+          nameWeights[name] = (nameWeights[name] as number) + (weights[word] as number);
+          nameInitials[name] = (nameInitials[name] as number) | initialBit((forms[word] as WordForms).text);
         }
       }
       const rarest = 1 + Math.log(Math.max(names, 1));
@@ -157,11 +179,21 @@ export const createNameIndexBuilder = () => {
           if (exact !== undefined) ids.add(exact);
           // A skeleton of two consonants is shared by too many words to find candidates by, but
           // is all a word without vowels has (`bn`).
-          if (word.forms.skeleton.length >= 3 || word.forms.vowelless) {
-            for (const id of bySkeleton.get(word.forms.skeleton) ?? []) ids.add(id);
+          for (const skeleton of word.forms.skeletons) {
+            if (skeleton.length >= 3 || word.forms.vowelless)
+              for (const id of bySkeleton.get(skeleton) ?? []) ids.add(id);
           }
           if (!word.forms.vowelless)
             for (const id of byMetaphone.get(word.forms.metaphone) ?? []) ids.add(id);
+          for (const id of byRomanization.get(word.forms.romanized) ?? []) ids.add(id);
+          const romanized = vocabulary.get(word.forms.romanized);
+          if (romanized !== undefined) ids.add(romanized);
+          // A word the list does not hold may be a listed one mistyped: its neighbours within a slip.
+          if (exact === undefined && word.forms.text.length >= MIN_NEIGHBOUR_LENGTH - 1) {
+            for (const id of neighbours.near(word.forms.text)) {
+              if (!ids.has(id) && wordSimilarity(word.forms, forms[id] as WordForms) !== null) ids.add(id);
+            }
+          }
           if (word.forms.skeleton.length < 2 && exact === undefined) continue;
           addUnit(1 << (bitOf[at] as number), word.weight, [...ids]);
         }
@@ -181,15 +213,33 @@ export const createNameIndexBuilder = () => {
           // A word split in two listed words (`vladimirputin`): each half a unit of its own.
           const word = words[from] as string;
           if (word.length < 4 || vocabulary.has(word)) continue;
+          const parts = (ids: readonly number[]) => {
+            for (const id of ids) {
+              addUnit(1 << bitOf.length, (query[from]?.weight ?? 0) / ids.length, [id]);
+              bitOf.push(bitOf.length);
+            }
+          };
+          let split = false;
           for (let cut = 2; cut <= word.length - 2 && bitOf.length + 2 <= MAX_QUERY_UNITS; cut += 1) {
             const left = vocabulary.get(word.slice(0, cut));
             const right = vocabulary.get(word.slice(cut));
             if (left === undefined || right === undefined) continue;
-            const half = (query[from]?.weight ?? 0) / 2;
-            addUnit(1 << bitOf.length, half, [left]);
-            bitOf.push(bitOf.length);
-            addUnit(1 << bitOf.length, half, [right]);
-            bitOf.push(bitOf.length);
+            parts([left, right]);
+            split = true;
+          }
+          // Or in three (`kimminho`: kim min ho), when no two listed words make it.
+          for (let first = 2; !split && first <= word.length - 4; first += 1) {
+            const left = vocabulary.get(word.slice(0, first));
+            if (left === undefined) continue;
+            for (
+              let second = first + 2;
+              second <= word.length - 2 && bitOf.length + 3 <= MAX_QUERY_UNITS;
+              second += 1
+            ) {
+              const middle = vocabulary.get(word.slice(first, second));
+              const right = vocabulary.get(word.slice(second));
+              if (middle !== undefined && right !== undefined) parts([left, middle, right]);
+            }
           }
         }
 
@@ -218,17 +268,31 @@ export const createNameIndexBuilder = () => {
             }
           }
         }
+        // A query's initials (`j smith`) find no name, but rank those with a word of that letter first.
+        const initials: { readonly bit: number; readonly weight: number }[] = [];
+        for (const word of query) {
+          if (word.forms.text.length === 1)
+            initials.push({ bit: initialBit(word.forms.text), weight: word.weight });
+        }
         const least = MIN_SHARED_WEIGHT * Math.max(queryWeight - skipped, 0);
+        const identical: number[] = [];
         // The best MAX_CANDIDATES by rank, kept sorted in two small typed arrays (no object per name).
         const bestNames = new Int32Array(MAX_CANDIDATES);
         const bestRanks = new Float64Array(MAX_CANDIDATES);
         let kept = 0;
         for (const name of touched) {
-          const weight = shared[name] as number;
+          let weight = shared[name] as number;
           masks[name] = 0;
           shared[name] = 0;
+          for (const initial of initials) {
+            if (((nameInitials[name] as number) & initial.bit) !== 0) weight += initial.weight;
+          }
           if (weight < least) continue;
           const rank = weight / queryWeight + weight / (nameWeights[name] as number);
+          if (rank >= 2 - 1e-9 && identical.length < MAX_IDENTICAL) {
+            identical.push(name);
+            continue;
+          }
           if (kept === MAX_CANDIDATES && rank <= (bestRanks[kept - 1] as number)) continue;
           let at = kept === MAX_CANDIDATES ? kept - 1 : kept;
           while (at > 0 && (bestRanks[at - 1] as number) < rank) {
@@ -240,7 +304,7 @@ export const createNameIndexBuilder = () => {
           bestNames[at] = name;
           if (kept < MAX_CANDIDATES) kept += 1;
         }
-        return Array.from(bestNames.subarray(0, kept));
+        return [...identical, ...bestNames.subarray(0, kept)];
       };
 
       return {

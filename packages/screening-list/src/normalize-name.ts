@@ -10,20 +10,107 @@ const ARABIC_ARTICLE = /^ال(?=\p{L}{2})/u;
 const ABJAD = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
 /** An upper-case I between lower-case letters reads as an l (`SokoIov`), the classic evasion. */
 const I_FOR_L = /(?<=[a-z])I(?=[a-z])/g;
+/** A capital letter after a small one: the start of a word run into the one before. */
+const CAMEL_CASE = /(?<=[a-z])(?=[A-Z])/g;
+const CAMEL_CASE_NOT_I = /[a-z][A-HJ-Z]/;
+
+/**
+ * A word with capitals inside it: a name written in words run together (`RiKwangIl`), each capital
+ * the start of a word, or a Latin word with an upper-case I for an l (`SokoIov`), the classic
+ * evasion; read as the first when another capital starts a word in it.
+ */
+const camelCaseWords = (word: string): string =>
+  CAMEL_CASE_NOT_I.test(word) ? word.replace(CAMEL_CASE, ' ') : word.replace(I_FOR_L, 'l');
 /** Marks that join the letters of one word (`O'Brien`, `Qa'ida`, `S.A.`): dropped, not a separator. */
 const JOINING_MARKS = /['’‘`´ʼʻ.]/g;
 
 const HANGUL = /\p{Script=Hangul}/u;
 /**
- * A Hangul syllable's Revised Romanization (`any-ascii`: 김 → Gim, 박 → Bak) with the voiceless
- * initial that lists write, after McCune-Reischauer (Kim, Pak, Tong).
+ * A Hangul syllable's Revised Romanization (`any-ascii`: 김 → Gim, 박 → Bak, 정 → Jeong) written
+ * as lists write Korean names, after McCune-Reischauer: the voiceless initial (Kim, Pak, Tong),
+ * `o` and `u` for the vowels Revised Romanization writes `eo` and `eu` (Jong, Un), `R` for an
+ * initial ㄹ (리 → Ri, 류 → Ryu), a final `k` (박 → Pak).
  */
 const hangulSyllable = (romanized: string): string =>
-  romanized.replace(/^G/, 'K').replace(/^B/, 'P').replace(/^D/, 'T');
+  romanized
+    .toLowerCase()
+    .replace(/^g/, 'k')
+    .replace(/^b/, 'p')
+    .replace(/^d/, 't')
+    .replace(/^l/, 'r')
+    .replace(/eo/, 'o')
+    .replace(/eu/, 'u')
+    .replace(/(?<!n)g$/, 'k');
+
+const GREEK = /\p{Script=Greek}/u;
+/**
+ * Greek letter pairs read as one sound, which `any-ascii` spells letter by letter (ου → oy,
+ * γγ → gg): written as lists romanize them (Αγγελόπουλος → Angelopoulos, Μπαλτάς → Baltas).
+ */
+const GREEK_DIGRAPHS: readonly (readonly [RegExp, string])[] = [
+  [/ου/g, 'ou'],
+  [/γγ/g, 'ng'],
+  [/γξ/g, 'nx'],
+  [/γχ/g, 'nch'],
+  [/αυ/g, 'av'],
+  [/ευ/g, 'ev'],
+  [/^μπ/, 'b'],
+  [/^ντ/, 'd'],
+];
+const greekWord = (word: string): string => {
+  let text = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/ς/g, 'σ');
+  for (const [pattern, replacement] of GREEK_DIGRAPHS) text = text.replace(pattern, replacement);
+  return text;
+};
+
+const HEBREW = /\p{Script=Hebrew}/u;
+/**
+ * Hebrew letters as the consonants they write in a romanized name (`any-ascii` reads ב and ו both
+ * `v` and ש `s`): ו and י are written `w` and `y`, the letters that also stand for vowels (יוסף,
+ * Yosef), which the consonant skeleton leaves out; א and ע write no consonant a list keeps.
+ */
+const HEBREW_LETTERS: Readonly<Record<string, string>> = {
+  א: '',
+  ב: 'b',
+  ג: 'g',
+  ד: 'd',
+  ה: 'h',
+  ו: 'w',
+  ז: 'z',
+  ח: 'h',
+  ט: 't',
+  י: 'y',
+  כ: 'k',
+  ך: 'k',
+  ל: 'l',
+  מ: 'm',
+  ם: 'm',
+  נ: 'n',
+  ן: 'n',
+  ס: 's',
+  ע: '',
+  פ: 'p',
+  ף: 'p',
+  צ: 'ts',
+  ץ: 'ts',
+  ק: 'k',
+  ר: 'r',
+  ש: 'sh',
+  ת: 't',
+};
+const hebrewWord = (word: string): string =>
+  [...word.normalize('NFD').replace(/\p{M}/gu, '')]
+    .map((letter) => HEBREW_LETTERS[letter] ?? letter)
+    .join('');
 
 /** One word of the name as written (between spaces) in Latin letters, still with its case. */
-const latinWord = (word: string): string => {
-  const folded = foldConfusables(word);
+const latinWord = (written: string): string => {
+  const confusablesFolded = foldConfusables(written);
+  const folded = GREEK.test(confusablesFolded)
+    ? greekWord(confusablesFolded)
+    : HEBREW.test(confusablesFolded)
+      ? hebrewWord(confusablesFolded)
+      : confusablesFolded;
   // The Arabic article is written joined (القاعدة); lists write it apart (Al Qaeda, Al-Qa'ida).
   const article = ARABIC_ARTICLE.test(folded) ? 'al ' : '';
   const rest = article === '' ? folded : folded.replace(ARABIC_ARTICLE, '');
@@ -33,10 +120,10 @@ const latinWord = (word: string): string => {
     else if (HANGUL.test(character)) latin += ` ${hangulSyllable(anyAscii(character))} `;
     else latin += ` ${anyAscii(character)} `;
   }
-  const ascii = anyAscii(latin).replace(I_FOR_L, 'l');
+  const ascii = anyAscii(latin);
   // The long vowels an abjad writes are transliterated, the short ones are not: none is kept, so
   // that محمد (mhmd) and its romanizations (Muhammad, Mohammed) share their consonants alone.
-  return article + (ABJAD.test(rest) ? ascii.replace(/[aeiouy]/gi, '') : ascii);
+  return article + (ABJAD.test(written) ? ascii.replace(/[aeiouy]/gi, '') : ascii);
 };
 
 /**
@@ -64,7 +151,10 @@ export const writtenWords = (name: string): WrittenWord[] => {
   const ascii = PRINTABLE_ASCII.test(name);
   for (const written of (ascii ? name : name.normalize('NFKC').replace(FORMAT, '')).split(/\s+/u)) {
     if (written === '') continue;
-    const latin = ascii ? written.replace(I_FOR_L, 'l') : latinWord(written);
+    // Words run together are told apart by their capitals (`VladimirPutin`, `RiKwangIl`): a
+    // capital after a small letter starts a word. The matcher joins split words back, so a name
+    // written `McDonald` still meets `MCDONALD`.
+    const latin = camelCaseWords(ascii ? written : latinWord(written));
     const transliterated = !ascii && NON_LATIN_LETTER.test(foldConfusables(written));
     for (const word of latin
       .toLowerCase()

@@ -1,12 +1,21 @@
 import type { ScreeningTokenMatch } from '@onboarding-kit/core/adapter';
 import { distance } from 'fastest-levenshtein';
 import { isLegalForm } from './legal-forms.js';
-import { consonantSkeleton, isVowelless, metaphoneCodes, vowelPattern } from './phonetic-keys.js';
+import {
+  consonantSkeletons,
+  isVowelless,
+  metaphoneCodes,
+  romanizationKey,
+  vowelPattern,
+} from './phonetic-keys.js';
 
 /** A normalized word with the keys it is compared by, computed once (for a listed word, at load). */
 export type WordForms = {
   readonly text: string;
+  /** Its consonant skeleton(s) (`consonantSkeletons`): the first, and without `v` when it has one. */
+  readonly skeletons: readonly string[];
   readonly skeleton: string;
+  readonly romanized: string;
   readonly vowelPattern: string;
   readonly metaphone: string;
   readonly metaphoneAlternate: string;
@@ -14,11 +23,15 @@ export type WordForms = {
 };
 
 export const wordForms = (text: string): WordForms => {
-  const [metaphone, metaphoneAlternate] = isLegalForm(text) ? ['', ''] : metaphoneCodes(text);
+  const legal = isLegalForm(text);
+  const [metaphone, metaphoneAlternate] = legal ? ['', ''] : metaphoneCodes(text);
+  const skeletons = legal ? [text] : consonantSkeletons(text);
   return {
     text,
-    skeleton: isLegalForm(text) ? text : consonantSkeleton(text),
-    vowelPattern: isLegalForm(text) ? text : vowelPattern(text),
+    skeletons,
+    skeleton: skeletons[0] as string,
+    romanized: legal ? text : romanizationKey(text),
+    vowelPattern: legal ? text : vowelPattern(text),
     metaphone,
     metaphoneAlternate,
     vowelless: isVowelless(text),
@@ -26,6 +39,9 @@ export const wordForms = (text: string): WordForms => {
 };
 
 export type WordSimilarity = { readonly kind: ScreeningTokenMatch['kind']; readonly similarity: number };
+
+/** A word alike in sound only (another vowel, the same Double Metaphone code) counts this much, and a little more the closer its spelling. */
+const SOUND_ALIKE = 0.65;
 
 /** Spelling edits tolerated in a word of this many letters (its shorter side): none below 4. */
 const toleratedEdits = (length: number): number => (length >= 13 ? 3 : length >= 9 ? 2 : length >= 5 ? 1 : 0);
@@ -36,14 +52,37 @@ const sameMetaphone = (a: WordForms, b: WordForms): boolean =>
     a.metaphone === b.metaphoneAlternate ||
     a.metaphoneAlternate === b.metaphone);
 
+const sameSkeleton = (a: WordForms, b: WordForms): boolean => {
+  for (const skeleton of a.skeletons) {
+    if (skeleton.length >= 2 && b.skeletons.includes(skeleton)) return true;
+  }
+  return false;
+};
+
+/**
+ * Edits between two words, a swap of two adjacent letters one edit (`jnoes` / `jones`: a typing
+ * slip, which Levenshtein's distance counts two).
+ */
+export const spellingEdits = (a: string, b: string): number => {
+  const edits = distance(a, b);
+  if (edits < 2 || a.length !== b.length) return edits;
+  let at = 0;
+  while (at < a.length && a.charCodeAt(at) === b.charCodeAt(at)) at += 1;
+  if (a.charAt(at) !== b.charAt(at + 1) || a.charAt(at + 1) !== b.charAt(at)) return edits;
+  return Math.min(edits, 1 + spellingEdits(a.slice(at + 2), b.slice(at + 2)));
+};
+
 /**
  * How alike two words are, or null when they are not the same word in any sense a reviewer would
- * accept: the same word (1); one a romanization of the other: the same but for its vowels
- * (`mohammed` / `muhammad` 0.91, `gim` / `kim`), the same Double Metaphone code and length within
- * two letters (`aleksandr` / `alexander`), or the same consonants when one is written without
- * vowels (`mhmd` / `muhammad`, 0.95); a spelling variant within a few edits for its length
- * (`navalnyy` / `navalny` 0.88; none for words under 5 letters, nor on the first letter of a word under 7); an initial (`j` / `john`, 0.75);
- * two legal forms (1 in the same family, 0.7 otherwise).
+ * accept: the same word (1); one a romanization of the other: the same when romanizations are
+ * read alike (`romanizationKey`: `vasilyev` / `vasiliev` 0.99, `yermakov` / `ermakov`), the same
+ * consonants when one is written without vowels (`mhmd` / `muhammad`, 0.95); a spelling variant
+ * within a few edits for its length, a swap of two letters one edit (`navalnyy` / `navalny` 0.88,
+ * `jnoes` / `jones` 0.8; none for words under 5 letters, nor on the first letter of a word under
+ * 7); the same but for another vowel, or the same Double Metaphone code (`mohammed` / `muhammad`
+ * 0.71, `aleksandr` / `alexander`): alike in sound, but as often another name (`belov` / `balov`),
+ * so they count less; an initial (`j` / `john`, 0.75); two legal forms (1 in the same family, 0.7
+ * otherwise).
  */
 export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | null => {
   if (a.text === b.text) return { kind: isLegalForm(a.text) ? 'LEGAL_FORM' : 'EXACT', similarity: 1 };
@@ -56,23 +95,32 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
       ? { kind: 'INITIAL', similarity: 0.75 }
       : null;
   }
-  const edits = distance(a.text, b.text);
+  if ((a.vowelless || b.vowelless) && a.vowelless !== b.vowelless && sameSkeleton(a, b)) {
+    // All a script without short vowels writes is the same: as alike as the script can say.
+    return { kind: 'PHONETIC', similarity: 0.95 };
+  }
+  const edits = spellingEdits(a.text, b.text);
   const longest = Math.max(a.text.length, b.text.length);
   const spelling = 1 - edits / longest;
   let phonetic = 0;
-  if ((a.vowelless || b.vowelless) && a.skeleton.length >= 2 && a.skeleton === b.skeleton) {
-    // All a script without short vowels writes is the same: as alike as the script can say.
-    phonetic = 0.95;
-  } else if (a.vowelPattern === b.vowelPattern) {
-    phonetic = 0.85 + 0.1 * spelling;
-  } else if (sameMetaphone(a, b) && Math.abs(a.text.length - b.text.length) <= 1 && spelling >= 0.65) {
-    phonetic = 0.8 + 0.1 * spelling;
+  const otherVowels = a.vowelPattern === b.vowelPattern;
+  if (a.romanized === b.romanized) {
+    phonetic = 0.9 + 0.1 * spelling;
+  } else if (
+    otherVowels ||
+    (sameMetaphone(a, b) && Math.abs(a.text.length - b.text.length) <= 1 && spelling >= 0.65)
+  ) {
+    phonetic = SOUND_ALIKE + 0.1 * spelling;
   }
   const shorter = Math.min(a.text.length, b.text.length);
   // A short word with another first letter is another name (`rami` / `raji` is a spelling
-  // variant, `badin` / `hadin` is not): a typo rarely falls on the first letter.
+  // variant, `badin` / `hadin` is not): a typo rarely falls on the first letter. Another vowel
+  // where the romanizations agree is another name as often as a typo (`belov` / `balov`): it
+  // counts as alike in sound, not as a misspelling.
   const spelled =
-    edits <= toleratedEdits(shorter) && (shorter >= 7 || a.text.charAt(0) === b.text.charAt(0))
+    !otherVowels &&
+    edits <= toleratedEdits(shorter) &&
+    (shorter >= 7 || a.text.charAt(0) === b.text.charAt(0))
       ? spelling
       : 0;
   if (phonetic === 0 && spelled === 0) return null;

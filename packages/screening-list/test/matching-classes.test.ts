@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { loadSanctionsList, type ScreenedName } from '../src/index.js';
+import { consonantSkeleton, romanizationKey } from '../src/phonetic-keys.js';
+import { createSpellingNeighbours } from '../src/spelling-neighbours.js';
+import { spellingEdits } from '../src/word-similarity.js';
+
+const person = (name: string): ScreenedName => ({ kind: 'person', name });
+const organization = (name: string): ScreenedName => ({ kind: 'organization', name });
+
+const listed: readonly (readonly [id: string, schema: string, name: string])[] = [
+  ['meyer', 'Person', 'Wolfgang MEYER'],
+  ['jones', 'Person', 'Thomas JONES'],
+  ['wagner', 'Person', 'Dieter WAGNER'],
+  ['smirnov', 'Person', 'Igor SMIRNOV'],
+  ['ri', 'Person', 'RI Kwang Il'],
+  ['kim', 'Person', 'KIM Min Ho'],
+  ['choe', 'Person', 'CHOE Song Il'],
+  ['vasilyev', 'Person', 'Sergey VASILYEV'],
+  ['angelopoulos', 'Person', 'Christos ANGELOPOULOS'],
+  ['shapira', 'Person', 'Yosef SHAPIRA'],
+  ['haddad', 'Person', 'Khalid HADDAD'],
+  ['belov', 'Person', 'Viktor BELOV'],
+  ['qaeda', 'Organization', 'Al Qaeda'],
+];
+
+/**
+ * The names above among a background of other people (so that words weigh as on a real list):
+ * many of the same given and family names, so that a query's common words find hundreds of names.
+ */
+async function* rows(): AsyncGenerator<string> {
+  yield 'id,schema,name,aliases,dataset\n';
+  for (const [id, schema, name] of listed) yield `${id},${schema},${name},,Test\n`;
+  const given = ['Wolfgang', 'Werner', 'Thomas', 'Dieter', 'Igor', 'Sergey', 'Viktor', 'Christos', 'Yosef'];
+  const family = ['Meyer', 'Jonas', 'Wagner', 'Smirnov', 'Orlov', 'Papas', 'Haddad', 'Shapira', 'Kim'];
+  for (let i = 0; i < 4000; i += 1) {
+    const first = given[i % given.length] as string;
+    const last = family[Math.floor(i / given.length) % family.length] as string;
+    yield `bg-${i},Person,${first} ${String.fromCharCode(65 + (i % 23))}${'abcdefgh'.charAt(i % 7)}rov ${last},,Background\n`;
+  }
+  for (let i = 0; i < 60; i += 1) yield `kim-chol-${i},Person,KIM Chol,,Background\n`;
+}
+
+const list = async () => (await loadSanctionsList(rows()))._unsafeUnwrap();
+const ids = (matches: readonly { targetId: string }[]) => matches.map((match) => match.targetId);
+
+describe('the classes of variation a screened name is found through', () => {
+  it('finds an initial for a given name among hundreds of names sharing the family name', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('W. Meyer')))).toContain('meyer');
+    expect(ids(screening.match(person('MEYER, W.')))).toContain('meyer');
+  });
+
+  it('finds a family name mistyped into a word the list does not hold: a letter swapped, dropped, added', async () => {
+    const screening = await list();
+    for (const [name, id] of [
+      ['Thomas Jnoes', 'jones'],
+      ['Dieter Waner', 'wagner'],
+      ['Igor Sminrov', 'smirnov'],
+      ['Igor Smirnnov', 'smirnov'],
+    ] as const) {
+      expect(ids(screening.match(person(name))), name).toContain(id);
+    }
+  });
+
+  it('finds words run together, told apart by their capitals or by the listed words they make', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('RiKwangIl')))).toContain('ri');
+    expect(ids(screening.match(person('kimminho')))).toContain('kim');
+    expect(ids(screening.match(person('ChoeSongIl')))).toContain('choe');
+  });
+
+  it('finds romanizations of one name: y / i, ee / i, rh / r, e / i, o / u', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('Sergei Vasiliev')))).toContain('vasilyev');
+    expect(ids(screening.match(person('Rhee Kwang Il')))).toContain('ri');
+    expect(ids(screening.match(person('Choi Song Il')))).toContain('choe');
+    expect(ids(screening.match(organization("Al-Qa'ida")))).toContain('qaeda');
+  });
+
+  it('finds names written in Hangul, Greek, Hebrew and Arabic', async () => {
+    const screening = await list();
+    for (const [name, id] of [
+      ['리 광일', 'ri'],
+      ['김민호', 'kim'],
+      ['Χρήστος Αγγελόπουλος', 'angelopoulos'],
+      ['יוסף שפירא', 'shapira'],
+      ['خالد حداد', 'haddad'],
+    ] as const) {
+      expect(ids(screening.match(person(name))), name).toContain(id);
+    }
+  });
+
+  it('answers every target listed under the same name, beyond the candidates a query scores', async () => {
+    const screening = await list();
+    expect(screening.match(person('Kim Chol')).filter((match) => match.score === 100)).toHaveLength(60);
+  });
+
+  it('does not read another vowel as a misspelling: Balov is not Belov', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('Viktor Balov')))).not.toContain('belov');
+    expect(ids(screening.match(person('Viktor Belov')))).toContain('belov');
+  });
+});
+
+describe('the keys words are compared by', () => {
+  it('romanization key: what romanizations of one name share, and another vowel does not', () => {
+    expect(romanizationKey('vasilyev')).toBe(romanizationKey('vasiliev'));
+    expect(romanizationKey('mahmoud')).toBe(romanizationKey('mahmud'));
+    expect(romanizationKey('qaeda')).toBe(romanizationKey('qaida'));
+    expect(romanizationKey('dmitriy')).toBe(romanizationKey('dmitri'));
+    expect(romanizationKey('rhee')).toBe(romanizationKey('ri'));
+    expect(romanizationKey('belov')).not.toBe(romanizationKey('balov'));
+    expect(romanizationKey('yemiolu')).not.toBe(romanizationKey('emeolu'));
+  });
+
+  it('consonant skeleton: an abjad word and its romanizations, doubled letters, weak letters', () => {
+    expect(consonantSkeleton('mhmd')).toBe(consonantSkeleton('muhammad'));
+    expect(consonantSkeleton('hdd')).toBe(consonantSkeleton('haddad'));
+    expect(consonantSkeleton('wsp')).toBe(consonantSkeleton('yosef'));
+    expect(consonantSkeleton('khld')).toBe(consonantSkeleton('khalid'));
+    expect(consonantSkeleton('haddad')).not.toBe(consonantSkeleton('hadi'));
+  });
+
+  it('spelling edits: a swap of two adjacent letters is one edit', () => {
+    expect(spellingEdits('jnoes', 'jones')).toBe(1);
+    expect(spellingEdits('wrgiht', 'wright')).toBe(1);
+    expect(spellingEdits('wagner', 'waner')).toBe(1);
+    expect(spellingEdits('abcd', 'badc')).toBe(2);
+    expect(spellingEdits('sokolov', 'sobolev')).toBe(2);
+  });
+
+  it('spelling neighbours: the vocabulary words one slip away, none farther', () => {
+    const words = ['jones', 'wagner', 'smirnov', 'sokolov', 'llc'];
+    const neighbours = createSpellingNeighbours(words, (word) => word !== 'llc');
+    const near = (word: string) => neighbours.near(word).map((id) => words[id]);
+    expect(near('jnoes')).toContain('jones');
+    expect(near('waner')).toContain('wagner');
+    expect(near('smirnnov')).toContain('smirnov');
+    expect(near('smirnov')).toContain('smirnov');
+    expect(near('sobolev')).not.toContain('sokolov');
+    expect(near('lc')).toEqual([]);
+  });
+});
