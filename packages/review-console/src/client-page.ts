@@ -117,9 +117,9 @@ const requirementRows = (client: Client): SafeHtml => {
   return html`${[0, 1, 2].map(
     (row) => html`<fieldset class="requirement">
   <legend>Requirement ${row + 1} (optional)</legend>
-  <label>Field <select name="field${row}"><option value="">—</option>${fields.map((field) => html`<option value="${field}">${field}</option>`)}</select></label>
-  <label>Code <select name="code${row}">${resubmissionRequirementCodes.map((code) => html`<option value="${code}">${codeLabels[code]}</option>`)}</select></label>
-  <label>Message <input type="text" name="message${row}" maxlength="1000"></label>
+  <label for="field${row}">Field</label> <select id="field${row}" name="field${row}"><option value="">—</option>${fields.map((field) => html`<option value="${field}">${field}</option>`)}</select>
+  <label for="code${row}">Code</label> <select id="code${row}" name="code${row}">${resubmissionRequirementCodes.map((code) => html`<option value="${code}">${codeLabels[code]}</option>`)}</select>
+  <label for="message${row}">Message</label> <input type="text" id="message${row}" name="message${row}" maxlength="1000">
 </fieldset>`,
   )}`;
 };
