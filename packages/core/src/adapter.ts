@@ -66,7 +66,8 @@ export {
   type ScreeningUnavailable,
   screeningUnavailable,
 } from './ports/screening-provider.js';
-export { portableTextHashing, type TextHashing } from './ports/text-hashing.js';
+export type { TextHashing } from './ports/text-hashing.js';
+export { portableTextHashing } from './kit-context.js';
 export type { TransactionalStores, UnitOfWork } from './ports/unit-of-work.js';
 export type { WebhookDeliveryQuery, WebhookDeliveryStore } from './ports/webhook-delivery-store.js';
 export type { WebhookEndpointStore } from './ports/webhook-endpoint-store.js';
@@ -83,7 +84,7 @@ export {
   isBackdated,
   nextAuditChainLink,
 } from './domain/audit-chain.js';
-export type { StoredClient } from './domain/stored-client.js';
+export type { StoredClient } from './domain/client.js';
 export { type DocumentRecord, documentKeyFor, type TemporaryFile } from './domain/documents.js';
 export type { StoredWebhookDelivery } from './domain/webhook-delivery.js';
 export {
@@ -142,18 +143,18 @@ export {
 } from './errors.js';
 
 // --- Idempotency keys and request fingerprints (the binding's middleware) -------------------------
-export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency/idempotency-key.js';
-export { fingerprintRequestBody } from './idempotency/request-fingerprint.js';
+export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './services/idempotency-service.js';
+export { fingerprintRequestBody } from './services/idempotency-service.js';
 
 // --- Helpers adapters share -----------------------------------------------------------------------
 export { hashApiKey } from './services/api-key-service.js';
 export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './commands/document-promotion.js';
 export { attachmentContentDisposition } from './domain/attachment-content-disposition.js';
 export { screeningNameKeys } from './domain/screening-name-keys.js';
-export { replaceDocumentReferences } from './domain/document-references.js';
+export { replaceDocumentReferences } from './domain/documents.js';
 export { newestFirst } from './domain/newest-first.js';
-export { isUuid } from './domain/uuid.js';
+export { isUuid } from './validation/parse-request.js';
 export { redactClient, redactClientEvent } from './domain/client-redaction.js';
 export { type SettledItem, settleBounded } from './results/bounded-concurrency.js';
-export { hasUnstorableCharacter, UNSTORABLE_TEXT_MESSAGE } from './validation/storable-text.js';
+export { hasUnstorableCharacter, UNSTORABLE_TEXT_MESSAGE } from './validation/parse-request.js';
 export { isPublicUnicastAddress } from './validation/webhook-endpoint-url.js';

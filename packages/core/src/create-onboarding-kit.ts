@@ -1,11 +1,8 @@
-import type { KitContext } from './kit-context.js';
+import { type KitContext, portableTextHashing, randomUuids, systemClock } from './kit-context.js';
 import type { OnboardingKit } from './onboarding-kit.js';
 import { checkOnboardingKitOptions } from './onboarding-kit-option-rules.js';
 import type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
-import { systemClock } from './ports/clock.js';
-import { randomUuids } from './ports/id-generator.js';
-import { portableTextHashing } from './ports/text-hashing.js';
 import { createOnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
 import { createApiKeyService } from './services/api-key-service.js';
 import { createAuditTrailService } from './services/audit-trail-service.js';

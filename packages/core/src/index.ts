@@ -14,8 +14,8 @@ export { createOnboardingKit, defaultOnboardingKitOptions } from './create-onboa
 export type { OnboardingKit } from './onboarding-kit.js';
 export type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 export type { OnboardingKitPorts } from './onboarding-kit-ports.js';
-export { type Clock, systemClock } from './ports/clock.js';
-export { randomUuids } from './ports/id-generator.js';
+export type { Clock } from './ports/clock.js';
+export { randomUuids, systemClock } from './kit-context.js';
 export {
   type KitMaintenance,
   type KitMaintenanceOptions,
@@ -121,7 +121,7 @@ export {
 } from './validation/reference-lists.js';
 export { iso3166CountryCodes } from './validation/iso-3166-country-codes.js';
 export { iso4217CurrencyCodes, iso4217FiatCurrencyCodes } from './validation/iso-4217-currency-codes.js';
-export { type BlockchainAddressFormat, blockchainAddressFormats } from './validation/blockchain-address.js';
+export { type BlockchainAddressFormat, blockchainAddressFormats } from './validation/account-identifiers.js';
 
 // --- The audit trail of a client ------------------------------------------------------------------
 export {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { attachmentContentDisposition } from '../src/domain/attachment-content-disposition.js';
-import { toWellFormedText } from '../src/validation/storable-text.js';
+import { toWellFormedText } from '../src/validation/parse-request.js';
 
 /** The name a current browser reads: the RFC 5987 `filename*` parameter, percent-decoded. */
 const extendedFilenameOf = (header: string): string =>

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { auditChanges } from '../src/domain/audit-entry.js';
-import type { StoredClient } from '../src/domain/stored-client.js';
+import type { StoredClient } from '../src/domain/client.js';
 import { aCreatedIndividual } from './support/memory-kit.js';
 
 /** A stored client made by a create, to change field by field. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectDocumentReferences, replaceDocumentReferences } from '../src/domain/document-references.js';
+import { collectDocumentReferences, replaceDocumentReferences } from '../src/domain/documents.js';
 import { exampleEntityPayload, exampleIndividualPayload } from '../src/index.js';
 
 const keyOf = (filename: string) => `key-of-${filename}`;

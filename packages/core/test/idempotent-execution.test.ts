@@ -25,7 +25,6 @@ import {
   webhookEndpointNotFound,
 } from '../src/adapter.js';
 import { lockLostAsInProgress } from '../src/errors.js';
-import { canonicalJson, MAX_BODY_NESTING } from '../src/idempotency/request-fingerprint.js';
 import {
   createOnboardingKit,
   type DomainError,
@@ -33,6 +32,7 @@ import {
   type IdempotentCommandContext,
   type OnboardingKit,
 } from '../src/index.js';
+import { canonicalJson, MAX_BODY_NESTING } from '../src/services/idempotency-service.js';
 import { aManager, createMemoryKit } from './support/memory-kit.js';
 
 /**

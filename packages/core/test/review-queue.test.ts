@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requirementsOf } from '../src/domain/client-requirements.js';
+import { requirementsOf } from '../src/domain/client.js';
 import { screeningAllowsApproval } from '../src/domain/screening.js';
 import {
   type Client,

@@ -1,9 +1,13 @@
 import type { DomainError, IdempotencyDecision, OnboardingKit } from '@onboarding-kit/core';
-import type { IdempotencyClaimRef, RecordedOutcome } from '@onboarding-kit/core/adapter';
+import {
+  type IdempotencyClaimRef,
+  parseIdempotencyKey,
+  type RecordedOutcome,
+  type ValidationFailed,
+} from '@onboarding-kit/core/adapter';
 import type { Request } from 'express';
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, type Result, type ResultAsync } from 'neverthrow';
 import type { HttpLogger } from './http-logger.js';
-import { parseIdempotencyKeyHeader } from './idempotency-key-header.js';
 
 /** What a request's Idempotency-Key asks for: nothing (no key), a fresh claim, or a replay. */
 export type KeyedRequest =
@@ -129,4 +133,22 @@ export const renewWhileRunning = (
   // A pending renewal never keeps the process alive.
   timer.unref?.();
   return () => clearInterval(timer);
+};
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/**
+ * Reads `Idempotency-Key` with core's rule (decisions §5). `rawHeaders` is read because Node joins
+ * a repeated header with a comma before anyone can count it.
+ */
+export const parseIdempotencyKeyHeader = (request: {
+  readonly rawHeaders: readonly string[];
+}): Result<string | null, ValidationFailed> => {
+  const values: string[] = [];
+  for (let index = 0; index + 1 < request.rawHeaders.length; index += 2) {
+    if (request.rawHeaders[index]?.toLowerCase() === 'idempotency-key') {
+      values.push(request.rawHeaders[index + 1] ?? '');
+    }
+  }
+  return parseIdempotencyKey(values.length === 0 ? undefined : values);
 };

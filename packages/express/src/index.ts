@@ -38,7 +38,7 @@ export {
   pinoHttpLogger,
   type RequestIdOf,
 } from './http-logger.js';
-export { IDEMPOTENCY_KEY_HEADER } from './idempotency-key-header.js';
+export { IDEMPOTENCY_KEY_HEADER } from './idempotency-claim.js';
 // --- Idempotency on the host's own routes ----------------------------------------------------------
 export {
   createIdempotencyMiddleware,

@@ -24,8 +24,7 @@ import {
   sendHttpFailure,
 } from './error-response.js';
 import { internal, routeNotFound } from './http-error.js';
-import { claimKeyOfRequest, renewWhileRunning } from './idempotency-claim.js';
-import { parseIdempotencyKeyHeader } from './idempotency-key-header.js';
+import { claimKeyOfRequest, parseIdempotencyKeyHeader, renewWhileRunning } from './idempotency-claim.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { sendJsonAnswer } from './json-answer.js';
 import { createJsonBodyParser, optionalJsonBody } from './json-body.js';

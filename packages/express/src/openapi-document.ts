@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 import { API_KEY_HEADER, type PrincipalKind } from './authentication.js';
 import { errorStatusByCode } from './http-error.js';
-import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key-header.js';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency-claim.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
 import { interfaceOperations, operationsOf } from './interface-operations.js';
 import { MAX_JSON_BODY_BYTES } from './json-body.js';

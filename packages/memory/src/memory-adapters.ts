@@ -56,7 +56,6 @@ import {
   type WebhookDeliveryRound,
   type WebhookRoundOptions,
 } from './memory-webhook-runner.js';
-import { nodeTextHashing } from './node-text-hashing.js';
 import { createRecordingWebhookTransport } from './recording-webhook-transport.js';
 
 export type MemoryAdaptersOptions = {
@@ -322,7 +321,6 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     }),
     clock,
     ids: options.ids ?? createRandomIds(),
-    hashing: nodeTextHashing,
     ...(options.screening === undefined ? {} : { screening: options.screening }),
     signedLinks,
     testing,

@@ -3,8 +3,7 @@ import { type AuditLog, storageUnavailable } from '@onboarding-kit/core/adapter'
 import { okAsync, ResultAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement } from './prepared-statement.js';
-import { type SqlSession, statementsPerSchema } from './sql-session.js';
+import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 

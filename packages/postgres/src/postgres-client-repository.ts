@@ -25,8 +25,7 @@ import {
   toStoredClient,
 } from './client-rows.js';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement } from './prepared-statement.js';
-import { type SqlSession, statementsPerSchema } from './sql-session.js';
+import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 

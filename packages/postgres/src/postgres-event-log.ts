@@ -2,8 +2,7 @@ import type { ClientEvent } from '@onboarding-kit/core';
 import { type EventLog, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement } from './prepared-statement.js';
-import { type SqlSession, statementsPerSchema } from './sql-session.js';
+import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 

@@ -1,6 +1,5 @@
 import PgBoss from 'pg-boss';
-import { preparedStatement } from './prepared-statement.js';
-import type { Queryable } from './sql-session.js';
+import { preparedStatement, type Queryable } from './sql-session.js';
 
 /** The queue of webhook jobs (`WebhookJob`: deliver a command's events, attempt one delivery). */
 export const webhookQueue = 'onboarding-kit-webhooks';

@@ -8,8 +8,7 @@ import {
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { isoTimestampSql } from './iso-timestamp-sql.js';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement } from './prepared-statement.js';
-import type { SqlSession } from './sql-session.js';
+import { preparedStatement, type SqlSession } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 

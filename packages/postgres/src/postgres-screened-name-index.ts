@@ -6,8 +6,7 @@ import {
 } from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
 import type { KitTables } from './kit-tables.js';
-import { preparedStatement } from './prepared-statement.js';
-import { type SqlSession, statementsPerSchema } from './sql-session.js';
+import { preparedStatement, type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 

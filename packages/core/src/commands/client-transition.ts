@@ -1,10 +1,9 @@
 import { err, errAsync, okAsync, type Result, type ResultAsync } from 'neverthrow';
 import { auditActionOfTrigger, auditActorKey, auditChanges } from '../domain/audit-entry.js';
+import { historyEntry, type StoredClient, toClientResponse } from '../domain/client.js';
 import { eventsOfCommand } from '../domain/client-events.js';
 import type { DocumentRecord } from '../domain/documents.js';
-import { historyEntry } from '../domain/onboarding-information.js';
 import { type ClientStatusTrigger, transitionClientStatus } from '../domain/status-machine.js';
-import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
 import { clientNotFound, clientTypeMismatch, type DomainError, invalidStatus } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { AuditActor } from '../schemas/audit.js';

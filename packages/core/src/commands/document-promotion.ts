@@ -1,12 +1,10 @@
-import { err, errAsync, ok, type ResultAsync } from 'neverthrow';
+import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow';
 import {
   collectDocumentReferences,
-  type DocumentReference,
-  replaceDocumentReferences,
-} from '../domain/document-references.js';
-import {
   type DocumentRecord,
+  type DocumentReference,
   documentKeyFor,
+  replaceDocumentReferences,
   type TemporaryFile,
   uploadNameOf,
 } from '../domain/documents.js';
@@ -19,7 +17,6 @@ import {
 import type { KitContext } from '../kit-context.js';
 import type { PromotionItem } from '../ports/document-storage.js';
 import { combineBounded } from '../results/bounded-concurrency.js';
-import { recoverErr } from '../results/recover-err.js';
 
 /**
  * Decisions §4: every filename a payload names must be in the caller's temporary storage, not
@@ -238,3 +235,20 @@ export const promoteDocumentsAround = <P, T>(
     );
   });
 };
+
+/**
+ * `result.orElse(recover)` in one `then`: an Ok passes through as it is, an Err becomes what
+ * `recover` answers. neverthrow's `orElse` (like its `map` and `mapErr`) runs every result, Ok
+ * included, through a generator-based awaiter: more promises and objects on each request's path.
+ * Use it where the Ok is the common way through.
+ */
+export const recoverErr = <T, E, U, F>(
+  result: ResultAsync<T, E>,
+  recover: (error: E) => ResultAsync<U, F> | Result<U, F>,
+): ResultAsync<T | U, F> =>
+  new ResultAsync<T | U, F>(
+    // ResultAsync's `then` is its inner promise's `then`, typed PromiseLike: it returns a Promise.
+    result.then((settled): Result<T, F> | Result<U, F> | PromiseLike<Result<U, F>> =>
+      settled.isOk() ? ok(settled.value) : recover(settled.error),
+    ) as Promise<Result<T | U, F>>,
+  );

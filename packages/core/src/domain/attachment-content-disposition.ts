@@ -1,4 +1,4 @@
-import { toWellFormedText } from '../validation/storable-text.js';
+import { toWellFormedText } from '../validation/parse-request.js';
 
 /**
  * The one `Content-Disposition: attachment` of a document download, for every adapter (the signed

@@ -1,9 +1,8 @@
 import type { Principal } from '../principal.js';
 import type { AuditAction, AuditActor, AuditChange, AuditEntry } from '../schemas/audit.js';
-import { appendToJsonPath } from '../validation/parse-request.js';
-import { isStorableText, toWellFormedText } from '../validation/storable-text.js';
+import { appendToJsonPath, isStorableText, toWellFormedText } from '../validation/parse-request.js';
+import type { StoredClient } from './client.js';
 import type { ClientStatusTrigger } from './status-machine.js';
-import type { StoredClient } from './stored-client.js';
 
 /** An entry as a command writes it: `runCommand` adds the request id of the call. */
 export type CommandAuditEntry = Omit<AuditEntry, 'requestId'>;

@@ -3,8 +3,8 @@ import {
   type ClientEvent,
   type clientStateEventTypes,
 } from '../schemas/client-events.js';
+import { type StoredClient, toClientResponse } from './client.js';
 import type { ClientStatusTrigger } from './status-machine.js';
-import { type StoredClient, toClientResponse } from './stored-client.js';
 
 /** An event with what the log needs to keep it: whose it is, and which client it is about. */
 export type LoggedEvent = {

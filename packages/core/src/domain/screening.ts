@@ -1,7 +1,7 @@
 import type { AuditChange } from '../schemas/audit.js';
 import type { Screening, ScreeningHit } from '../schemas/client-response.js';
+import type { StoredClient } from './client.js';
 import type { ScreeningMatch, ScreeningSubject } from './screening-match.js';
-import type { StoredClient } from './stored-client.js';
 
 /** The screening of a client just created or resubmitted: pending when the kit screens, else none. */
 export const initialScreening = (screens: boolean): Screening | null =>

@@ -1,6 +1,6 @@
 import type { ResultAsync } from 'neverthrow';
+import type { StoredClient } from '../domain/client.js';
 import type { ReviewQueueStatus } from '../domain/review-queue.js';
-import type { StoredClient } from '../domain/stored-client.js';
 import type { StorageUnavailable } from '../errors.js';
 import type {
   ClientStatus,

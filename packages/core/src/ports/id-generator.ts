@@ -2,6 +2,3 @@
 export interface IdGenerator {
   uuid(): string;
 }
-
-/** The kit's ids when the host gives none: the platform's random UUID v4 (Web Crypto). */
-export const randomUuids: IdGenerator = { uuid: () => crypto.randomUUID() };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { documentFilenameSchema } from '../domain/documents.js';
 import { crossFieldCheck, distinctFilenamesRule } from '../validation/cross-field-rules.js';
-import { documentFilenameSchema } from '../validation/filename.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/parse-request.js';
 import { dateTimeSchema } from './client-response.js';
 
 /** Wire shapes of the document routes (decisions §4). Filename rules live in validation/filename.ts. */

@@ -17,7 +17,7 @@ export {
   entityOnboardingInformation,
   individualOnboardingInformation,
   type OnboardingInformation,
-} from '../domain/onboarding-information.js';
+} from '../domain/client.js';
 
 // --- Clients, compliance, documents ---------------------------------------------------------------
 export {
@@ -58,7 +58,7 @@ export {
   MAX_FILENAMES_PER_BATCH,
   temporaryFilesResponseSchema,
 } from './documents.js';
-export { checkFilename, documentFilenameSchema, MAX_FILENAME_BYTES } from '../validation/filename.js';
+export { checkFilename, documentFilenameSchema, MAX_FILENAME_BYTES } from '../domain/documents.js';
 
 // --- Preset fees ----------------------------------------------------------------------------------
 export { validateFeeConfiguration } from '../domain/fee-models.js';
@@ -98,15 +98,15 @@ export {
 export { errorBodySchema } from './error-body.js';
 
 // --- Field validators (bank identifiers, addresses, phone numbers) --------------------------------
-export { isValidAbaRoutingNumber } from '../validation/aba-routing-number.js';
+export { isValidAbaRoutingNumber } from '../validation/account-identifiers.js';
 export {
   isValidAddressOfFormat,
   isValidEvmAddress,
   isValidSolanaAddress,
   isValidTronAddress,
-} from '../validation/blockchain-address.js';
-export { isValidClabe } from '../validation/clabe.js';
-export { isValidBic, isValidIban, toElectronicIban } from '../validation/iban.js';
+} from '../validation/account-identifiers.js';
+export { isValidClabe } from '../validation/account-identifiers.js';
+export { isValidBic, isValidIban, toElectronicIban } from '../validation/account-identifiers.js';
 export {
   isPossibleInternationalPhoneNumber,
   isValidBsb,

@@ -1,7 +1,13 @@
 import { isPossiblePhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
-import { isValidAbaRoutingNumber } from '../validation/aba-routing-number.js';
-import { isValidClabe } from '../validation/clabe.js';
+import { documentFilenameSchema } from '../domain/documents.js';
+import {
+  isValidAbaRoutingNumber,
+  isValidBic,
+  isValidClabe,
+  isValidIban,
+  toElectronicIban,
+} from '../validation/account-identifiers.js';
 import {
   authorizedSignatoryRule,
   bankAccountOwnerRule,
@@ -9,11 +15,9 @@ import {
   crossFieldCheck,
   otherNeedsDescriptionRule,
 } from '../validation/cross-field-rules.js';
-import { documentFilenameSchema } from '../validation/filename.js';
-import { isValidBic, isValidIban, toElectronicIban } from '../validation/iban.js';
 import { hasLetter, NAME_WITHOUT_LETTER_MESSAGE } from '../validation/name-letter.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/parse-request.js';
 import { defaultReferenceLists, type ReferenceLists } from '../validation/reference-lists.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
 import { bankAccountTypes, representativeRoles } from './client-response.js';
 import { exampleEntityPayloadFor, exampleIndividualPayloadFor } from './example-payloads.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorParameterSchema } from '../pagination/page-cursor.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/parse-request.js';
 import { clientEventTypeSchema, clientEventTypes } from './client-events.js';
 import { dateTimeSchema } from './client-response.js';
 import { pageSizeSchema } from './page-size.js';

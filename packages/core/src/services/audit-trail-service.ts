@@ -1,12 +1,11 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { type ChainedAuditEntry, checkAuditChainLink } from '../domain/audit-chain.js';
-import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { auditPositionCursor } from '../pagination/page-cursor.js';
 import type { CompliancePrincipal, ManagerPrincipal } from '../principal.js';
 import { type AuditListResponse, type AuditVerification, auditListQuerySchema } from '../schemas/audit.js';
-import { parseRequest } from '../validation/parse-request.js';
+import { isUuid, parseRequest } from '../validation/parse-request.js';
 
 export interface AuditTrailService {
   /**

@@ -2,19 +2,18 @@ import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import type { z } from 'zod';
 import { checkTransition, runClientTransition } from '../commands/client-transition.js';
 import { promoteDocumentsAround } from '../commands/document-promotion.js';
-import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
-import { runCommand } from '../commands/idempotent-command.js';
+import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf, auditChanges } from '../domain/audit-entry.js';
-import { eventsOfCommand } from '../domain/client-events.js';
 import {
   entityOnboardingInformation,
   historyEntry,
   individualOnboardingInformation,
   type OnboardingInformation,
-} from '../domain/onboarding-information.js';
+  type StoredClient,
+  toClientResponse,
+} from '../domain/client.js';
+import { eventsOfCommand } from '../domain/client-events.js';
 import { initialScreening } from '../domain/screening.js';
-import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
-import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { createdAtAndIdCursor } from '../pagination/page-cursor.js';
@@ -26,7 +25,7 @@ import type {
   ClientType,
   StatusHistoryEntry,
 } from '../schemas/client-response.js';
-import { parseRequest } from '../validation/parse-request.js';
+import { isUuid, parseRequest } from '../validation/parse-request.js';
 
 export interface ClientService {
   createIndividual(

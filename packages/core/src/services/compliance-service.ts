@@ -1,20 +1,18 @@
 import { errAsync, type ResultAsync } from 'neverthrow';
 import { runClientTransition } from '../commands/client-transition.js';
-import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
-import { runCommand } from '../commands/idempotent-command.js';
+import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
+import type { StoredClient } from '../domain/client.js';
 import { refuseUnknownRequirementFields } from '../domain/resubmission-requirements.js';
 import { screeningAllowsApproval } from '../domain/screening.js';
 import { transitionClientStatus } from '../domain/status-machine.js';
-import type { StoredClient } from '../domain/stored-client.js';
 import { signedBeforeCreation, toTermsAcceptance } from '../domain/terms-acceptance.js';
-import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, screeningUnresolved } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { CompliancePrincipal } from '../principal.js';
 import type { Client, ClientStatus } from '../schemas/client-response.js';
 import { requestResubmissionBodySchema, termsSignedBodySchema } from '../schemas/compliance.js';
-import { parseRequest } from '../validation/parse-request.js';
+import { isUuid, parseRequest } from '../validation/parse-request.js';
 
 export interface ComplianceService {
   approve(

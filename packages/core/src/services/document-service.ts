@@ -1,20 +1,23 @@
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
-import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
-import { runCommand } from '../commands/idempotent-command.js';
+import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf, type CommandAuditEntry } from '../domain/audit-entry.js';
 import type { DocumentRecord } from '../domain/documents.js';
-import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, documentNotFound, validationFailed } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
-import type { CompliancePrincipal, ManagerPrincipal, UploaderPrincipal } from '../principal.js';
-import { principalKey } from '../principal.js';
-import type {
-  BatchDownloadResponse,
-  BatchUploadResponse,
-  TemporaryFilesResponse,
+import {
+  type CompliancePrincipal,
+  type ManagerPrincipal,
+  principalKey,
+  type UploaderPrincipal,
+} from '../principal.js';
+import {
+  type BatchDownloadResponse,
+  type BatchUploadResponse,
+  batchDownloadRequestSchema,
+  batchUploadRequestSchema,
+  type TemporaryFilesResponse,
 } from '../schemas/documents.js';
-import { batchDownloadRequestSchema, batchUploadRequestSchema } from '../schemas/documents.js';
-import { parseRequest } from '../validation/parse-request.js';
+import { isUuid, parseRequest } from '../validation/parse-request.js';
 
 export interface DocumentService {
   requestUploadBatch(

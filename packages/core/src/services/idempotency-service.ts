@@ -1,16 +1,20 @@
-import type { ResultAsync } from 'neverthrow';
-import { errAsync, okAsync } from 'neverthrow';
+import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow';
 import { match } from 'ts-pattern';
-import type { DomainError } from '../errors.js';
 import {
+  type DomainError,
   idempotencyKeyReused,
   idempotencyQuotaExceeded,
   idempotencyRequestInProgress,
   lockLostAsInProgress,
+  type ValidationFailed,
+  validationFailed,
 } from '../errors.js';
-import { fingerprintRequestBody } from '../idempotency/request-fingerprint.js';
-import type { KitContext } from '../kit-context.js';
+import { type KitContext, portableTextHashing } from '../kit-context.js';
 import type { IdempotencyClaimRef, RecordedOutcome } from '../ports/idempotency-store.js';
+import type { TextHashing } from '../ports/text-hashing.js';
+
+// Idempotency (decisions §5): the key's rule, the fingerprint of a request, and the service that
+// claims, completes and replays keyed requests on the IdempotencyStore.
 
 /** What an incoming idempotent request may do. */
 export type IdempotencyDecision =
@@ -96,3 +100,130 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
       batchSize,
     ),
 });
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+const visibleAscii = /^[\x21-\x7e]+$/;
+
+// `parameterErrors` names request-body paths only; a header problem is told in `reason`.
+const refuse = (message: string): Result<never, ValidationFailed> =>
+  err(validationFailed(`Invalid Idempotency-Key header: ${message}`, null));
+
+/** Unquotes an RFC 8941 sf-string (`"abc"`, with `\"` and `\\` escapes), or null when it is not one. */
+const unquoteStructuredFieldString = (value: string): string | null => {
+  if (value.length < 2 || !value.startsWith('"') || !value.endsWith('"')) return null;
+  let out = '';
+  for (let i = 1; i < value.length - 1; i += 1) {
+    const char = value.charAt(i);
+    if (char === '\\') {
+      const next = value.charAt(i + 1);
+      if ((next !== '"' && next !== '\\') || i + 1 >= value.length - 1) return null;
+      out += next;
+      i += 1;
+    } else if (char === '"') {
+      return null;
+    } else {
+      out += char;
+    }
+  }
+  return out;
+};
+
+/**
+ * Reads the `Idempotency-Key` header (decisions §5): absent → null (the request runs normally);
+ * otherwise 1..255 visible ASCII characters, optionally as a quoted structured-field string.
+ * Empty, longer, or several values (a comma, a repeated header) are refused.
+ */
+export const parseIdempotencyKey = (
+  header: string | readonly string[] | undefined,
+): Result<string | null, ValidationFailed> => {
+  if (header === undefined) return ok(null);
+  if (typeof header !== 'string') {
+    if (header.length !== 1) return refuse('send exactly one Idempotency-Key header');
+    return parseIdempotencyKey(header[0]);
+  }
+  const trimmed = header.trim();
+  if (trimmed === '') return refuse('must not be empty');
+  const unquoted = trimmed.startsWith('"') ? unquoteStructuredFieldString(trimmed) : trimmed;
+  if (unquoted === null) return refuse('a quoted value must be one well-formed structured-field string');
+  if (unquoted !== trimmed && unquoted === '') return refuse('must not be empty');
+  if (unquoted === trimmed && trimmed.includes(',')) return refuse('send exactly one value (no comma)');
+  if (unquoted.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    return refuse(`must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
+  }
+  if (!visibleAscii.test(unquoted)) return refuse('must be visible ASCII characters only');
+  return ok(unquoted);
+};
+
+/**
+ * The deepest nesting of arrays and objects a fingerprinted body may have. Real payloads nest a
+ * few levels; a body nested thousands deep (a few bytes a level) would otherwise exhaust the stack,
+ * and a cyclic in-process body would never end.
+ */
+export const MAX_BODY_NESTING = 256;
+
+/** Why a body has no fingerprint: nested too deeply (or cyclic), or holding a value JSON cannot write. */
+const unfingerprintable = (reason: string): ValidationFailed => validationFailed(reason, { body: [reason] });
+
+const TOO_DEEP = `The request body is nested too deeply (more than ${MAX_BODY_NESTING} levels)`;
+const NOT_JSON = 'The request body holds a value JSON cannot represent (a BigInt)';
+
+/** Set when the walk meets a value it cannot write; the text built so far is then dropped. */
+type Walk = { failure: string | undefined };
+
+const write = (value: unknown, depth: number, walk: Walk): string => {
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'bigint') {
+      walk.failure = NOT_JSON;
+      return '';
+    }
+    return JSON.stringify(value) ?? 'null';
+  }
+  if (depth >= MAX_BODY_NESTING) {
+    walk.failure = TOO_DEEP;
+    return '';
+  }
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) text += ',';
+      if (index in value) text += write(value[index], depth + 1, walk);
+      if (walk.failure !== undefined) return '';
+    }
+    return `${text}]`;
+  }
+  const record = value as Record<string, unknown>;
+  // The default sort compares UTF-16 code units, as `<` does.
+  const keys = Object.keys(record).sort();
+  let text = '{';
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (text.length > 1) text += ',';
+    text += `${JSON.stringify(key)}:${write(member, depth + 1, walk)}`;
+    if (walk.failure !== undefined) return '';
+  }
+  return `${text}}`;
+};
+
+/**
+ * JSON with object keys sorted at every depth, so key order never changes a fingerprint. Stored
+ * fingerprints compare with new ones across versions, so the text must never change: keys in
+ * UTF-16 code unit order, members whose value is `undefined` left out, a primitive as
+ * `JSON.stringify` writes it (`null` when it writes nothing), an array hole as nothing at all.
+ * Built with one string and no intermediate arrays: every keyed request hashes its whole body.
+ * Err (400 at `body`): nested deeper than `MAX_BODY_NESTING` (a cycle included), or a BigInt.
+ */
+export const canonicalJson = (value: unknown): Result<string, ValidationFailed> => {
+  const walk: Walk = { failure: undefined };
+  const text = write(value, 0, walk);
+  return walk.failure === undefined ? ok(text) : err(unfingerprintable(walk.failure));
+};
+
+/**
+ * SHA-256 (hex) of the canonical JSON of a request body: what "the same request" means. Err: the
+ * body has no canonical JSON (`canonicalJson`), and the request is refused before any claim.
+ */
+export const fingerprintRequestBody = (
+  body: unknown,
+  hashing: TextHashing = portableTextHashing,
+): Result<string, ValidationFailed> => canonicalJson(body).map((text) => hashing.sha256Hex(text));

@@ -1,13 +1,16 @@
-import type { ResultAsync } from 'neverthrow';
-import { errAsync, ok, okAsync } from 'neverthrow';
+import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { validateFeeConfiguration } from '../domain/fee-models.js';
-import { isUuid } from '../domain/uuid.js';
-import type { DomainError, PresetFeeIdTaken } from '../errors.js';
-import { presetFeeNotFound } from '../errors.js';
+import { type DomainError, type PresetFeeIdTaken, presetFeeNotFound } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { ManagerPrincipal } from '../principal.js';
-import type { PresetFee, PresetFeeListItem, PresetFeeResponse } from '../schemas/preset-fee.js';
-import { toPresetFeeListItem, toPresetFeeResponse } from '../schemas/preset-fee.js';
+import {
+  type PresetFee,
+  type PresetFeeListItem,
+  type PresetFeeResponse,
+  toPresetFeeListItem,
+  toPresetFeeResponse,
+} from '../schemas/preset-fee.js';
+import { isUuid } from '../validation/parse-request.js';
 
 export interface PresetFeeService {
   list(principal: ManagerPrincipal): ResultAsync<PresetFeeListItem[], DomainError>;

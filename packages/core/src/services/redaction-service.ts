@@ -1,15 +1,13 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
-import { runCommand } from '../commands/idempotent-command.js';
+import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
+import { type StoredClient, toClientResponse } from '../domain/client.js';
 import {
   documentKeysOfClient,
   REDACTED_VALUE,
   redactClient,
   redactClientEvent,
 } from '../domain/client-redaction.js';
-import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
-import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, invalidStatus, storageUnavailable } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { RecordedOutcome } from '../ports/idempotency-store.js';
@@ -17,6 +15,7 @@ import type { CompliancePrincipal } from '../principal.js';
 import type { AuditActor } from '../schemas/audit.js';
 import { CLIENT_EVENT_API_VERSION, type ClientEvent } from '../schemas/client-events.js';
 import type { Client } from '../schemas/client-response.js';
+import { isUuid } from '../validation/parse-request.js';
 
 export interface RedactionService {
   /**

@@ -1,11 +1,13 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { runClientTransition } from '../commands/client-transition.js';
-import type { CommandStores, IdempotentCommandContext } from '../commands/idempotent-command.js';
-import { runCommand } from '../commands/idempotent-command.js';
+import {
+  type CommandStores,
+  type IdempotentCommandContext,
+  runCommand,
+} from '../commands/idempotent-command.js';
 import { auditActorOf, type CommandAuditEntry } from '../domain/audit-entry.js';
+import { type StoredClient, toClientResponse } from '../domain/client.js';
 import { isReviewQueueStatus, type ReviewQueueStatus, reviewQueueStatuses } from '../domain/review-queue.js';
-import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
-import { isUuid } from '../domain/uuid.js';
 import { clientNotFound, type DomainError, invalidStatus } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { reviewQueueCursor } from '../pagination/page-cursor.js';
@@ -18,7 +20,7 @@ import {
   type ReviewQueueResponse,
   reviewQueueQuerySchema,
 } from '../schemas/review-queue.js';
-import { parseRequest } from '../validation/parse-request.js';
+import { isUuid, parseRequest } from '../validation/parse-request.js';
 
 /**
  * The compliance team's daily work: the queue of clients waiting for a reviewer, assigning them,

@@ -1,8 +1,7 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { type StoredClient, toClientResponse } from '../domain/client.js';
 import { screeningHitOf, screeningHitPath, screeningSubjectsOf } from '../domain/screening.js';
 import { screeningNameKeys } from '../domain/screening-name-keys.js';
-import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
-import { isUuid } from '../domain/uuid.js';
 import { type DomainError, lockLostAsInProgress } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { LoggedEvent } from '../ports/event-log.js';
@@ -14,7 +13,7 @@ import type { AuditActor, AuditChange, AuditEntry } from '../schemas/audit.js';
 import { CLIENT_EVENT_API_VERSION } from '../schemas/client-events.js';
 import type { Screening, ScreeningHit } from '../schemas/client-response.js';
 import { type ScreeningListChange, screeningListChangeSchema } from '../schemas/screening-list-change.js';
-import { parseRequest } from '../validation/parse-request.js';
+import { isUuid, parseRequest } from '../validation/parse-request.js';
 
 /** Changed targets per monitoring job: a crash reruns one batch, and processes share the batches. */
 export const LIST_CHANGE_BATCH_SIZE = 100;

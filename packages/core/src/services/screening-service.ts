@@ -1,11 +1,9 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
-import type { IdempotentCommandContext } from '../commands/idempotent-command.js';
-import { runCommand } from '../commands/idempotent-command.js';
+import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
+import { type StoredClient, toClientResponse } from '../domain/client.js';
 import { completedScreening, screeningAuditChanges, screeningSubjectsOf } from '../domain/screening.js';
 import { screeningNameKeys } from '../domain/screening-name-keys.js';
-import { type StoredClient, toClientResponse } from '../domain/stored-client.js';
-import { isUuid } from '../domain/uuid.js';
 import {
   clientNotFound,
   type DomainError,
@@ -22,7 +20,7 @@ import type { AuditActor, AuditEntry } from '../schemas/audit.js';
 import { CLIENT_EVENT_API_VERSION, screeningHitResolvedEventType } from '../schemas/client-events.js';
 import type { Client, Screening } from '../schemas/client-response.js';
 import { resolveScreeningHitBodySchema } from '../schemas/compliance.js';
-import { parseRequest } from '../validation/parse-request.js';
+import { isUuid, parseRequest } from '../validation/parse-request.js';
 import {
   createScreeningMonitoring,
   type ListChangeReceipt,

@@ -1,6 +1,5 @@
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import { type CommandStores, runCommand } from '../commands/idempotent-command.js';
-import { isUuid } from '../domain/uuid.js';
 import {
   deliveryAfterAttempt,
   parseRetryAfter,
@@ -29,7 +28,7 @@ import type { WebhookDeliveryStore } from '../ports/webhook-delivery-store.js';
 import type { PutOffDelivery } from '../ports/webhook-job-queue.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
 import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
-import { parseRequest } from '../validation/parse-request.js';
+import { isUuid, parseRequest } from '../validation/parse-request.js';
 import { allowsPrivateNetwork } from '../validation/webhook-endpoint-url.js';
 import { signWebhook } from '../webhooks/webhook-signature.js';
 import { createWebhookAttemptSlots } from './webhook-attempt-slots.js';

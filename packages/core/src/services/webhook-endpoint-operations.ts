@@ -1,6 +1,5 @@
 import { err, errAsync, ok, type ResultAsync } from 'neverthrow';
 import { runCommand } from '../commands/idempotent-command.js';
-import { isUuid } from '../domain/uuid.js';
 import {
   newWebhookSecret,
   rotatedSecrets,
@@ -21,7 +20,7 @@ import {
   webhookEndpointCreateBodySchema,
   webhookSecretRotationBodySchema,
 } from '../schemas/webhook-endpoints.js';
-import { parseRequest } from '../validation/parse-request.js';
+import { isUuid, parseRequest } from '../validation/parse-request.js';
 import { checkWebhookEndpointUrl } from '../validation/webhook-endpoint-url.js';
 import type { WebhookService } from './webhook-service.js';
 

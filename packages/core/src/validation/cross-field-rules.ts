@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressFormatOf, describeAddressFormat, isValidAddressOfFormat } from './blockchain-address.js';
+import { addressFormatOf, describeAddressFormat, isValidAddressOfFormat } from './account-identifiers.js';
 
 /**
  * Rules that span several fields of one object. They read the value defensively (it may be

@@ -6,9 +6,14 @@ import {
   isValidIfsc,
   isValidSortCode,
 } from '../../src/schemas/onboarding-payloads.js';
-import { isValidAbaRoutingNumber } from '../../src/validation/aba-routing-number.js';
-import { clabeCheckDigit, isValidClabe } from '../../src/validation/clabe.js';
-import { isValidBic, isValidIban, toElectronicIban } from '../../src/validation/iban.js';
+import {
+  clabeCheckDigit,
+  isValidAbaRoutingNumber,
+  isValidBic,
+  isValidClabe,
+  isValidIban,
+  toElectronicIban,
+} from '../../src/validation/account-identifiers.js';
 import { parameterErrorsOf, parsedValueOf } from './parameter-errors-of.js';
 
 describe('bank identifier checks', () => {

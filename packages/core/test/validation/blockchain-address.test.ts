@@ -11,7 +11,7 @@ import {
   isValidEvmAddress,
   isValidSolanaAddress,
   isValidTronAddress,
-} from '../../src/validation/blockchain-address.js';
+} from '../../src/validation/account-identifiers.js';
 import { withReferenceLists } from '../../src/validation/reference-lists.js';
 import { parameterErrorsOf, parsedValueOf } from './parameter-errors-of.js';
 

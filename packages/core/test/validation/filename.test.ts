@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { checkFilename, documentFilenameSchema, MAX_FILENAME_BYTES } from '../../src/domain/documents.js';
 import { batchUploadRequestSchema } from '../../src/schemas/documents.js';
-import { checkFilename, documentFilenameSchema, MAX_FILENAME_BYTES } from '../../src/validation/filename.js';
 import { parameterErrorsOf, parsedValueOf } from './parameter-errors-of.js';
 
 const decomposedE = 'e\u0301';

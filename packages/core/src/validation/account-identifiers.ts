@@ -1,6 +1,53 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { base58, createBase58check } from '@scure/base';
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { match } from 'ts-pattern';
+
+// Where money goes: the identifiers of bank accounts (IBAN, BIC, ABA routing number, CLABE) and of
+// wallets (blockchain addresses), each checked by its own rule before a payload is accepted.
+
+/**
+ * IBANs arrive in print format (`FR76 3000 6000 …`) as often as in electronic format: spaces and
+ * hyphens are removed and letters upper-cased before the checksum and country format are checked,
+ * and the electronic format is what is stored.
+ */
+export const toElectronicIban = (value: string): string => electronicFormatIBAN(value) ?? value;
+
+/** Country-specific length and BBAN format plus the mod-97 checksum (ibantools). */
+export const isValidIban = (electronicIban: string): boolean => isValidIBAN(electronicIban);
+
+/** A BIC (SWIFT code): 8 or 11 characters whose letters 5–6 are a known country (ibantools). */
+export const isValidBic = (value: string): boolean => isValidBIC(value) && value === value.toUpperCase();
+
+/**
+ * A US ABA routing transit number: 9 digits whose weighted sum (weights 3, 7, 1 repeated) is a
+ * multiple of 10.
+ */
+const ABA_WEIGHTS = [3, 7, 1, 3, 7, 1, 3, 7, 1] as const;
+
+export const isValidAbaRoutingNumber = (value: string): boolean => {
+  if (!/^\d{9}$/.test(value)) return false;
+  const sum = ABA_WEIGHTS.reduce((acc, weight, index) => acc + weight * Number(value[index]), 0);
+  return sum % 10 === 0;
+};
+
+/**
+ * A Mexican CLABE: 18 digits, the last a check digit. Each of the first 17 digits is multiplied by
+ * 3, 7, 1 (repeated), each product taken mod 10; the check digit is (10 − sum mod 10) mod 10.
+ */
+const CLABE_WEIGHTS = [3, 7, 1] as const;
+
+export const clabeCheckDigit = (first17Digits: string): number => {
+  let sum = 0;
+  for (let index = 0; index < 17; index += 1) {
+    const weight = CLABE_WEIGHTS[index % 3] ?? 1;
+    sum += (weight * Number(first17Digits[index])) % 10;
+  }
+  return (10 - (sum % 10)) % 10;
+};
+
+export const isValidClabe = (value: string): boolean =>
+  /^\d{18}$/.test(value) && clabeCheckDigit(value.slice(0, 17)) === Number(value[17]);
 
 /**
  * Address formats of the default blockchains (decisions §7). A host may add networks to its
