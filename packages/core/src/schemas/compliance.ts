@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { hasLetter, NAME_WITHOUT_LETTER_MESSAGE } from '../validation/name-letter.js';
 import { isOnboardingPathSyntax } from '../validation/onboarding-field-path.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/parse-request.js';
+import {
+  hasLetter,
+  isStorableText,
+  NAME_WITHOUT_LETTER_MESSAGE,
+  UNSTORABLE_TEXT_MESSAGE,
+} from '../validation/parse-request.js';
 import { dateTimeSchema, resubmissionRequirementCodes, screeningDecisions } from './client-response.js';
 import { MAX_ARRAY_ITEMS, MAX_STRING_LENGTH } from './onboarding-payloads.js';
 

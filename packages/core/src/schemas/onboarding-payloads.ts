@@ -15,8 +15,12 @@ import {
   crossFieldCheck,
   otherNeedsDescriptionRule,
 } from '../validation/cross-field-rules.js';
-import { hasLetter, NAME_WITHOUT_LETTER_MESSAGE } from '../validation/name-letter.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/parse-request.js';
+import {
+  hasLetter,
+  isStorableText,
+  NAME_WITHOUT_LETTER_MESSAGE,
+  UNSTORABLE_TEXT_MESSAGE,
+} from '../validation/parse-request.js';
 import { defaultReferenceLists, type ReferenceLists } from '../validation/reference-lists.js';
 import { bankAccountTypes, representativeRoles } from './client-response.js';
 import { exampleEntityPayloadFor, exampleIndividualPayloadFor } from './example-payloads.js';
