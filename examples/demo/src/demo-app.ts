@@ -12,7 +12,9 @@ import {
   createSignedLinkRouter,
   type HttpLogger,
 } from '@onboarding-kit/express';
+import { createReviewConsole } from '@onboarding-kit/review-console';
 import express, { type Express } from 'express';
+import { demoReviewerOf, requireDemoStaff } from './demo-staff-login.js';
 
 /** The demo's paths (decisions §1 and §8). */
 export const demoPaths = {
@@ -22,6 +24,7 @@ export const demoPaths = {
   storage: '/storage',
   docs: '/docs',
   openApi: '/openapi.json',
+  review: '/review',
 } as const;
 
 export type DemoAppOptions = {
@@ -34,7 +37,8 @@ export type DemoAppOptions = {
 
 /**
  * The demo host: the three interfaces, the memory storage's signed links, `GET /openapi.json` and
- * `GET /docs` without a key, and a JSON 404 for anything else.
+ * `GET /docs` without a key, the review console at /review behind the staff login, and a JSON 404
+ * for anything else.
  */
 export const createDemoApp = ({ kit, signedLinks, logger = consoleHttpLogger }: DemoAppOptions): Express => {
   const app = express();
@@ -43,6 +47,8 @@ export const createDemoApp = ({ kit, signedLinks, logger = consoleHttpLogger }: 
   app.use(demoPaths.client, createClientRouter(kit, { logger }));
   app.use(demoPaths.compliance, createComplianceRouter(kit, { logger }));
   if (signedLinks !== null) app.use(demoPaths.storage, createSignedLinkRouter(signedLinks, { logger }));
+  // The compliance team's console, behind the demo's staff login (HTTP Basic, demo-staff-login.ts).
+  app.use(demoPaths.review, requireDemoStaff, createReviewConsole({ kit, reviewerOf: demoReviewerOf }));
   // The document of this kit: its lists are the enums, its options the figures.
   app.use(
     createApiDocsRouter({

@@ -1,6 +1,7 @@
 import { demoIdentities } from '@onboarding-kit/memory';
 import type { DocumentStorageKind, PersistenceKind } from './demo-adapters.js';
 import { demoPaths } from './demo-app.js';
+import { demoStaff } from './demo-staff-login.js';
 
 export type DemoBannerFacts = {
   readonly origin: string;
@@ -55,6 +56,7 @@ onboarding-kit demo listening on ${origin}
   clients, keys, fees  ${persistenceLine(persistence)}
   documents            ${documentsLine(documentStorage, origin, bucket)}
   API docs             ${origin}${demoPaths.docs}   (OpenAPI 3.1: ${origin}${demoPaths.openApi})
+  review console       ${origin}${demoPaths.review}/   (log in as ${demoStaff.username} / ${demoStaff.password})
 
 API keys, sent in the header SERVICE_API_KEY:
   ${demoIdentities.managerA.apiKey}    manager A                ${demoPaths.manager}
