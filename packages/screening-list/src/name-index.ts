@@ -16,7 +16,15 @@ const COMMON_POSTINGS = 20_000;
  * Listed names identical to the query (every word of both paired) are all candidates, beyond
  * MAX_CANDIDATES, up to this many: a common name listed for many targets names each of them.
  */
-const MAX_IDENTICAL = 200;
+const MAX_IDENTICAL = 100;
+/**
+ * A listed word held by more than this share of the names (and at least MIN_COMMON_WORD_POSTINGS)
+ * is common: a query holding it looks up no variant of it.
+ */
+const COMMON_WORD_SHARE = 0.001;
+const MIN_COMMON_WORD_POSTINGS = 50;
+/** Variants of a query word (sharing a key with it) compared with it at most. */
+const MAX_VARIANTS_CHECKED = 64;
 /** Bits of a query's word mask (a 32-bit integer): words past it still score, but find no candidate. */
 const MAX_QUERY_UNITS = 31;
 
@@ -142,10 +150,32 @@ export const createNameIndexBuilder = () => {
         }
       }
       const rarest = 1 + Math.log(Math.max(names, 1));
+      const commonWordPostings = Math.max(MIN_COMMON_WORD_POSTINGS, names * COMMON_WORD_SHARE);
       // Reused by every query (matching is synchronous): the words of the query each name holds.
-      const masks = new Int32Array(names);
-      const shared = new Float64Array(names);
+      // Reused by every query (matching is synchronous), three numbers a name side by side, so that
+      // reading a posting touches one cache line: the words of the query the name holds (a mask),
+      // the weight they share, and the name's own weight (negative for an organization's name).
+      const state = new Float64Array(names * 3);
+      for (let name = 0; name < names; name += 1) {
+        state[name * 3 + 2] =
+          nameOrganizations[name] === 1 ? -(nameWeights[name] as number) : (nameWeights[name] as number);
+      }
+      // A mark on the words of the unit being read (`stamp` is the unit's), to read a name's words against it.
+      const wordMarks = new Int32Array(words);
+      // The names a query found (each at most once: its mask was 0).
+      const touched = new Int32Array(names);
+      let stamp = 0;
 
+      // Each listed word weighted once, when a query first meets it (most never are).
+      const weightedWords: (WeightedWord | undefined)[] = [];
+      const weighted = (id: number): WeightedWord => {
+        let word = weightedWords[id];
+        if (word === undefined) {
+          word = { forms: forms[id] as WordForms, weight: weights[id] as number, known: true };
+          weightedWords[id] = word;
+        }
+        return word;
+      };
       const weigh = (word: string): WeightedWord => {
         const id = vocabulary.get(word);
         // An unknown word weighs as the rarest, but an initial says little of whom it names.
@@ -155,7 +185,7 @@ export const createNameIndexBuilder = () => {
               weight: isLegalForm(word) ? LEGAL_FORM_WEIGHT : word.length === 1 ? 1 : rarest,
               known: false,
             }
-          : { forms: forms[id] as WordForms, weight: weights[id] as number, known: true };
+          : weighted(id);
       };
 
       const candidates = (query: readonly WeightedWord[], organization: boolean): number[] => {
@@ -177,21 +207,36 @@ export const createNameIndexBuilder = () => {
           const ids = new Set<number>();
           const exact = vocabulary.get(word.forms.text);
           if (exact !== undefined) ids.add(exact);
-          // A skeleton of two consonants is shared by too many words to find candidates by, but
-          // is all a word without vowels has (`bn`).
-          for (const skeleton of word.forms.skeletons) {
-            if (skeleton.length >= 3 || word.forms.vowelless)
-              for (const id of bySkeleton.get(skeleton) ?? []) ids.add(id);
-          }
-          if (!word.forms.vowelless)
-            for (const id of byMetaphone.get(word.forms.metaphone) ?? []) ids.add(id);
-          for (const id of byRomanization.get(word.forms.romanized) ?? []) ids.add(id);
-          const romanized = vocabulary.get(word.forms.romanized);
-          if (romanized !== undefined) ids.add(romanized);
-          // A word the list does not hold may be a listed one mistyped: its neighbours within a slip.
-          if (exact === undefined && word.forms.text.length >= MIN_NEIGHBOUR_LENGTH - 1) {
-            for (const id of neighbours.near(word.forms.text)) {
-              if (!ids.has(id) && wordSimilarity(word.forms, forms[id] as WordForms) !== null) ids.add(id);
+          // A word the list holds many times is its own spelling: the names holding its variants
+          // are found by the query's other words, and its variants would add thousands of names.
+          const common =
+            exact !== undefined &&
+            (postingStarts[exact + 1] as number) - (postingStarts[exact] as number) > commonWordPostings;
+          if (!common) {
+            // Words sharing a key with it, kept only if alike as the scorer reads them: a key is
+            // shared by words the scorer refuses (`yang` and `wang` sound alike to Double Metaphone).
+            const alike = new Set<number>();
+            // A skeleton of two consonants is shared by too many words to find candidates by, but
+            // is all a word without vowels has (`bn`).
+            for (const skeleton of word.forms.skeletons) {
+              if (skeleton.length >= 3 || word.forms.vowelless)
+                for (const id of bySkeleton.get(skeleton) ?? []) alike.add(id);
+            }
+            if (!word.forms.vowelless)
+              for (const id of byMetaphone.get(word.forms.metaphone) ?? []) alike.add(id);
+            for (const id of byRomanization.get(word.forms.romanized) ?? []) alike.add(id);
+            const romanized = vocabulary.get(word.forms.romanized);
+            if (romanized !== undefined) alike.add(romanized);
+            // A word the list does not hold may be a listed one mistyped: its neighbours within a slip.
+            if (exact === undefined && word.forms.text.length >= MIN_NEIGHBOUR_LENGTH - 1) {
+              for (const id of neighbours.near(word.forms.text)) alike.add(id);
+            }
+            let checked = 0;
+            for (const id of alike) {
+              if (ids.has(id)) continue;
+              if (checked === MAX_VARIANTS_CHECKED) break;
+              checked += 1;
+              if (wordSimilarity(word.forms, forms[id] as WordForms) !== null) ids.add(id);
             }
           }
           if (word.forms.skeleton.length < 2 && exact === undefined) continue;
@@ -248,47 +293,85 @@ export const createNameIndexBuilder = () => {
         const sizes = units.map((unit) => postingsOf(unit.ids));
         const hasRare = sizes.some((size) => size <= COMMON_POSTINGS);
         let skipped = 0;
-        const touched: number[] = [];
+        const order: number[] = [];
         for (const [at, unit] of units.entries()) {
+          if (hasRare && (sizes[at] as number) > COMMON_POSTINGS) skipped += unit.weight;
+          else order.push(at);
+        }
+        // A query's initials (`j smith`) find no name, but rank those with a word of that letter first.
+        const initials: { readonly bit: number; readonly weight: number }[] = [];
+        let initialsWeight = 0;
+        for (const word of query) {
+          if (word.forms.text.length !== 1) continue;
+          initials.push({ bit: initialBit(word.forms.text), weight: word.weight });
+          initialsWeight += word.weight;
+        }
+        const least = MIN_SHARED_WEIGHT * Math.max(queryWeight - skipped, 0);
+        // The rarest units first; once the units left weigh less than a candidate must share, a
+        // name none of the units so far found cannot be one: the later (larger) units only add
+        // to the names found, each read through its own few words rather than the unit's postings.
+        order.sort((a, b) => (sizes[a] as number) - (sizes[b] as number));
+        let remaining = initialsWeight;
+        for (const at of order) remaining += (units[at] as { weight: number }).weight;
+        let touchedCount = 0;
+        for (const at of order) {
+          const unit = units[at] as { readonly weight: number; readonly ids: readonly number[] };
           const mask = unitMasks[at] as number;
-          if (hasRare && (sizes[at] as number) > COMMON_POSTINGS) {
-            skipped += unit.weight;
+          const adding = remaining >= least;
+          remaining -= unit.weight;
+          if (!adding && touchedCount * 4 < (sizes[at] as number)) {
+            if (stamp === 0x7fffffff) {
+              wordMarks.fill(0);
+              stamp = 0;
+            }
+            stamp += 1;
+            for (const id of unit.ids) wordMarks[id] = stamp;
+            for (let index = 0; index < touchedCount; index += 1) {
+              const name = touched[index] as number;
+              const before = state[name * 3] as number;
+              if ((before & mask) !== 0) continue;
+              for (let word = starts[name] as number; word < (starts[name + 1] as number); word += 1) {
+                if (wordMarks[wordIds[word] as number] !== stamp) continue;
+                state[name * 3] = before | mask;
+                state[name * 3 + 1] = (state[name * 3 + 1] as number) + unit.weight;
+                break;
+              }
+            }
             continue;
           }
           for (const id of unit.ids) {
             const end = postingStarts[id + 1] as number;
             for (let posting = postingStarts[id] as number; posting < end; posting += 1) {
               const name = postingNames[posting] as number;
-              if (nameOrganizations[name] !== (organization ? 1 : 0)) continue;
-              const before = masks[name] as number;
-              if ((before & mask) !== 0) continue;
-              if (before === 0) touched.push(name);
-              masks[name] = before | mask;
-              shared[name] = (shared[name] as number) + unit.weight;
+              const record = name * 3;
+              if ((state[record + 2] as number) < 0 !== organization) continue;
+              const before = state[record] as number;
+              if ((before & mask) !== 0 || (before === 0 && !adding)) continue;
+              if (before === 0) {
+                touched[touchedCount] = name;
+                touchedCount += 1;
+              }
+              state[record] = before | mask;
+              state[record + 1] = (state[record + 1] as number) + unit.weight;
             }
           }
         }
-        // A query's initials (`j smith`) find no name, but rank those with a word of that letter first.
-        const initials: { readonly bit: number; readonly weight: number }[] = [];
-        for (const word of query) {
-          if (word.forms.text.length === 1)
-            initials.push({ bit: initialBit(word.forms.text), weight: word.weight });
-        }
-        const least = MIN_SHARED_WEIGHT * Math.max(queryWeight - skipped, 0);
         const identical: number[] = [];
         // The best MAX_CANDIDATES by rank, kept sorted in two small typed arrays (no object per name).
         const bestNames = new Int32Array(MAX_CANDIDATES);
         const bestRanks = new Float64Array(MAX_CANDIDATES);
         let kept = 0;
-        for (const name of touched) {
-          let weight = shared[name] as number;
-          masks[name] = 0;
-          shared[name] = 0;
+        for (let index = 0; index < touchedCount; index += 1) {
+          const name = touched[index] as number;
+          const record = name * 3;
+          let weight = state[record + 1] as number;
+          state[record] = 0;
+          state[record + 1] = 0;
           for (const initial of initials) {
             if (((nameInitials[name] as number) & initial.bit) !== 0) weight += initial.weight;
           }
           if (weight < least) continue;
-          const rank = weight / queryWeight + weight / (nameWeights[name] as number);
+          const rank = weight / queryWeight + weight / Math.abs(state[record + 2] as number);
           if (rank >= 2 - 1e-9 && identical.length < MAX_IDENTICAL) {
             identical.push(name);
             continue;
@@ -318,8 +401,7 @@ export const createNameIndexBuilder = () => {
         words: (id) => {
           const listed: WeightedWord[] = [];
           for (let at = starts[id] as number; at < (starts[id + 1] as number); at += 1) {
-            const word = wordIds[at] as number;
-            listed.push({ forms: forms[word] as WordForms, weight: weights[word] as number, known: true });
+            listed.push(weighted(wordIds[at] as number));
           }
           return listed;
         },

@@ -21,14 +21,20 @@ export type WeightedWord = {
  */
 const KNOWN_VARIANT_FACTOR = 0.8;
 
+/** Which words of two names were paired, how, and which were left over. */
+export type NamePairing = {
+  readonly tokens: ScreeningTokenMatch[];
+  readonly unmatchedSubject: string[];
+  readonly unmatchedListed: string[];
+};
+
 /** How two names compare: a score 0..1 and what it is made of. */
 export type NameScore = {
   readonly score: number;
   /** Every word of both names paired with the same word (`EXACT` or `LEGAL_FORM`), none left over. */
   readonly exact: boolean;
-  readonly tokens: ScreeningTokenMatch[];
-  readonly unmatchedSubject: string[];
-  readonly unmatchedListed: string[];
+  /** The pairing, written out only for a name worth explaining (most candidates are not a match). */
+  explain(): NamePairing;
 };
 
 /** Words joined or split: at most this many adjacent words form one (`dmi tri` / `dmitri`). */
@@ -43,9 +49,17 @@ type Pair = {
   readonly weight: number;
 };
 
-const spansOf = (words: readonly WeightedWord[]): Span[] => {
+/**
+ * Runs of adjacent words of one name that may be a word of the other joined: those starting with a
+ * word whose first two letters begin a longer word of the other (`dmi tri` / `dmitri`).
+ */
+const spansOf = (words: readonly WeightedWord[], other: readonly WeightedWord[]): Span[] => {
   const spans: Span[] = [];
   for (let from = 0; from < words.length; from += 1) {
+    const first = (words[from] as WeightedWord).forms.text;
+    const head = first.slice(0, 2);
+    if (!other.some((word) => word.forms.text.length > first.length && word.forms.text.startsWith(head)))
+      continue;
     let text = '';
     for (let to = from; to < Math.min(words.length, from + MAX_SPAN); to += 1) {
       const word = words[to]?.forms.text as string;
@@ -109,8 +123,8 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
       });
     }
   }
-  const subjectSpans = spansOf(subject);
-  const listedSpans = spansOf(listed);
+  const subjectSpans = spansOf(subject, listed);
+  const listedSpans = spansOf(listed, subject);
   for (const span of subjectSpans) {
     for (let l = 0; l < listed.length; l += 1) {
       const listedWord = listed[l] as WeightedWord;
@@ -203,24 +217,25 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
     pairedWeight += pair.weight;
   }
   let subjectLeft = 0;
-  const unmatchedSubject: string[] = [];
-  subject.forEach((word, at) => {
-    if (subjectUsed[at] === 1) return;
-    subjectLeft += word.weight;
-    unmatchedSubject.push(word.forms.text);
-  });
+  let subjectAllUsed = true;
+  for (let at = 0; at < subject.length; at += 1) {
+    if (subjectUsed[at] === 1) continue;
+    subjectLeft += (subject[at] as WeightedWord).weight;
+    subjectAllUsed = false;
+  }
   let listedTotal = 0;
-  const unmatchedListed: string[] = [];
-  listed.forEach((word, at) => {
-    listedTotal += word.weight;
-    if (listedUsed[at] === 0) unmatchedListed.push(word.forms.text);
-  });
+  let listedAllUsed = true;
+  for (let at = 0; at < listed.length; at += 1) {
+    listedTotal += (listed[at] as WeightedWord).weight;
+    if (listedUsed[at] === 0) listedAllUsed = false;
+  }
   const subjectCoverage = pairedWeight + subjectLeft === 0 ? 0 : matched / (pairedWeight + subjectLeft);
   const listedCoverage = listedTotal === 0 ? 0 : matched / listedTotal;
   const better = Math.max(subjectCoverage, listedCoverage);
   const other = Math.min(subjectCoverage, listedCoverage);
   let score = better * (0.6 + 0.4 * other);
-  const meaningful = chosen.filter((pair) => pair.similarity.kind !== 'LEGAL_FORM').length;
+  let meaningful = 0;
+  for (const pair of chosen) if (pair.similarity.kind !== 'LEGAL_FORM') meaningful += 1;
   const words = (name: readonly WeightedWord[]) =>
     name.filter((word) => !isLegalForm(word.forms.text)).length;
   if (meaningful <= 1 && words(subject) >= 2 && words(listed) >= 2) score = Math.min(score, 0.6);
@@ -228,19 +243,21 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
   return {
     score,
     exact:
-      unmatchedSubject.length === 0 &&
-      unmatchedListed.length === 0 &&
+      subjectAllUsed &&
+      listedAllUsed &&
       chosen.every((pair) => pair.similarity.similarity === 1 && pair.similarity.kind !== 'JOINED'),
-    tokens: chosen
-      .sort((a, b) => (a.subject.at[0] as number) - (b.subject.at[0] as number))
-      .map((pair) => ({
-        subject: pair.subject.at.map((at) => subject[at]?.forms.text).join(' '),
-        listed: pair.listed.at.map((at) => listed[at]?.forms.text).join(' '),
-        kind: pair.similarity.kind,
-        similarity: Math.round(pair.similarity.similarity * 100) / 100,
-        weight: total === 0 ? 0 : Math.round(((2 * pair.weight) / total) * 100) / 100,
-      })),
-    unmatchedSubject,
-    unmatchedListed,
+    explain: () => ({
+      tokens: chosen
+        .sort((a, b) => (a.subject.at[0] as number) - (b.subject.at[0] as number))
+        .map((pair) => ({
+          subject: pair.subject.at.map((at) => subject[at]?.forms.text).join(' '),
+          listed: pair.listed.at.map((at) => listed[at]?.forms.text).join(' '),
+          kind: pair.similarity.kind,
+          similarity: Math.round(pair.similarity.similarity * 100) / 100,
+          weight: total === 0 ? 0 : Math.round(((2 * pair.weight) / total) * 100) / 100,
+        })),
+      unmatchedSubject: subject.filter((_, at) => subjectUsed[at] !== 1).map((word) => word.forms.text),
+      unmatchedListed: listed.filter((_, at) => listedUsed[at] === 0).map((word) => word.forms.text),
+    }),
   };
 };

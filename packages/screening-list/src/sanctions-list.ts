@@ -165,12 +165,7 @@ export const loadSanctionsList = (
           }
           const known = best.get(listed.target);
           if (score < threshold || (known !== undefined && known.score >= score)) continue;
-          const details = {
-            tokens: scored.tokens,
-            unmatchedSubject: scored.unmatchedSubject,
-            unmatchedListed: scored.unmatchedListed,
-            ...(country === undefined ? {} : { country }),
-          };
+          const details = { ...scored.explain(), ...(country === undefined ? {} : { country }) };
           best.set(listed.target, {
             targetId: target.id,
             target,
@@ -181,7 +176,10 @@ export const loadSanctionsList = (
             explanation: { summary: summaryOf(score, details), ...details },
           });
         }
-        return [...best.values()].sort((a, b) => b.score - a.score || a.targetId.localeCompare(b.targetId));
+        // Ties in the order of their ids' code units (localeCompare costs a microsecond a call).
+        return [...best.values()].sort(
+          (a, b) => b.score - a.score || (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0),
+        );
       },
     };
   });

@@ -99,20 +99,27 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
     // All a script without short vowels writes is the same: as alike as the script can say.
     return { kind: 'PHONETIC', similarity: 0.95 };
   }
-  const edits = spellingEdits(a.text, b.text);
+  const shorter = Math.min(a.text.length, b.text.length);
   const longest = Math.max(a.text.length, b.text.length);
+  const romanized = a.romanized === b.romanized;
+  const otherVowels = a.vowelPattern === b.vowelPattern;
+  const metaphone = sameMetaphone(a, b) && longest - shorter <= 1;
+  // Most pairs of words are alike in no sense: told apart by their lengths, without a distance.
+  if (
+    !romanized &&
+    !otherVowels &&
+    !metaphone &&
+    (shorter < 5 || longest - shorter > toleratedEdits(shorter))
+  )
+    return null;
+  const edits = spellingEdits(a.text, b.text);
   const spelling = 1 - edits / longest;
   let phonetic = 0;
-  const otherVowels = a.vowelPattern === b.vowelPattern;
-  if (a.romanized === b.romanized) {
+  if (romanized) {
     phonetic = 0.9 + 0.1 * spelling;
-  } else if (
-    otherVowels ||
-    (sameMetaphone(a, b) && Math.abs(a.text.length - b.text.length) <= 1 && spelling >= 0.65)
-  ) {
+  } else if (otherVowels || (metaphone && spelling >= 0.65)) {
     phonetic = SOUND_ALIKE + 0.1 * spelling;
   }
-  const shorter = Math.min(a.text.length, b.text.length);
   // A short word with another first letter is another name (`rami` / `raji` is a spelling
   // variant, `badin` / `hadin` is not): a typo rarely falls on the first letter. Another vowel
   // where the romanizations agree is another name as often as a typo (`belov` / `balov`): it
