@@ -4,7 +4,7 @@ import { createSpellingNeighbours, MIN_NEIGHBOUR_LENGTH } from './spelling-neigh
 import { type WordForms, wordForms, wordSimilarity } from './word-similarity.js';
 
 /** The candidates a query scores at most: the listed names that share the most of its weight. */
-const MAX_CANDIDATES = 40;
+const MAX_CANDIDATES = 24;
 /** A listed name is a candidate when it shares at least this much of the screened name's weight. */
 const MIN_SHARED_WEIGHT = 0.55;
 /**

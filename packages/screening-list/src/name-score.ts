@@ -194,10 +194,11 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
       b.similarity.similarity * b.weight - a.similarity.similarity * a.weight ||
       b.similarity.similarity - a.similarity.similarity,
   );
-  const subjectUsed = new Uint8Array(subject.length);
-  const listedUsed = new Uint8Array(listed.length);
+  // Which words are paired (plain arrays: a typed array costs more to make than a name has words).
+  const subjectUsed: number[] = subject.map(() => 0);
+  const listedUsed: number[] = listed.map(() => 0);
   const chosen: Pair[] = [];
-  const free = (used: Uint8Array, span: Span) => {
+  const free = (used: readonly number[], span: Span) => {
     for (const at of span.at) if (used[at] === 1) return false;
     return true;
   };

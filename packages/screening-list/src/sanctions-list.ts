@@ -2,7 +2,7 @@ import type { ScreeningCountryEvidence, ScreeningExplanation } from '@onboarding
 import type { ResultAsync } from 'neverthrow';
 import { foldLegalForms } from './legal-forms.js';
 import { createNameIndexBuilder, type NameIndex } from './name-index.js';
-import { scoreName, type WeightedWord } from './name-score.js';
+import { type NamePairing, type NameScore, scoreName, type WeightedWord } from './name-score.js';
 import { nameWords, writtenWords } from './normalize-name.js';
 import { type ListTarget, readTargetsCsv, type SanctionsListUnreadable } from './targets-csv.js';
 
@@ -150,11 +150,20 @@ export const loadSanctionsList = (
           targetIds === undefined
             ? names.candidates(words, organization)
             : targetIds.flatMap((id) => namesOfTarget.get(id) ?? []);
+        // A name listed for many targets is scored, and explained, once a query.
+        const scoredNames = new Map<string, { scored: NameScore; pairing?: NamePairing; summary?: string }>();
         for (const candidate of candidates) {
           const listed = names.name(candidate);
           if (listed.organization !== organization) continue;
           const target = loaded[listed.target] as ListTarget;
-          const scored = scoreName(words, names.words(candidate));
+          const listedWords = names.words(candidate);
+          const key = listedWords.map((word) => word.forms.text).join(' ');
+          let same = scoredNames.get(key);
+          if (same === undefined) {
+            same = { scored: scoreName(words, listedWords) };
+            scoredNames.set(key, same);
+          }
+          const { scored } = same;
           const country =
             screened.country === undefined ? undefined : countryEvidence(screened.country, target.countries);
           let score = scored.score * 100;
@@ -165,7 +174,13 @@ export const loadSanctionsList = (
           }
           const known = best.get(listed.target);
           if (score < threshold || (known !== undefined && known.score >= score)) continue;
-          const details = { ...scored.explain(), ...(country === undefined ? {} : { country }) };
+          same.pairing ??= scored.explain();
+          const details = { ...same.pairing, ...(country === undefined ? {} : { country }) };
+          let summary: string;
+          if (country === undefined) {
+            same.summary ??= summaryOf(score, details);
+            summary = same.summary;
+          } else summary = summaryOf(score, details);
           best.set(listed.target, {
             targetId: target.id,
             target,
@@ -173,7 +188,7 @@ export const loadSanctionsList = (
             matchedName: listed.text,
             listName: target.datasets[0] ?? '',
             score: Math.round(score * 10) / 10,
-            explanation: { summary: summaryOf(score, details), ...details },
+            explanation: { summary, ...details },
           });
         }
         // Ties in the order of their ids' code units (localeCompare costs a microsecond a call).
