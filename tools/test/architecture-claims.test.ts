@@ -102,4 +102,32 @@ describe('the claims of docs/architecture.md and the README', () => {
     expect(readme).toContain(`${suites.length} have a contract suite`);
     expect(portFiles.length - suites.length).toBe(6);
   });
+  it('no source file of a package imports itself back through others (no import circle)', () => {
+    const packageSources = readdirSync(join(root, 'packages')).flatMap((name) =>
+      sourceFiles(join('packages', name)).filter((path) => path.includes('/src/')),
+    );
+    const importsByFile = new Map(
+      packageSources.map((path) => [
+        path,
+        importsOf(path)
+          .filter((specifier) => specifier.startsWith('.'))
+          .map((specifier) => resolved(path, specifier)),
+      ]),
+    );
+    const circles: string[][] = [];
+    for (const start of importsByFile.keys()) {
+      const seen = new Set<string>();
+      const walk = (path: string, trail: string[]): void => {
+        for (const next of importsByFile.get(path) ?? []) {
+          if (next === start) circles.push([...trail, next]);
+          else if (!seen.has(next)) {
+            seen.add(next);
+            walk(next, [...trail, next]);
+          }
+        }
+      };
+      walk(start, [start]);
+    }
+    expect(circles).toEqual([]);
+  });
 });

@@ -32,11 +32,11 @@ export type {
 } from './ports/document-storage.js';
 export type { EventLog, EventLogQuery, LoggedEvent, PositionedEvent } from './ports/event-log.js';
 export type { IdGenerator } from './ports/id-generator.js';
+export type { IdempotencyLockLost } from './errors.js';
 export type {
   IdempotencyClaim,
   IdempotencyClaimRef,
   IdempotencyClaimRequest,
-  IdempotencyLockLost,
   IdempotencyStore,
   RecordedOutcome,
 } from './ports/idempotency-store.js';

@@ -3,7 +3,7 @@ import type { OnboardingKit } from './onboarding-kit.js';
 import { checkOnboardingKitOptions } from './onboarding-kit-option-rules.js';
 import type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
-import { createOnboardingPayloadSchemas } from './schemas/onboarding-payloads.js';
+import { createOnboardingPayloadSchemas } from './schemas/payload-schemas.js';
 import { createApiKeyService } from './services/api-key-service.js';
 import { createAuditTrailService } from './services/audit-trail-service.js';
 import { createClientEventService } from './services/client-event-service.js';

@@ -1,5 +1,4 @@
 import { match, P } from 'ts-pattern';
-import type { IdempotencyLockLost } from './ports/idempotency-store.js';
 import type { ClientStatus, ClientType } from './schemas/client-response.js';
 
 /**
@@ -46,6 +45,13 @@ export type SignedLinkRejected = {
   /** `quota-exceeded`: the owner's temporary area is full (files or bytes). */
   readonly reason: 'expired' | 'invalid' | 'too-large' | 'quota-exceeded';
 };
+/** The holder's token no longer matches: its lock expired and another request took the key over. */
+export type IdempotencyLockLost = {
+  readonly type: 'IdempotencyLockLost';
+  readonly scope: string;
+  readonly key: string;
+};
+
 export type StorageUnavailable = {
   readonly type: 'StorageUnavailable';
   readonly store: string;

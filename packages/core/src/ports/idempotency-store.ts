@@ -1,5 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
-import type { RecordableRefusal, StorageUnavailable } from '../errors.js';
+import type { IdempotencyLockLost, RecordableRefusal, StorageUnavailable } from '../errors.js';
 
 /**
  * What a completed key replays; stores keep it as opaque JSON.
@@ -40,13 +40,6 @@ export type IdempotencyClaim =
   | { readonly type: 'KeyReused' }
   /** `retryAfterMs`: when the owner's oldest live record expires and frees a place. */
   | { readonly type: 'QuotaExceeded'; readonly retryAfterMs: number };
-
-/** The holder's token no longer matches: its lock expired and another request took the key over. */
-export type IdempotencyLockLost = {
-  readonly type: 'IdempotencyLockLost';
-  readonly scope: string;
-  readonly key: string;
-};
 
 /** Idempotency records (decisions §5), one per scope + key. */
 export interface IdempotencyStore {

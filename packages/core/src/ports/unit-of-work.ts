@@ -1,10 +1,10 @@
 import type { ResultAsync } from 'neverthrow';
-import type { CommitOutcomeUnknown, StorageUnavailable } from '../errors.js';
+import type { CommitOutcomeUnknown, IdempotencyLockLost, StorageUnavailable } from '../errors.js';
 import type { AuditLog } from './audit-log.js';
 import type { ClientRepository } from './client-repository.js';
 import type { DocumentIndex } from './document-index.js';
 import type { EventLog } from './event-log.js';
-import type { IdempotencyLockLost, IdempotencyStore } from './idempotency-store.js';
+import type { IdempotencyStore } from './idempotency-store.js';
 import type { ScreenedNameIndex } from './screened-name-index.js';
 import type { ScreeningJobQueue } from './screening-job-queue.js';
 import type { WebhookDeliveryStore } from './webhook-delivery-store.js';

@@ -6,13 +6,8 @@
  */
 
 // --- Onboarding payloads (built from the reference lists) -----------------------------------------
-export {
-  createOnboardingPayloadSchemas,
-  defaultOnboardingPayloadSchemas,
-  MAX_ARRAY_ITEMS,
-  MAX_STRING_LENGTH,
-  type OnboardingPayloadSchemas,
-} from './onboarding-payloads.js';
+export { MAX_ARRAY_ITEMS, MAX_STRING_LENGTH, type OnboardingPayloadSchemas } from './onboarding-payloads.js';
+export { createOnboardingPayloadSchemas, defaultOnboardingPayloadSchemas } from './payload-schemas.js';
 export {
   entityOnboardingInformation,
   individualOnboardingInformation,

@@ -21,9 +21,8 @@ import {
   NAME_WITHOUT_LETTER_MESSAGE,
   UNSTORABLE_TEXT_MESSAGE,
 } from '../validation/parse-request.js';
-import { defaultReferenceLists, type ReferenceLists } from '../validation/reference-lists.js';
+import type { ReferenceLists } from '../validation/reference-lists.js';
 import { bankAccountTypes, representativeRoles } from './client-response.js';
-import { exampleEntityPayloadFor, exampleIndividualPayloadFor } from './example-payloads.js';
 
 /** An Australian BSB (bank-state-branch) number: exactly 6 digits, without the usual `123-456` separator. */
 export const isValidBsb = (value: string): boolean => /^\d{6}$/.test(value);
@@ -172,7 +171,8 @@ const filenames = () => array(documentFilenameSchema);
 const object = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
   z.strictObject(shape, expected('an object'));
 
-const payloadSchemasOf = (lists: ReferenceLists) => {
+/** The payload schemas of one set of reference lists (`createOnboardingPayloadSchemas` adds their examples). */
+export const payloadSchemasOf = (lists: ReferenceLists) => {
   /** One schema per list, reused by every field bound to it (the document names each once). */
   const listValues = {
     countryCode: oneOf(lists.countryCodes, 'ISO 3166-1 alpha-2 country codes'),
@@ -377,23 +377,6 @@ const payloadSchemasOf = (lists: ReferenceLists) => {
 };
 
 export type OnboardingPayloadSchemas = ReturnType<typeof payloadSchemasOf>;
-
-/**
- * The payload schemas of these lists, each body carrying the example payload that fits them
- * (`.meta({ examples })`): the OpenAPI document's examples are bodies this validation accepts.
- */
-export const createOnboardingPayloadSchemas = (
-  lists: ReferenceLists = defaultReferenceLists,
-): OnboardingPayloadSchemas => {
-  const schemas = payloadSchemasOf(lists);
-  return {
-    ...schemas,
-    individualPayload: schemas.individualPayload.meta({ examples: [exampleIndividualPayloadFor(lists)] }),
-    entityPayload: schemas.entityPayload.meta({ examples: [exampleEntityPayloadFor(lists)] }),
-  };
-};
-/** The schemas with the default reference lists: used for the OpenAPI document and the types. */
-export const defaultOnboardingPayloadSchemas: OnboardingPayloadSchemas = createOnboardingPayloadSchemas();
 
 export type IndividualOnboardingPayload = z.infer<OnboardingPayloadSchemas['individualPayload']>;
 export type EntityOnboardingPayload = z.infer<OnboardingPayloadSchemas['entityPayload']>;

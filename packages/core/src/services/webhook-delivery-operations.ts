@@ -1,5 +1,9 @@
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
-import { type CommandStores, runCommand } from '../commands/idempotent-command.js';
+import {
+  type CommandStores,
+  type IdempotentCommandContext,
+  runCommand,
+} from '../commands/idempotent-command.js';
 import {
   deliveryAfterAttempt,
   parseRetryAfter,
@@ -25,17 +29,50 @@ import { createdAtAndIdCursor } from '../pagination/page-cursor.js';
 import type { LoggedEvent } from '../ports/event-log.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
 import type { WebhookDeliveryStore } from '../ports/webhook-delivery-store.js';
-import type { PutOffDelivery } from '../ports/webhook-job-queue.js';
+import type { PutOffDelivery, WebhookJob } from '../ports/webhook-job-queue.js';
 import type { WebhookAnswer } from '../ports/webhook-transport.js';
-import { webhookDeliveryListQuerySchema } from '../schemas/webhook-endpoints.js';
+import type { ManagerPrincipal } from '../principal.js';
+import {
+  type WebhookDelivery,
+  type WebhookDeliveryListResponse,
+  webhookDeliveryListQuerySchema,
+} from '../schemas/webhook-endpoints.js';
 import { isUuid, parseRequest } from '../validation/parse-request.js';
 import { allowsPrivateNetwork } from '../validation/webhook-endpoint-url.js';
 import { signWebhook } from '../webhooks/webhook-signature.js';
 import { createWebhookAttemptSlots } from './webhook-attempt-slots.js';
 import { findOwnEndpoint } from './webhook-endpoint-operations.js';
-import type { WebhookJobReport, WebhookService } from './webhook-service.js';
 
-export type WebhookDeliveryOperations = Pick<WebhookService, 'listDeliveries' | 'redeliver' | 'runJob'>;
+/** What one webhook job did: how many attempts it made and how they ended. */
+export type WebhookJobReport = {
+  readonly attempted: number;
+  readonly succeeded: number;
+  readonly retrying: number;
+  readonly failed: number;
+};
+
+export type WebhookJobOptions = { readonly signal?: AbortSignal };
+
+/** The deliveries of a manager's events: list them, redeliver one, and run a runner's job. */
+export interface WebhookDeliveryOperations {
+  listDeliveries(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    query: unknown,
+  ): ResultAsync<WebhookDeliveryListResponse, DomainError>;
+  /** Attempts a delivery again now, whatever its status, with a fresh retry window. */
+  redeliver(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    deliveryId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<WebhookDelivery, DomainError>;
+  /**
+   * Runs one job. Once `signal` is aborted (its runner stops), what has not started is handed back
+   * to the queue as a job for later, and the job ends when the attempts already sent have.
+   */
+  runJob(job: WebhookJob, options?: WebhookJobOptions): ResultAsync<WebhookJobReport, DomainError>;
+}
 
 const NOTHING_DONE: WebhookJobReport = { attempted: 0, succeeded: 0, retrying: 0, failed: 0 };
 /**

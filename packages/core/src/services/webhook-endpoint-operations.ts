@@ -1,5 +1,5 @@
 import { err, errAsync, ok, type ResultAsync } from 'neverthrow';
-import { runCommand } from '../commands/idempotent-command.js';
+import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
 import {
   newWebhookSecret,
   rotatedSecrets,
@@ -17,17 +17,47 @@ import type { KitContext } from '../kit-context.js';
 import type { WebhookEndpointStore } from '../ports/webhook-endpoint-store.js';
 import type { ManagerPrincipal } from '../principal.js';
 import {
+  type CreatedWebhookEndpoint,
+  type WebhookEndpoint,
+  type WebhookEndpointListResponse,
+  type WebhookSecretRotationResponse,
   webhookEndpointCreateBodySchema,
   webhookSecretRotationBodySchema,
 } from '../schemas/webhook-endpoints.js';
 import { isUuid, parseRequest } from '../validation/parse-request.js';
 import { checkWebhookEndpointUrl } from '../validation/webhook-endpoint-url.js';
-import type { WebhookService } from './webhook-service.js';
 
-export type WebhookEndpointOperations = Pick<
-  WebhookService,
-  'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'deleteEndpoint' | 'rotateSecret' | 'enableEndpoint'
->;
+/** A manager's webhook endpoints: register, read, rotate the secret, enable again, remove. */
+export interface WebhookEndpointOperations {
+  createEndpoint(
+    principal: ManagerPrincipal,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<CreatedWebhookEndpoint, DomainError>;
+  listEndpoints(principal: ManagerPrincipal): ResultAsync<WebhookEndpointListResponse, DomainError>;
+  getEndpoint(principal: ManagerPrincipal, endpointId: string): ResultAsync<WebhookEndpoint, DomainError>;
+  /** Removes the endpoint and its deliveries; answers the endpoint as it was. */
+  deleteEndpoint(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<WebhookEndpoint, DomainError>;
+  rotateSecret(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    body: unknown,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<WebhookSecretRotationResponse, DomainError>;
+  /**
+   * Enables an endpoint the kit disabled (410 Gone, or failing for 5 days): new events are delivered
+   * to it again. Its deliveries that failed meanwhile stay failed (redeliver them).
+   */
+  enableEndpoint(
+    principal: ManagerPrincipal,
+    endpointId: string,
+    context?: IdempotentCommandContext,
+  ): ResultAsync<WebhookEndpoint, DomainError>;
+}
 
 /** A manager's own endpoint, or `WebhookEndpointNotFound` (another manager's reads the same). */
 export const findOwnEndpoint = (

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exampleIndividualPayload } from '../../src/schemas/example-payloads.js';
-import {
-  defaultOnboardingPayloadSchemas,
-  isValidBsb,
-  isValidIfsc,
-  isValidSortCode,
-} from '../../src/schemas/onboarding-payloads.js';
+import { isValidBsb, isValidIfsc, isValidSortCode } from '../../src/schemas/onboarding-payloads.js';
+import { defaultOnboardingPayloadSchemas } from '../../src/schemas/payload-schemas.js';
 import {
   clabeCheckDigit,
   isValidAbaRoutingNumber,

@@ -5,7 +5,7 @@ import { exampleIndividualPayload } from '../../src/schemas/example-payloads.js'
 import {
   createOnboardingPayloadSchemas,
   defaultOnboardingPayloadSchemas,
-} from '../../src/schemas/onboarding-payloads.js';
+} from '../../src/schemas/payload-schemas.js';
 import {
   addressFormatOf,
   isValidEvmAddress,

@@ -8,7 +8,7 @@ import {
 import {
   createOnboardingPayloadSchemas,
   defaultOnboardingPayloadSchemas,
-} from '../../src/schemas/onboarding-payloads.js';
+} from '../../src/schemas/payload-schemas.js';
 import { parseRequest } from '../../src/validation/parse-request.js';
 import { withReferenceLists } from '../../src/validation/reference-lists.js';
 

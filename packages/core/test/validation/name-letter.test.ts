@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { termsSignedBodySchema } from '../../src/schemas/compliance.js';
 import { exampleEntityPayload, exampleIndividualPayload } from '../../src/schemas/example-payloads.js';
-import { defaultOnboardingPayloadSchemas } from '../../src/schemas/onboarding-payloads.js';
+import { defaultOnboardingPayloadSchemas } from '../../src/schemas/payload-schemas.js';
 import { parameterErrorsOf, parsedValueOf } from './parameter-errors-of.js';
 
 const { individualPayload, entityPayload } = defaultOnboardingPayloadSchemas;

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { exampleEntityPayload, exampleIndividualPayload } from '../../src/schemas/example-payloads.js';
+import { MAX_ARRAY_ITEMS, MAX_STRING_LENGTH } from '../../src/schemas/onboarding-payloads.js';
 import {
   createOnboardingPayloadSchemas,
   defaultOnboardingPayloadSchemas,
-  MAX_ARRAY_ITEMS,
-  MAX_STRING_LENGTH,
-} from '../../src/schemas/onboarding-payloads.js';
+} from '../../src/schemas/payload-schemas.js';
 import { withReferenceLists } from '../../src/validation/reference-lists.js';
 import { parameterErrorsOf, parsedValueOf } from './parameter-errors-of.js';
 

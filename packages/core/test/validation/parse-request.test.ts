@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultOnboardingPayloadSchemas } from '../../src/schemas/onboarding-payloads.js';
+import { defaultOnboardingPayloadSchemas } from '../../src/schemas/payload-schemas.js';
 import { parseRequest, toJsonPath } from '../../src/validation/parse-request.js';
 
 describe('toJsonPath', () => {

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { checkFilename, documentFilenameSchema, MAX_FILENAME_BYTES } from '../../src/domain/documents.js';
 import { batchUploadRequestSchema } from '../../src/schemas/documents.js';
 import { exampleEntityPayload, exampleIndividualPayload } from '../../src/schemas/example-payloads.js';
-import { defaultOnboardingPayloadSchemas } from '../../src/schemas/onboarding-payloads.js';
+import { defaultOnboardingPayloadSchemas } from '../../src/schemas/payload-schemas.js';
 import { parseRequest, toJsonPath } from '../../src/validation/parse-request.js';
 
 const NUM_RUNS = 300;
