@@ -8,9 +8,10 @@
  * exactly as a client), both loaded streamed and diffed with `listVersionChanges`. BENCH_CLIENTS
  * (default 100,000) clients already screened (three in four individuals: one name; one in four
  * entities: the company, a director and two UBOs), their rows cloned from two clients the kit
- * created and their names in the index (`screened_names`) as the kit writes them. Names are drawn
- * from 400 first names and 30,000 surnames, both skewed (a few names are very common, as in life),
- * so a changed target shares words with many clients.
+ * created and their names in the index (`screened_names`) as the kit writes them, under the list
+ * provider's keys (`listNameKeys`). Names are drawn from 400 first names and 30,000 surnames, both
+ * skewed (a few names are very common, as in life), so a changed target shares words with many
+ * clients.
  *
  * Measured: from `kit.screening.listChanged` to the last monitoring job completed, on one job
  * runner (`startPostgresJobRunner`, defaults) in this process; against the baseline of the same
@@ -26,11 +27,7 @@ import {
   type ManagerPrincipal,
   systemClock,
 } from '@onboarding-kit/core';
-import {
-  type ScreeningProvider,
-  type ScreeningSubject,
-  screeningNameKeys,
-} from '@onboarding-kit/core/adapter';
+import type { ScreeningProvider, ScreeningSubject } from '@onboarding-kit/core/adapter';
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import {
   createPostgresAdapters,
@@ -40,6 +37,7 @@ import {
 } from '@onboarding-kit/postgres';
 import {
   createListScreeningProvider,
+  listNameKeys,
   listVersionChanges,
   loadSanctionsList,
   type SanctionsList,
@@ -176,6 +174,7 @@ const main = async () => {
     const listProvider = createListScreeningProvider({ list: () => current });
     let scoredSubjects = 0;
     const provider: ScreeningProvider = {
+      nameKeys: listNameKeys,
       screen: (subjects, scope) => {
         if (scope !== undefined) scoredSubjects += subjects.length;
         return listProvider.screen(subjects, scope);
@@ -264,7 +263,7 @@ const main = async () => {
           client_id: client.id,
           ...subject,
           country: subject.country ?? null,
-          keys: screeningNameKeys(subject.name),
+          keys: listNameKeys(subject.name),
         })),
       );
       await pool.query(

@@ -89,6 +89,8 @@ export type ScreeningMonitoringContractFixture = Teardown & {
   readonly inspect: {
     /** The client's rows of the index of screened names, read directly. */
     readScreenedNames(clientId: string): Promise<IndexedScreeningName[]>;
+    /** Deletes the client's rows of the index directly, as for a client screened before the index existed. */
+    forgetScreenedNames(clientId: string): Promise<void>;
     /** The monitoring jobs of a list version ever enqueued (waiting, running or done). */
     countListChangeJobs(version: string): Promise<number>;
   };
@@ -312,6 +314,140 @@ export const runScreeningMonitoringContract = ({ name, setup }: ScreeningMonitor
         [`Marta ${surname}`, 'DISMISSED'],
         [`MARTA ${surname.toUpperCase()}`, null],
       ]);
+    });
+
+    it("keeps a dismissed hit dismissed through a resubmission's full screening; it comes back when the client's name or the target's names change", async () => {
+      const list = createMonitoredList();
+      const fixture = await openFixture(() => setup(list));
+      const { kit } = fixture;
+      const manager = aManager();
+      const surname = uniqueSurname();
+      const target = { id: `T-${randomUUID()}`, names: [`Rita ${surname}`] };
+      list.use([target]);
+      const created = await expectOk(kit.clients.createEntity(manager, company(`Rita ${surname}`)));
+      await fixture.runJobs();
+      const found = await expectOk(kit.clients.get(manager, created.id));
+      const hitId = found.screening?.hits[0]?.id ?? '';
+      expect(found.screening?.hits.map((hit) => hit.targetId)).toEqual([target.id]);
+      await expectOk(
+        kit.screening.resolveHit(compliance, created.id, hitId, { decision: 'DISMISSED', reason: 'Other' }),
+      );
+      const resubmitted = async (companyName: string) => {
+        await expectOk(kit.compliance.requestResubmission(compliance, created.id, { reason: 'Again' }));
+        await expectOk(kit.clients.resubmitEntity(manager, created.id, company(companyName)));
+        await fixture.runJobs();
+        return (await expectOk(kit.clients.get(manager, created.id))).screening;
+      };
+
+      // The same names screened in full again: the same finding, dismissed as it was.
+      const again = await resubmitted(`Rita ${surname}`);
+      expect(again).toEqual({
+        status: 'POSSIBLE_MATCH',
+        screenedAt: expect.any(String),
+        hits: [
+          expect.objectContaining({
+            id: hitId,
+            targetId: target.id,
+            resolution: expect.objectContaining({ decision: 'DISMISSED', reason: 'Other' }),
+          }),
+        ],
+      });
+      expect(
+        (await expectOk(kit.clients.get(manager, created.id))).requirements.filter((requirement) =>
+          requirement.code.startsWith('SCREENING'),
+        ),
+      ).toEqual([]);
+
+      // The client's name written otherwise (the list still matches it): a new finding, open.
+      const renamed = await resubmitted(`RITA ${surname.toUpperCase()}`);
+      expect(renamed?.hits.map((hit) => [hit.name, hit.resolution?.decision ?? null])).toEqual([
+        [`RITA ${surname.toUpperCase()}`, null],
+      ]);
+      const openId = renamed?.hits[0]?.id ?? '';
+      await expectOk(
+        kit.screening.resolveHit(compliance, created.id, openId, { decision: 'DISMISSED', reason: 'Other' }),
+      );
+
+      // The target's names changed in the list: the finding is new again, on a full screening too.
+      list.use([{ id: target.id, names: [`RITA ${surname.toUpperCase()}`] }]);
+      const relisted = await resubmitted(`RITA ${surname.toUpperCase()}`);
+      expect(relisted?.hits.map((hit) => hit.resolution?.decision ?? null)).toEqual([null]);
+    });
+
+    it('indexes the clients screened before the index existed, batch by batch: a later version finds them', async () => {
+      const list = createMonitoredList();
+      const fixture = await openFixture(() => setup(list));
+      const { kit, otherProcess } = fixture;
+      const manager = aManager();
+      const surname = uniqueSurname();
+      const firstNames = ['Vera', 'Yuri', 'Zoya'];
+      const clientIds: string[] = [];
+      for (const firstName of firstNames) {
+        const clientId = await screenedClient(fixture, manager, firstName, surname);
+        await fixture.inspect.forgetScreenedNames(clientId);
+        expect(await fixture.inspect.readScreenedNames(clientId)).toEqual([]);
+        clientIds.push(clientId);
+      }
+      const targets = firstNames.map((firstName) => ({
+        id: `T-${randomUUID()}`,
+        names: [`${firstName} ${surname}`],
+      }));
+      list.use(targets);
+      // Not in the index: a version naming them finds none of them.
+      await expectOk(kit.screening.listChanged({ version: `v-${randomUUID()}`, changedTargets: targets }));
+      await fixture.runJobs();
+      for (const clientId of clientIds) {
+        expect((await expectOk(kit.clients.get(manager, clientId))).screening?.status).toBe('CLEAR');
+      }
+
+      expect(await expectOk(kit.screening.reindexScreenedNames({ batchSize: 2 }))).toEqual({ batchSize: 2 });
+      await fixture.runJobs();
+      for (const [at, clientId] of clientIds.entries()) {
+        const indexed = await fixture.inspect.readScreenedNames(clientId);
+        expect(indexed).toHaveLength(5);
+        expect(indexed).toContainEqual(
+          expect.objectContaining({
+            field: 'company',
+            name: `${firstNames[at]} ${surname}`,
+            kind: 'COMPANY',
+          }),
+        );
+      }
+      // A batch run again, as after a crash before its completion: the same entries.
+      const before = await fixture.inspect.readScreenedNames(clientIds[0] ?? '');
+      await expectOk(
+        otherProcess.screening.runJob({ type: 'index-screened-names', after: null, batchSize: 1_000 }),
+      );
+      expect(await fixture.inspect.readScreenedNames(clientIds[0] ?? '')).toEqual(before);
+
+      await expectOk(kit.screening.listChanged({ version: `v-${randomUUID()}`, changedTargets: targets }));
+      await fixture.runJobs();
+      for (const [at, clientId] of clientIds.entries()) {
+        const client = await expectOk(kit.clients.get(manager, clientId));
+        expect(client.screening?.hits.map((hit) => hit.targetId)).toEqual([targets[at]?.id]);
+      }
+      for (const options of [
+        { batchSize: 0 },
+        { batchSize: 1.5 },
+        { batchSize: 1_001 },
+        { other: 1 },
+        'all',
+      ]) {
+        const refused = await kit.screening.reindexScreenedNames(options);
+        expect(refused._unsafeUnwrapErr()).toMatchObject({ type: 'ValidationFailed' });
+      }
+    });
+
+    it('a rebuild of the index does not put back the names of a client redacted meanwhile', async () => {
+      const list = createMonitoredList();
+      const fixture = await openFixture(() => setup(list));
+      const { kit } = fixture;
+      const manager = aManager();
+      const clientId = await screenedClient(fixture, manager, 'Ilya', uniqueSurname());
+      await expectOk(kit.clients.delete(manager, clientId));
+      await expectOk(kit.redaction.redact(compliance, clientId));
+      await expectOk(kit.screening.runJob({ type: 'index-screened-names', after: null, batchSize: 1_000 }));
+      expect(await fixture.inspect.readScreenedNames(clientId)).toEqual([]);
     });
 
     it("redaction takes the client's names out of the index: a later version finds nothing of it", async () => {

@@ -51,6 +51,7 @@ export type {
 export type {
   ChangedListTarget,
   ListChangeJob,
+  NameIndexingJob,
   ScreeningJob,
   ScreeningJobQueue,
 } from './ports/screening-job-queue.js';
@@ -150,7 +151,7 @@ export { fingerprintRequestBody } from './services/idempotency-service.js';
 export { hashApiKey } from './services/api-key-service.js';
 export { MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from './commands/document-promotion.js';
 export { attachmentContentDisposition } from './domain/attachment-content-disposition.js';
-export { screeningNameKeys } from './domain/screening-name-keys.js';
+export { screeningKeysOfWords, screeningNameKeys } from './domain/screening-name-keys.js';
 export { replaceDocumentReferences } from './domain/documents.js';
 export { newestFirst } from './domain/newest-first.js';
 export { isUuid } from './validation/parse-request.js';

@@ -168,6 +168,22 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
         )
         .slice(0, Math.max(0, limit));
     }),
+  listScreened: (after, limit) =>
+    access.read((tables) => {
+      const screened: StoredClient[] = [];
+      for (const [, clientId] of entries(tables.clientsByManager)) {
+        const client = tables.clients.get(clientId);
+        const status = client?.screening?.status;
+        if (
+          client !== undefined &&
+          (after === null || client.id > after) &&
+          (status === 'CLEAR' || status === 'POSSIBLE_MATCH')
+        ) {
+          screened.push(client);
+        }
+      }
+      return screened.sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, Math.max(0, limit));
+    }),
   redact: (client) =>
     access.write((tables) => {
       const current = tables.clients.get(client.id);

@@ -33,6 +33,8 @@ export const createMemoryScreeningJobQueue = (
 ): ScreeningJobQueue => ({
   enqueueScreening: (clientId) =>
     enqueue(access, sequence, { job: { type: 'screen-client', clientId }, attempts: 0 }, clock.now()),
+  enqueueNameIndexing: (job) =>
+    enqueue(access, sequence, { job: frozenClone(job), attempts: 0 }, clock.now()),
   enqueueListChange: (version, jobs) =>
     access.write((tables) => {
       if (tables.screeningListVersions.get(version) !== undefined) return ok(false);

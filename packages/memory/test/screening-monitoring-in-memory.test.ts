@@ -23,6 +23,9 @@ runScreeningMonitoringContract({
       },
       inspect: {
         readScreenedNames: async (clientId) => kit.testing.readScreenedNames(clientId),
+        forgetScreenedNames: async (clientId) => {
+          (await kit.adapters.screenedNames.replace(clientId, []))._unsafeUnwrap();
+        },
         countListChangeJobs: async (version) => kit.testing.countListChangeJobs(version),
       },
     };

@@ -119,6 +119,12 @@ const clientStatements = statementsPerSchema((tables) => {
      WHERE c.status = 'DELETED' AND c.redacted_at IS NULL AND c.deleted_at < $1
      ORDER BY c.deleted_at, c.id LIMIT $2`,
   );
+  // The nil UUID sorts before every client: the first page.
+  const selectScreened = preparedStatement(
+    `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
+     WHERE c.id > $1 AND c.screening->>'status' IN ('CLEAR', 'POSSIBLE_MATCH')
+     ORDER BY c.id LIMIT $2`,
+  );
   const updateScreening = preparedStatement(
     `UPDATE ${tables.clients} SET screening = $2::jsonb WHERE id = $1`,
   );
@@ -133,6 +139,7 @@ const clientStatements = statementsPerSchema((tables) => {
     insertChildren,
     redactClient,
     selectDeletedBefore,
+    selectScreened,
     updateScreening,
     updateAssignment,
   };
@@ -151,6 +158,7 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
     insertChildren,
     redactClient,
     selectDeletedBefore,
+    selectScreened,
     updateScreening,
     updateAssignment,
   } = clientStatements(tables);
@@ -330,6 +338,19 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
       ResultAsync.fromPromise(
         db
           .query<ClientRow>(selectDeletedBefore([before, Math.max(0, Math.floor(limit))]))
+          .then((result) => result.rows.map(toStoredClient)),
+        unavailable,
+      ),
+
+    listScreened: (after, limit) =>
+      ResultAsync.fromPromise(
+        db
+          .query<ClientRow>(
+            selectScreened([
+              after !== null && isUuid(after) ? after : '00000000-0000-0000-0000-000000000000',
+              Math.max(0, Math.floor(limit)),
+            ]),
+          )
           .then((result) => result.rows.map(toStoredClient)),
         unavailable,
       ),

@@ -25,16 +25,23 @@ const statements = statementsPerSchema((tables) => ({
        SET name = excluded.name, kind = excluded.kind, country = excluded.country, keys = excluded.keys`,
   ),
   // The first page starts before every client (the nil UUID sorts first). The names sharing a key
-  // are found first through the GIN index (`keys && $1`, materialized so that the planner cannot
-  // walk the primary key instead and test every row), then ordered for the page.
+  // are found key by key through the GIN index (`keys @> ARRAY[key]` for each key asked),
+  // materialized so that the planner cannot walk the primary key in the page's order instead and
+  // test every row against every key (27 s), then each once in the page's order. Not `keys && $1`: the planner costs that overlap as one comparison
+  // a row whatever the number of keys, and with a custom plan for a few hundred keys it chose a
+  // sequential scan testing every row against every key (2.6 s against 175,000 names, where the
+  // index answers in 20 ms; bench/postgres-screening-monitoring.ts). A lookup per key leaves it no
+  // cheaper plan than the index.
   candidates: preparedStatement(
     `WITH shared AS MATERIALIZED (
-       SELECT client_id, field, name, kind, country, keys FROM ${tables.screenedNames}
-       WHERE keys && $1::text[]
+       SELECT s.client_id, s.field, s.name, s.kind, s.country, s.keys
+       FROM unnest($1::text[]) AS asked (key)
+       JOIN ${tables.screenedNames} s ON s.keys @> ARRAY[asked.key]
      )
-     SELECT client_id, field, name, kind, country, keys FROM shared
+     SELECT DISTINCT ON (client_id, field) client_id, field, name, kind, country, keys FROM shared
      WHERE (client_id, field) > ($2::uuid, $3::text)
-     ORDER BY client_id, field LIMIT $4`,
+     ORDER BY client_id, field
+     LIMIT $4`,
   ),
 }));
 

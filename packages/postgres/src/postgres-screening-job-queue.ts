@@ -17,17 +17,19 @@ export const createPostgresScreeningJobQueue = (
   db: Queryable,
   tables: KitTables,
   { boss, jobExpirySeconds }: TransactionJobs,
-): ScreeningJobQueue => ({
-  enqueueListChange: (version, jobs) =>
-    enqueueListChangeJobs(db, tables, { boss, jobExpirySeconds }, version, jobs),
-  enqueueScreening: (clientId) => {
-    const job: ScreeningJob = { type: 'screen-client', clientId };
-    return ResultAsync.fromPromise(
+): ScreeningJobQueue => {
+  const send = (job: ScreeningJob) =>
+    ResultAsync.fromPromise(
       boss.send(screeningQueue, job, {
         db: preparedJobEngineDatabase(db),
         expireInSeconds: jobExpirySeconds,
       }),
       unavailable,
     ).map(() => undefined);
-  },
-});
+  return {
+    enqueueListChange: (version, jobs) =>
+      enqueueListChangeJobs(db, tables, { boss, jobExpirySeconds }, version, jobs),
+    enqueueScreening: (clientId) => send({ type: 'screen-client', clientId }),
+    enqueueNameIndexing: (job) => send(job),
+  };
+};

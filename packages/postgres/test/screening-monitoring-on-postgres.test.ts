@@ -73,6 +73,11 @@ runScreeningMonitoringContract({
             ...(country == null ? {} : { country }),
             keys,
           })),
+        forgetScreenedNames: async (clientId) => {
+          await database.pool.query(`DELETE FROM ${database.tables.screenedNames} WHERE client_id = $1`, [
+            clientId,
+          ]);
+        },
         countListChangeJobs: async (version) =>
           Number(
             (

@@ -7,6 +7,7 @@ export {
 export { createLiveSanctionsList, type LiveSanctionsList } from './live-sanctions-list.js';
 
 // --- What a new list version changed (monitoring) -----------------------------------------------
+export { listNameKeys } from './list-name-keys.js';
 export { listVersionChanges } from './list-version-changes.js';
 
 // --- The pieces: the CSV reader and the name normalization --------------------------------------

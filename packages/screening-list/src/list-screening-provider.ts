@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers';
 import type { ScreeningMatch, ScreeningProvider, ScreeningSubject } from '@onboarding-kit/core/adapter';
 import { ResultAsync } from 'neverthrow';
+import { listNameKeys } from './list-name-keys.js';
 import type { LiveSanctionsList } from './live-sanctions-list.js';
 import { DEFAULT_MATCH_THRESHOLD, type SanctionsList, type ScreenedName } from './sanctions-list.js';
 
@@ -35,12 +36,13 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * 100,000 targets), so the subjects are matched one at a time, each in a turn of the event loop of
  * its own: a client's screening never holds the process for all of its names at once. With a
  * scope (monitoring asks about the targets a new version changed), a subject is scored against the
- * names of those targets only.
+ * names of those targets only. Its index keys for monitoring are `listNameKeys`.
  */
 export const createListScreeningProvider = ({
   list,
   threshold = DEFAULT_MATCH_THRESHOLD,
 }: ListScreeningProviderOptions): ScreeningProvider => ({
+  nameKeys: listNameKeys,
   screen: (subjects, scope) =>
     ResultAsync.fromSafePromise(
       (async () => {

@@ -3,9 +3,37 @@ import type { Screening, ScreeningHit } from '../schemas/client-response.js';
 import type { StoredClient } from './client.js';
 import type { ScreeningMatch, ScreeningSubject } from './screening-match.js';
 
-/** The screening of a client just created or resubmitted: pending when the kit screens, else none. */
+/** The screening of a client just created: pending when the kit screens, else none. */
 export const initialScreening = (screens: boolean): Screening | null =>
   screens ? { status: 'PENDING', screenedAt: null, hits: [] } : null;
+
+const isDismissed = (hit: ScreeningHit): boolean => hit.resolution?.decision === 'DISMISSED';
+
+/**
+ * The screening of a client resubmitted: pending, with the hits a reviewer dismissed and no other.
+ * They are the client's whitelist: the screening to come records a match that is one of these
+ * findings (`sameFinding`) dismissed again, not as a new hit to review.
+ */
+export const rescreening = (previous: Screening | null, screens: boolean): Screening | null =>
+  screens ? { status: 'PENDING', screenedAt: null, hits: (previous?.hits ?? []).filter(isDismissed) } : null;
+
+/** The names a finding was made against: the listed entry's, or the name matched when the provider gave no entry. */
+const listedNamesOf = (
+  entry: { readonly name: string; readonly aliases: readonly string[] } | null | undefined,
+  matchedName: string,
+): string =>
+  JSON.stringify(entry == null ? [matchedName] : [...new Set([entry.name, ...entry.aliases])].sort());
+
+/**
+ * Whether a match is a finding the client has already: the same client name and the same listed
+ * target, under the same listed names. A hit a reviewer dismissed is not raised again for it, on a
+ * later list version or a full screening of a resubmission (a whitelist, as the field calls it);
+ * it comes back when the client's name or the target's names change.
+ */
+export const sameFinding = (hit: ScreeningHit, match: ScreeningMatch): boolean =>
+  hit.name === match.name &&
+  hit.targetId === match.targetId &&
+  listedNamesOf(hit.entry, hit.matchedName) === listedNamesOf(match.entry, match.matchedName);
 
 /** The subject's `country` when the payload gives one (evidence for the provider, never a filter). */
 const countryOf = (code: string | null): Pick<ScreeningSubject, 'country'> =>
@@ -120,16 +148,29 @@ export const screeningHitOf = (match: ScreeningMatch, id: string): ScreeningHit 
   resolution: null,
 });
 
-/** The screening once the provider answered: every match a hit, unresolved. */
+/**
+ * The screening once the provider answered: every match a hit, unresolved, except a finding of a
+ * hit in `dismissed` (the pending screening's whitelist, `rescreening`), recorded as that hit: its
+ * id (a new one where two fields of the client bear the name) and its resolution.
+ */
 export const completedScreening = (
   matches: readonly ScreeningMatch[],
   at: string,
   newId: () => string,
-): Screening => ({
-  status: matches.length === 0 ? 'CLEAR' : 'POSSIBLE_MATCH',
-  screenedAt: at,
-  hits: matches.map((match) => screeningHitOf(match, newId())),
-});
+  dismissed: readonly ScreeningHit[] = [],
+): Screening => {
+  const used = new Set<string>();
+  const hits = matches.map((match): ScreeningHit => {
+    const before = dismissed.find((hit) => isDismissed(hit) && sameFinding(hit, match));
+    if (before === undefined) return screeningHitOf(match, newId());
+    if (!used.has(before.id) && before.field === match.field) {
+      used.add(before.id);
+      return before;
+    }
+    return { ...screeningHitOf(match, newId()), resolution: before.resolution };
+  });
+  return { status: matches.length === 0 ? 'CLEAR' : 'POSSIBLE_MATCH', screenedAt: at, hits };
+};
 
 /**
  * Whether the screening lets the client be approved: none configured, or done with every hit

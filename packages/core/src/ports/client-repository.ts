@@ -82,6 +82,12 @@ export interface ClientRepository {
    */
   listDeletedBefore(before: string, limit: number): ResultAsync<StoredClient[], StorageUnavailable>;
   /**
+   * Up to `limit` clients of any manager whose screening is done (`CLEAR` or `POSSIBLE_MATCH`), by
+   * id, after the client `after` (from the first when null): what a rebuild of the index of
+   * screened names walks (`kit.screening.reindexScreenedNames`).
+   */
+  listScreened(after: string | null, limit: number): ResultAsync<StoredClient[], StorageUnavailable>;
+  /**
    * Writes the redacted client (its onboarding information gone, `redactedAt` set: no child rows
    * are kept) and replaces every non-null reason of its status history by `REDACTED_VALUE`.
    * Idempotent; nothing but redaction calls it.

@@ -12,7 +12,9 @@ export type ChangedListTarget = {
 /**
  * The work of screening: `screen-client` screens one client's names as they are when it runs;
  * `monitor-list-change` matches one bounded batch of a new list version's changed targets against
- * the index of screened names (one job per batch, so that a crash reruns one batch).
+ * the index of screened names (one job per batch, so that a crash reruns one batch);
+ * `index-screened-names` writes the index entries of up to `batchSize` screened clients after the
+ * client `after`, and enqueues the next batch with them.
  */
 export type ScreeningJob =
   | { readonly type: 'screen-client'; readonly clientId: string }
@@ -21,7 +23,11 @@ export type ScreeningJob =
       readonly version: string;
       readonly batch: number;
       readonly targets: readonly ChangedListTarget[];
-    };
+    }
+  | { readonly type: 'index-screened-names'; readonly after: string | null; readonly batchSize: number };
+
+/** One batch of a rebuild of the index of screened names. */
+export type NameIndexingJob = Extract<ScreeningJob, { type: 'index-screened-names' }>;
 
 /** The jobs of one list change, one per batch of its changed targets. */
 export type ListChangeJob = Extract<ScreeningJob, { type: 'monitor-list-change' }>;
@@ -40,4 +46,6 @@ export interface ScreeningJobQueue {
     version: string,
     jobs: readonly ListChangeJob[],
   ): ResultAsync<boolean, StorageUnavailable>;
+  /** Enqueues one batch of a rebuild of the index of screened names. */
+  enqueueNameIndexing(job: NameIndexingJob): ResultAsync<void, StorageUnavailable>;
 }

@@ -33,4 +33,13 @@ export interface ScreeningProvider {
     subjects: readonly ScreeningSubject[],
     scope?: ScreeningScope,
   ): ResultAsync<ScreeningMatch[], ScreeningUnavailable>;
+  /**
+   * The keys under which the kit indexes a screened name for monitoring, and under which a changed
+   * target's names look up their candidates (decisions §12): two names this provider could call
+   * alike must share one. A provider that normalizes names its own way (transliteration) gives
+   * keys made from its normalized words (`screeningKeysOfWords`); without it, the kit's own
+   * (`screeningNameKeys`). Keys that change (a provider replaced or upgraded) call for
+   * `kit.screening.reindexScreenedNames()`.
+   */
+  nameKeys?(name: string): readonly string[];
 }

@@ -13,7 +13,7 @@ import {
   toClientResponse,
 } from '../domain/client.js';
 import { eventsOfCommand } from '../domain/client-events.js';
-import { initialScreening } from '../domain/screening.js';
+import { initialScreening, rescreening } from '../domain/screening.js';
 import { clientNotFound, type DomainError } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { createdAtAndIdCursor } from '../pagination/page-cursor.js';
@@ -211,7 +211,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
                   { ...client, status: to, updatedAt: at },
                   toInformation(withKeys, { newId: () => ports.ids.uuid(), at }),
                   null,
-                  initialScreening(screens),
+                  rescreening(client.screening, screens),
                 ),
             }),
           ),

@@ -3,7 +3,6 @@ import { type IdempotentCommandContext, runCommand } from '../commands/idempoten
 import { auditActorOf } from '../domain/audit-entry.js';
 import { type StoredClient, toClientResponse } from '../domain/client.js';
 import { completedScreening, screeningAuditChanges, screeningSubjectsOf } from '../domain/screening.js';
-import { screeningNameKeys } from '../domain/screening-name-keys.js';
 import {
   clientNotFound,
   type DomainError,
@@ -21,8 +20,10 @@ import { CLIENT_EVENT_API_VERSION, screeningHitResolvedEventType } from '../sche
 import type { Client, Screening } from '../schemas/client-response.js';
 import { resolveScreeningHitBodySchema } from '../schemas/compliance.js';
 import { isUuid, parseRequest } from '../validation/parse-request.js';
+import { createScreenedNameReindexing, type NameIndexingReceipt } from './screened-name-reindexing.js';
 import {
   createScreeningMonitoring,
+  indexKeysOf,
   type ListChangeReceipt,
   type ListChangeReport,
 } from './screening-monitoring.js';
@@ -51,6 +52,13 @@ export interface ScreeningService {
    * nothing is monitored.
    */
   listChanged(change: unknown): ResultAsync<ListChangeReceipt, DomainError>;
+  /**
+   * Rebuilds the index of screened names that monitoring matches list changes against, on the job
+   * engine, `batchSize` clients a job (default 200, at most 1,000): once after an upgrade that
+   * brought the index (clients screened before it are not in it), and whenever the provider's
+   * keys change (`ScreeningProvider.nameKeys`). `options`: `{ batchSize? }`.
+   */
+  reindexScreenedNames(options?: unknown): ResultAsync<NameIndexingReceipt, DomainError>;
   /** Compliance's decision on one hit; `body`: `{ decision, reason }`. */
   resolveHit(
     principal: CompliancePrincipal,
@@ -85,6 +93,7 @@ const nothingScreened: ScreeningJobReport = { screened: false, hits: 0 };
  */
 export const createScreeningService = (ctx: KitContext): ScreeningService => {
   const { ports } = ctx;
+  const keysOf = indexKeysOf(ports.screening);
 
   /** Writes `screening` if the client still awaits one of these very names; the event when it completed. */
   const record = (clientId: string, subjects: readonly ScreeningSubject[], screening: Screening) =>
@@ -119,7 +128,7 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
               ? okAsync<void, never>(undefined)
               : tx.screenedNames.replace(
                   clientId,
-                  subjects.map((subject) => ({ ...subject, keys: screeningNameKeys(subject.name) })),
+                  subjects.map((subject) => ({ ...subject, keys: [...keysOf(subject.name)] })),
                 );
           // A failure repeated by a retry changes nothing, and adds no entry.
           const entries: AuditEntry[] =
@@ -152,8 +161,14 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
       .mapErr(lockLostAsInProgress);
 
   const monitoring = createScreeningMonitoring(ctx);
+  const reindexing = createScreenedNameReindexing(ctx);
 
   const runJob = (job: ScreeningJob): ResultAsync<ScreeningJobReport, ScreeningJobFailure> => {
+    if (job.type === 'index-screened-names') {
+      return reindexing
+        .runNameIndexing(job)
+        .map((indexed): ScreeningJobReport => ({ screened: indexed > 0, hits: 0 }));
+    }
     if (job.type === 'monitor-list-change') {
       return monitoring
         .runListChange(job)
@@ -173,8 +188,11 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
           ),
         )
         .andThen((matches) => {
-          const screening = completedScreening(matches, ports.clock.now().toISOString(), () =>
-            ports.ids.uuid(),
+          const screening = completedScreening(
+            matches,
+            ports.clock.now().toISOString(),
+            () => ports.ids.uuid(),
+            client.screening.hits,
           );
           return record(client.id, subjects, screening).map(
             (written): ScreeningJobReport => ({ screened: written, hits: written ? matches.length : 0 }),
@@ -248,5 +266,10 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
     );
   };
 
-  return { runJob, resolveHit, listChanged: monitoring.listChanged };
+  return {
+    runJob,
+    resolveHit,
+    listChanged: monitoring.listChanged,
+    reindexScreenedNames: reindexing.reindexScreenedNames,
+  };
 };
