@@ -51,8 +51,14 @@ export const screeningKeysOfWords = (words: readonly string[]): string[] => {
   if (sounds.length === 1) keys.add(sounds[0] as string);
   const pair = (a: string, b: string) => (a < b ? `${a}+${b}` : `${b}+${a}`);
   for (let i = 0; i < sounds.length; i += 1) {
-    for (let j = i + 1; j < sounds.length; j += 1) {
-      const [a, b] = [sounds[i] as string, sounds[j] as string];
+    for (let j = i + 1; j < sounds.length; j += 1) keys.add(pair(sounds[i] as string, sounds[j] as string));
+  }
+  // A letter missing, added or changed in one word: its consonants with one left out meet the
+  // other's (`rtnbrk`, `rtbrk`), short words' too (`yusuf` → `sf`, يوسف → `fsf`).
+  const consonants = [...new Set(sounded.map(consonantsOf))].filter((sound) => sound.length >= 2);
+  for (let i = 0; i < consonants.length; i += 1) {
+    for (let j = i + 1; j < consonants.length; j += 1) {
+      const [a, b] = [consonants[i] as string, consonants[j] as string];
       keys.add(pair(a, b));
       for (const shorter of oneLetterLess(a)) keys.add(pair(shorter, b));
       for (const shorter of oneLetterLess(b)) keys.add(pair(a, shorter));
@@ -107,9 +113,14 @@ const SOUNDS: readonly (readonly [RegExp, string])[] = [
  * is kept as written, and so is a word outside a–z.
  */
 const soundOf = (word: string): string => {
+  const sound = consonantsOf(word);
+  return sound.length >= 3 ? sound : word;
+};
+
+/** A word's consonants as `soundOf` takes them, however few (`yusuf` → `sf`); a word outside a–z as written. */
+const consonantsOf = (word: string): string => {
   if (!/^[a-z0-9]+$/.test(word)) return word;
   let sound = word;
   for (const [pattern, replacement] of SOUNDS) sound = sound.replace(pattern, replacement);
-  sound = sound.replace(/[aeiouy]/g, '').replace(/(.)\1+/g, '$1');
-  return sound.length >= 3 ? sound : word;
+  return sound.replace(/[aeiouy]/g, '').replace(/(.)\1+/g, '$1');
 };
