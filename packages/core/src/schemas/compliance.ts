@@ -76,8 +76,11 @@ export const termsSignedBodySchema = z
   .strictObject({
     termsVersion: freeText(MAX_TERMS_VERSION_LENGTH),
     signedAt: dateTimeSchema,
-    // An empty name is only reported as empty.
-    signatoryName: freeText().refine((name) => name === '' || hasLetter(name), NAME_WITHOUT_LETTER_MESSAGE),
+    // An empty or unstorable name is only reported as such.
+    signatoryName: freeText().refine(
+      (name) => name === '' || !isStorableText(name) || hasLetter(name),
+      NAME_WITHOUT_LETTER_MESSAGE,
+    ),
     ipAddress: z
       .union([z.ipv4(), z.ipv6()], { error: 'Must be an IPv4 or IPv6 address' })
       .nullable()

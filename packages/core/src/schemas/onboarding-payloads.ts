@@ -86,19 +86,17 @@ const nullableString = () =>
     .nullable()
     .optional();
 
-/**
- * A person's or company's name, screened (domain/screening.ts): it must hold a letter. An empty or
- * blank one is only reported as such.
- */
-const requiredName = () =>
-  requiredString().refine((value) => isBlank(value) || hasLetter(value), NAME_WITHOUT_LETTER_MESSAGE);
+/** A name is reported once: an empty, blank or unstorable one as such, not also as letterless. */
+const holdsLetterIfText = (value: string) => isBlank(value) || !isStorableText(value) || hasLetter(value);
+/** A person's or company's name, screened (domain/screening.ts): it must hold a letter. */
+const requiredName = () => requiredString().refine(holdsLetterIfText, NAME_WITHOUT_LETTER_MESSAGE);
 /** An optional name (a third-party account's owner): null, absent or blank, or with a letter. */
 const nullableName = () =>
   z
     .string({ error: 'Must be a string or null' })
     .max(MAX_STRING_LENGTH, tooLong)
     .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
-    .refine((value) => isBlank(value) || hasLetter(value), NAME_WITHOUT_LETTER_MESSAGE)
+    .refine(holdsLetterIfText, NAME_WITHOUT_LETTER_MESSAGE)
     .nullable()
     .optional();
 

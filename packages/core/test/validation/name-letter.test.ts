@@ -116,6 +116,17 @@ describe('every name of a payload holds a letter (it is screened)', () => {
     for (const name of withLetters) parsedValueOf(schema, payload(name));
   });
 
+  it('an unstorable name is reported as unstorable only', () => {
+    const payload: LoosePayload = exampleEntityPayload();
+    payload.company.name = '\ud800';
+    payload.companyDirectorsAndUbos.directors[0].name = '-\u0000';
+    const unstorable = 'Must not contain NUL or unpaired surrogate characters';
+    expect(parameterErrorsOf(entityPayload, payload)).toEqual({
+      'company.name': [unstorable],
+      'companyDirectorsAndUbos.directors[0].name': [unstorable],
+    });
+  });
+
   it('every name problem of a payload is reported at once, blank and empty ones as such', () => {
     const payload: LoosePayload = exampleEntityPayload();
     payload.company.name = '.';
