@@ -10,6 +10,7 @@ import type { DemoConfig } from './demo-config.js';
 import { createLimitedServer, type DemoServerLimits } from './demo-server-limits.js';
 import { type DemoStartFailure, demoStartFailure, describeDemoStartFailure } from './demo-start-failure.js';
 import { type DemoWebhookEndpoint, registerDemoWebhook, startDemoJobs } from './demo-webhooks.js';
+import { seedTryItOut } from './try-it-out-seed.js';
 
 export type StartDemoOptions = {
   /** Receives the causes of 500 and 503 answers and failed purges (default: console.error). */
@@ -89,6 +90,11 @@ export const startDemo = (
         });
         return seedDemoData(adapters.ports)
           .mapErr(demoStartFailure('seed the demo keys, client and preset fees'))
+          .andThen(() =>
+            seedTryItOut(kit, adapters).mapErr(
+              demoStartFailure("seed what the API docs' examples need (client a2, uploads, a document)"),
+            ),
+          )
           .andThen(() =>
             config.webhook === null
               ? okAsync(null)

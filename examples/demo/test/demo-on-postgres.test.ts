@@ -3,6 +3,7 @@ import { exampleIndividualPayload } from '@onboarding-kit/core';
 import { demoIdentities } from '@onboarding-kit/memory';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { tryItOutIds } from '../src/try-it-out-seed.js';
 import { openDemoDatabase } from './support/demo-database.js';
 import { demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http.js';
 import { startTestDemo } from './support/test-demo.js';
@@ -53,13 +54,13 @@ test('with DATABASE_URL: migrated and seeded at start; a restart keeps every cli
   }
 
   const afterFirstStart = await tableContents();
-  // Client a1 and the created one; 4 fees per manager; the four demo keys.
+  // Clients a1 and a2 and the created one; 4 fees per manager; the four demo keys.
   expect(afterFirstStart.clients.map((row) => row.id).sort()).toEqual(
-    [demoIdentities.clientA1.principal.clientId, createdId].sort(),
+    [demoIdentities.clientA1.principal.clientId, tryItOutIds.clientA2Id, createdId].sort(),
   );
   expect(afterFirstStart.presetFees).toHaveLength(8);
   expect(afterFirstStart.apiKeys).toEqual([{ keys: 4 }]);
-  expect(afterFirstStart.statusHistory).toEqual([{ entries: 2 }]);
+  expect(afterFirstStart.statusHistory).toEqual([{ entries: 3 }]);
 
   const second = await startTestDemo({ DATABASE_URL: databaseUrl });
   try {
@@ -69,7 +70,7 @@ test('with DATABASE_URL: migrated and seeded at start; a restart keeps every cli
     const listed = await call('GET', '/manager/v1/clients?limit=100', { key: managerKey });
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((client: { id: string }) => client.id).sort()).toEqual(
-      [demoIdentities.clientA1.principal.clientId, createdId].sort(),
+      [demoIdentities.clientA1.principal.clientId, tryItOutIds.clientA2Id, createdId].sort(),
     );
     for (const identity of [demoIdentities.managerB, demoIdentities.clientA1, demoIdentities.compliance]) {
       const path =

@@ -49,7 +49,10 @@ const uploadCreateDownload = async (origin: string, bucket: string) => {
   const bytes = sampleBytes(200_000, 6);
   await uploadThroughLinks(call, key, { [filename]: bytes });
   const uploads = await call('GET', '/manager/v1/uploads', { key });
-  expect(uploads.body.files).toEqual([expect.objectContaining({ filename, size: bytes.byteLength })]);
+  // Beside the uploads the demo seeds for the API docs' examples.
+  expect(uploads.body.files.filter((file: { filename: string }) => file.filename === filename)).toEqual([
+    expect.objectContaining({ filename, size: bytes.byteLength }),
+  ]);
 
   const created = await call('POST', '/manager/v1/clients/individuals', {
     key,
@@ -63,7 +66,11 @@ const uploadCreateDownload = async (origin: string, bucket: string) => {
     new HeadObjectCommand({ Bucket: bucket, Key: `documents/${encodeURIComponent(documentKey)}` }),
   );
   expect(head.ContentLength).toBe(bytes.byteLength);
-  expect((await call('GET', '/manager/v1/uploads', { key })).body.files).toEqual([]);
+  expect(
+    (await call('GET', '/manager/v1/uploads', { key })).body.files.map(
+      (file: { filename: string }) => file.filename,
+    ),
+  ).not.toContain(filename);
 
   const downloaded = await downloadDocument(call, key, documentKey);
   expect(downloaded.bytes).toEqual(bytes);

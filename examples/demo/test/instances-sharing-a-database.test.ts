@@ -2,6 +2,7 @@ import { exampleIndividualPayload } from '@onboarding-kit/core';
 import { demoIdentities } from '@onboarding-kit/memory';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { tryItOutIds } from '../src/try-it-out-seed.js';
 import { openDemoDatabase } from './support/demo-database.js';
 import { demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http.js';
 import { type DemoProcess, spawnDemoProcess } from './support/demo-process.js';
@@ -63,8 +64,9 @@ test('200 parallel same-key creates across two processes sharing the database ma
   await inspector.connect();
   try {
     const { rows } = await inspector.query<{ id: string }>(
-      'SELECT id FROM onboarding_kit.clients WHERE id <> $1',
-      [demoIdentities.clientA1.principal.clientId],
+      // Besides the seeded clients a1 and a2.
+      'SELECT id FROM onboarding_kit.clients WHERE id <> ALL($1::uuid[])',
+      [[demoIdentities.clientA1.principal.clientId, tryItOutIds.clientA2Id]],
     );
     expect(rows.map((row) => row.id)).toEqual([...clientIds]);
     const history = await inspector.query(

@@ -1,4 +1,4 @@
-import type { Principal } from '@onboarding-kit/core';
+import type { IndividualOnboardingPayload, Principal } from '@onboarding-kit/core';
 import {
   assignNextBodySchema,
   assignNextResponseSchema,
@@ -45,6 +45,18 @@ const promotedDocuments = (options: DocumentedKitOptions): string =>
 
 const clientResource = { component: 'Client', schema: clientSchema } as const;
 
+/** The file the resubmission example names as the new identity document. */
+const RESUBMITTED_ID_DOCUMENT_EXAMPLE = 'passport-renewed.pdf';
+
+/**
+ * The create example with an identity document of its own: an upload is used by one command only
+ * (decisions §4), so the create's `passport.pdf` is gone once the create's example ran.
+ */
+const resubmissionExample = (created: unknown): unknown => {
+  const payload = created as IndividualOnboardingPayload;
+  return { ...payload, profile: { ...payload.profile, idDocuments: [RESUBMITTED_ID_DOCUMENT_EXAMPLE] } };
+};
+
 /**
  * Every route of the three interfaces (spec section 4, decisions §1–§6), declared once, in mounting
  * order: which interfaces serve it, its method and path, whether it takes an Idempotency-Key, its
@@ -75,6 +87,7 @@ export const interfaceOperations = {
     requestBody: {
       component: 'IndividualOnboardingPayload',
       schema: defaultOnboardingPayloadSchemas.individualPayload,
+      example: resubmissionExample,
     },
     success: { status: 201, description: 'The client, back in ONBOARDING_UNDER_REVIEW', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],

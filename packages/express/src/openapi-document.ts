@@ -298,7 +298,9 @@ const operationObject = (
           content: {
             'application/json': {
               schema: componentReference(operation.requestBody.component),
-              example: exampleOf(requestSchemas[operation.requestBody.component]),
+              example: (operation.requestBody.example ?? ((example: unknown) => example))(
+                exampleOf(requestSchemas[operation.requestBody.component]),
+              ),
             },
           },
         },

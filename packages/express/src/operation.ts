@@ -40,7 +40,14 @@ export type OperationSpec = {
    * The JSON body the route takes; routes without one never read the body. An `optional` body may
    * be left out (no body, or an empty one): the service then receives `undefined`.
    */
-  readonly requestBody?: NamedSchema & { readonly optional?: true };
+  readonly requestBody?: NamedSchema & {
+    readonly optional?: true;
+    /**
+     * The operation's "Try it out" example made from its body schema's (default: that one as it
+     * is), when two operations share a schema but one example cannot serve both.
+     */
+    readonly example?: (schemaExample: unknown) => unknown;
+  };
   /** The query string the route reads. */
   readonly query?: z.ZodObject;
   readonly success: NamedSchema & { readonly status: 200 | 201; readonly description: string };
