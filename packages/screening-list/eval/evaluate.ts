@@ -1,5 +1,6 @@
 /**
- * Prints the matcher's precision and recall on the committed labelled pairs (`name-pairs.tsv`) and
+ * Prints the matcher's precision and recall on the committed labelled pairs (`name-pairs.tsv`, the
+ * set it was tuned on, and `held-out-pairs.tsv`, kinds of variation it was not tuned on) and
  * its alerts per 1,000 clean clients (`clean-names.txt`) against a generated list of 100,000
  * targets (EVAL_LIST_TARGETS), beside the matcher it replaced (fuzzball token_sort_ratio ≥ 90,
  * bench/baseline):
@@ -46,20 +47,37 @@ const matchers: Matcher[] = [
 ];
 
 const directory = fileURLToPath(new URL('.', import.meta.url));
-const pairs = readFileSync(`${directory}name-pairs.tsv`, 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const [kind, listed, screened, match, variation] = line.split('\t') as [
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    return { kind: kind as 'person' | 'company', listed, screened, match: match === '1', variation };
-  });
+type LabelledPair = {
+  readonly kind: 'person' | 'company';
+  readonly listed: string;
+  readonly screened: string;
+  readonly match: boolean;
+  readonly variation: string;
+};
+const readPairs = (file: string): LabelledPair[] =>
+  readFileSync(`${directory}${file}`, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const [kind, listed, screened, match, variation] = line.split('\t') as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      return { kind: kind as 'person' | 'company', listed, screened, match: match === '1', variation };
+    });
+/**
+ * The set the matcher was tuned on, and a held-out set of other kinds of variation
+ * (`generate-held-out-pairs.ts`) it was not: both are reported, each on its own.
+ */
+const sets = [
+  { name: 'tuned set (name-pairs.tsv)', pairs: readPairs('name-pairs.tsv') },
+  { name: 'held-out set (held-out-pairs.tsv)', pairs: readPairs('held-out-pairs.tsv') },
+];
+const pairs = sets.flatMap((set) => set.pairs);
 const cleanNames = readFileSync(`${directory}clean-names.txt`, 'utf8').trim().split('\n');
 const listTargets = Number(process.env.EVAL_LIST_TARGETS ?? 100_000);
 /** How many misses and look-alikes flagged, and clean alerts, to print (EVAL_SHOWN_EXAMPLES, EVAL_SHOWN_ALERTS). */
@@ -102,46 +120,46 @@ const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(3));
 
 for (const matcher of matchers.slice(0, Number(process.env.EVAL_MATCHERS ?? matchers.length))) {
   const list = await matcher.load(pairList());
-  let truePositives = 0;
-  let falsePositives = 0;
-  let falseNegatives = 0;
-  const misses = new Map<string, { found: number; of: number }>();
-  const examples: string[] = [];
-  for (const pair of pairs) {
-    const id = listedNames.get(`${pair.kind}\t${pair.listed}`)?.id;
-    const found = list
-      .match({ kind: kindOf(pair.kind), name: pair.screened })
-      .some((match) => match.targetId === id);
-    const tally = misses.get(`${pair.match ? 'match' : 'non-match'}: ${pair.variation}`) ?? {
-      found: 0,
-      of: 0,
-    };
-    tally.of += 1;
-    if (found) tally.found += 1;
-    misses.set(`${pair.match ? 'match' : 'non-match'}: ${pair.variation}`, tally);
-    if (found && pair.match) truePositives += 1;
-    if (found && !pair.match) falsePositives += 1;
-    if (!found && pair.match) falseNegatives += 1;
-    if (found !== pair.match && examples.length < shownExamples) {
-      // The pair's own score, whether or not the index made it a candidate: a miss scored at or
-      // above the threshold was never a candidate.
-      const own = list.match(
-        { kind: kindOf(pair.kind), name: pair.screened },
-        0,
-        id === undefined ? [] : [id],
-      );
-      examples.push(
-        `${pair.match ? 'missed' : 'flagged'}: ${pair.listed} / ${pair.screened} (score ${own.find((match) => match.targetId === id)?.score ?? 0})`,
-      );
+  for (const set of sets) {
+    let truePositives = 0;
+    let falsePositives = 0;
+    let falseNegatives = 0;
+    const misses = new Map<string, { found: number; of: number }>();
+    const examples: string[] = [];
+    for (const pair of set.pairs) {
+      const id = listedNames.get(`${pair.kind}\t${pair.listed}`)?.id;
+      const found = list
+        .match({ kind: kindOf(pair.kind), name: pair.screened })
+        .some((match) => match.targetId === id);
+      const variation = `${pair.match ? 'match' : 'non-match'}: ${pair.variation}`;
+      const tally = misses.get(variation) ?? { found: 0, of: 0 };
+      tally.of += 1;
+      if (found) tally.found += 1;
+      misses.set(variation, tally);
+      if (found && pair.match) truePositives += 1;
+      if (found && !pair.match) falsePositives += 1;
+      if (!found && pair.match) falseNegatives += 1;
+      if (found !== pair.match && examples.length < shownExamples) {
+        // The pair's own score, whether or not the index made it a candidate: a miss scored at or
+        // above the threshold was never a candidate.
+        const own = list.match(
+          { kind: kindOf(pair.kind), name: pair.screened },
+          0,
+          id === undefined ? [] : [id],
+        );
+        examples.push(
+          `${pair.match ? 'missed' : 'flagged'}: ${pair.listed} / ${pair.screened} (score ${own.find((match) => match.targetId === id)?.score ?? 0})`,
+        );
+      }
     }
+    console.log(`\n${matcher.name}, ${set.name}: ${set.pairs.length} labelled pairs`);
+    console.log(
+      `precision ${ratio(truePositives, truePositives + falsePositives)}  recall ${ratio(truePositives, truePositives + falseNegatives)}  (${truePositives} found, ${falseNegatives} missed, ${falsePositives} look-alikes flagged)`,
+    );
+    for (const [variation, { found, of }] of [...misses].sort())
+      console.log(`  ${variation}: ${found}/${of} flagged`);
+    for (const example of examples) console.log(`  ${example}`);
   }
-  console.log(`\n${matcher.name}, ${pairs.length} labelled pairs`);
-  console.log(
-    `precision ${ratio(truePositives, truePositives + falsePositives)}  recall ${ratio(truePositives, truePositives + falseNegatives)}  (${truePositives} found, ${falseNegatives} missed, ${falsePositives} look-alikes flagged)`,
-  );
-  for (const [variation, { found, of }] of [...misses].sort())
-    console.log(`  ${variation}: ${found}/${of} flagged`);
-  for (const example of examples) console.log(`  ${example}`);
 
   async function* cleanList(): AsyncGenerator<string> {
     yield header;
