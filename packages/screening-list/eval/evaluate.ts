@@ -73,9 +73,13 @@ const readPairs = (file: string): LabelledPair[] =>
  * The set the matcher was tuned on, and a held-out set of other kinds of variation
  * (`generate-held-out-pairs.ts`) it was not: both are reported, each on its own.
  */
+const heldOutFile = process.env.EVAL_HELD_OUT_FILE ?? 'held-out-pairs.tsv';
 const sets = [
   { name: 'tuned set (name-pairs.tsv)', pairs: readPairs('name-pairs.tsv') },
-  { name: 'held-out set (held-out-pairs.tsv)', pairs: readPairs('held-out-pairs.tsv') },
+  {
+    name: `held-out set (${heldOutFile})`,
+    pairs: readPairs(heldOutFile),
+  },
 ];
 const pairs = sets.flatMap((set) => set.pairs);
 const cleanNames = readFileSync(`${directory}clean-names.txt`, 'utf8').trim().split('\n');

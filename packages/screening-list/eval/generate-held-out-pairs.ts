@@ -8,6 +8,9 @@
  * name), another family of the same culture, a company sharing its coined word but not its trade.
  *
  *     node --import tsx packages/screening-list/eval/generate-held-out-pairs.ts
+ *
+ * The committed file was measured once before any change made after looking at it; a fresh
+ * sample of the same kinds (another seed, written beside it) measures what was changed since.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +24,9 @@ type Pair = readonly [
   variation: string,
 ];
 
-const random = seededRandom(0x4e1d);
+/** Another sample of the same kinds: HELD_OUT_SEED and HELD_OUT_FILE (evaluated with EVAL_HELD_OUT_FILE). */
+const random = seededRandom(Number(process.env.HELD_OUT_SEED ?? 0x4e1d));
+const file = process.env.HELD_OUT_FILE ?? 'held-out-pairs.tsv';
 /** Letters beside each on a QWERTY keyboard (the slip of a finger). */
 const keyboard: Readonly<Record<string, string>> = {
   a: 'qsz',
@@ -158,7 +163,7 @@ const eol = '\n';
 const directory = fileURLToPath(new URL('.', import.meta.url));
 const unique = [...new Map(pairs.map((pair) => [`${pair[1]}\t${pair[2]}`, pair])).values()];
 writeFileSync(
-  `${directory}held-out-pairs.tsv`,
+  `${directory}${file}`,
   `kind\tlisted\tscreened\tmatch\tvariation${eol}${unique.map((pair) => pair.join('\t')).join(eol)}${eol}`,
 );
 console.log(`${unique.length} held-out pairs (${unique.filter((pair) => pair[3] === 1).length} matches)`);

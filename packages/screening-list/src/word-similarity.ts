@@ -43,6 +43,20 @@ export type WordSimilarity = { readonly kind: ScreeningTokenMatch['kind']; reado
 /** A word alike in sound only (another vowel, the same Double Metaphone code) counts this much, and a little more the closer its spelling. */
 const SOUND_ALIKE = 0.65;
 
+/** A word of this many letters or more: a slip on its first letter or on a vowel is still a slip. */
+const LONG_WORD = 7;
+
+/**
+ * Whether the screened word (four letters) is the listed one (five) with a letter dropped inside
+ * it (`bial` / `bilal`); not one with a letter more (`kratz` is not `katz`).
+ */
+const droppedInside = (screened: string, listed: string): boolean =>
+  screened.length === 4 &&
+  listed.length === 5 &&
+  screened.charAt(0) === listed.charAt(0) &&
+  screened.charAt(3) === listed.charAt(4) &&
+  distance(screened, listed) === 1;
+
 /** Spelling edits tolerated in a word of this many letters (its shorter side): none below 4. */
 const toleratedEdits = (length: number): number => (length >= 13 ? 3 : length >= 9 ? 2 : length >= 5 ? 1 : 0);
 
@@ -109,7 +123,9 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
     !romanized &&
     !otherVowels &&
     !metaphone &&
-    (shorter < 5 || longest - shorter > toleratedEdits(shorter))
+    (shorter < 4 ||
+      (shorter === 4 && longest !== 5) ||
+      longest - shorter > Math.max(1, toleratedEdits(shorter)))
   )
     return null;
   const edits = spellingEdits(a.text, b.text);
@@ -121,13 +137,16 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
     phonetic = SOUND_ALIKE + 0.1 * spelling;
   }
   // A short word with another first letter is another name (`rami` / `raji` is a spelling
-  // variant, `badin` / `hadin` is not): a typo rarely falls on the first letter. Another vowel
-  // where the romanizations agree is another name as often as a typo (`belov` / `balov`): it
-  // counts as alike in sound, not as a misspelling.
+  // variant, `badin` / `hadin` is not): a typo rarely falls on the first letter. In a short word,
+  // another vowel where the romanizations agree is another name as often as a typo (`belov` /
+  // `balov`): it counts as alike in sound, not as a misspelling; in a long one it is a slip
+  // (`gardrigiez`). A screened word of four letters may be a listed five-letter one with a letter
+  // dropped inside it (`bial` / `bilal`, `pvel` / `pavel`), not at its end (`ivan` / `ivana`).
+  // `a` is the screened word, `b` the listed one, wherever this is called.
   const spelled =
-    !otherVowels &&
-    edits <= toleratedEdits(shorter) &&
-    (shorter >= 7 || a.text.charAt(0) === b.text.charAt(0))
+    (!otherVowels || shorter >= LONG_WORD) &&
+    (edits <= toleratedEdits(shorter) || (edits === 1 && droppedInside(a.text, b.text))) &&
+    (shorter >= LONG_WORD || a.text.charAt(0) === b.text.charAt(0))
       ? spelling
       : 0;
   if (phonetic === 0 && spelled === 0) return null;

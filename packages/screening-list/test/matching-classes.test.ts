@@ -21,6 +21,8 @@ const listed: readonly (readonly [id: string, schema: string, name: string])[] =
   ['haddad', 'Person', 'Khalid HADDAD'],
   ['belov', 'Person', 'Viktor BELOV'],
   ['qaeda', 'Organization', 'Al Qaeda'],
+  ['bilal', 'Person', 'Bilal GARDRIGUEZ'],
+  ['katz', 'Person', 'Shlomo KATZ'],
 ];
 
 /**
@@ -93,6 +95,14 @@ describe('the classes of variation a screened name is found through', () => {
   it('answers every target listed under the same name, beyond the candidates a query scores', async () => {
     const screening = await list();
     expect(screening.match(person('Kim Chol')).filter((match) => match.score === 100)).toHaveLength(60);
+  });
+
+  it('finds a letter dropped inside a short given name, and a vowel slipped in a long family name', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('Bial Gardriguez')))).toContain('bilal');
+    expect(ids(screening.match(person('Bilal Gardrigiez')))).toContain('bilal');
+    // A letter more in a short name is another name, not a slip.
+    expect(ids(screening.match(person('Shlomo Kratz')))).not.toContain('katz');
   });
 
   it('does not read another vowel as a misspelling: Balov is not Belov', async () => {
