@@ -164,6 +164,9 @@ export const createNameIndexBuilder = () => {
       const wordMarks = new Int32Array(words);
       // The names a query found (each at most once: its mask was 0).
       const touched = new Int32Array(names);
+      // The best MAX_CANDIDATES by rank, kept sorted in two small typed arrays (no object per name).
+      const bestNames = new Int32Array(MAX_CANDIDATES);
+      const bestRanks = new Float64Array(MAX_CANDIDATES);
       let stamp = 0;
 
       // Each listed word weighted once, when a query first meets it (most never are).
@@ -357,9 +360,6 @@ export const createNameIndexBuilder = () => {
           }
         }
         const identical: number[] = [];
-        // The best MAX_CANDIDATES by rank, kept sorted in two small typed arrays (no object per name).
-        const bestNames = new Int32Array(MAX_CANDIDATES);
-        const bestRanks = new Float64Array(MAX_CANDIDATES);
         let kept = 0;
         for (let index = 0; index < touchedCount; index += 1) {
           const name = touched[index] as number;
@@ -387,7 +387,8 @@ export const createNameIndexBuilder = () => {
           bestNames[at] = name;
           if (kept < MAX_CANDIDATES) kept += 1;
         }
-        return [...identical, ...bestNames.subarray(0, kept)];
+        for (let at = 0; at < kept; at += 1) identical.push(bestNames[at] as number);
+        return identical;
       };
 
       return {

@@ -151,17 +151,19 @@ export const loadSanctionsList = (
             ? names.candidates(words, organization)
             : targetIds.flatMap((id) => namesOfTarget.get(id) ?? []);
         // A name listed for many targets is scored, and explained, once a query.
-        const scoredNames = new Map<string, { scored: NameScore; pairing?: NamePairing; summary?: string }>();
+        const scoredNames = new Map<
+          string,
+          { scored: NameScore; pairing?: NamePairing; explanation?: ScreeningExplanation }
+        >();
         for (const candidate of candidates) {
           const listed = names.name(candidate);
           if (listed.organization !== organization) continue;
           const target = loaded[listed.target] as ListTarget;
-          const listedWords = names.words(candidate);
-          const key = listedWords.map((word) => word.forms.text).join(' ');
-          let same = scoredNames.get(key);
+          // The same text is the same words (an alias listed for many targets, a common name).
+          let same = scoredNames.get(listed.text);
           if (same === undefined) {
-            same = { scored: scoreName(words, listedWords) };
-            scoredNames.set(key, same);
+            same = { scored: scoreName(words, names.words(candidate)) };
+            scoredNames.set(listed.text, same);
           }
           const { scored } = same;
           const country =
@@ -175,12 +177,15 @@ export const loadSanctionsList = (
           const known = best.get(listed.target);
           if (score < threshold || (known !== undefined && known.score >= score)) continue;
           same.pairing ??= scored.explain();
-          const details = { ...same.pairing, ...(country === undefined ? {} : { country }) };
-          let summary: string;
+          let explanation: ScreeningExplanation;
           if (country === undefined) {
-            same.summary ??= summaryOf(score, details);
-            summary = same.summary;
-          } else summary = summaryOf(score, details);
+            // One explanation for every target of the same name (read, never changed, by the caller).
+            same.explanation ??= { summary: summaryOf(score, same.pairing), ...same.pairing };
+            explanation = same.explanation;
+          } else {
+            const details = { ...same.pairing, country };
+            explanation = { summary: summaryOf(score, details), ...details };
+          }
           best.set(listed.target, {
             targetId: target.id,
             target,
@@ -188,7 +193,7 @@ export const loadSanctionsList = (
             matchedName: listed.text,
             listName: target.datasets[0] ?? '',
             score: Math.round(score * 10) / 10,
-            explanation: { summary, ...details },
+            explanation,
           });
         }
         // Ties in the order of their ids' code units (localeCompare costs a microsecond a call).
