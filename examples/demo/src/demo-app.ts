@@ -14,7 +14,7 @@ import {
 } from '@onboarding-kit/express';
 import { createReviewConsole } from '@onboarding-kit/review-console';
 import express, { type Express } from 'express';
-import { demoReviewerOf, requireDemoStaff } from './demo-staff-login.js';
+import { demoManagerNames, demoReviewerOf, requireDemoStaff } from './demo-staff-login.js';
 
 /** The demo's paths (decisions §1 and §8). */
 export const demoPaths = {
@@ -48,7 +48,11 @@ export const createDemoApp = ({ kit, signedLinks, logger = consoleHttpLogger }: 
   app.use(demoPaths.compliance, createComplianceRouter(kit, { logger }));
   if (signedLinks !== null) app.use(demoPaths.storage, createSignedLinkRouter(signedLinks, { logger }));
   // The compliance team's console, behind the demo's staff login (HTTP Basic, demo-staff-login.ts).
-  app.use(demoPaths.review, requireDemoStaff, createReviewConsole({ kit, reviewerOf: demoReviewerOf }));
+  app.use(
+    demoPaths.review,
+    requireDemoStaff,
+    createReviewConsole({ kit, reviewerOf: demoReviewerOf, managerNames: demoManagerNames }),
+  );
   // The document of this kit: its lists are the enums, its options the figures.
   app.use(
     createApiDocsRouter({

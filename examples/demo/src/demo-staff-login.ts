@@ -56,3 +56,12 @@ export const requireDemoStaff = (req: Request, res: Response, next: NextFunction
 /** What the console is told about a request the login let through (what `requireDemoStaff` set). */
 export const demoReviewerOf = (req: Request): Reviewer | undefined =>
   req.res?.locals.reviewer as Reviewer | undefined;
+
+/** The demo's directory of managers, by id: what a host's own user table would answer. */
+export const demoManagerNames = (managerIds: readonly string[]): Record<string, string> => {
+  const known: Record<string, string> = {
+    [demoIdentities.managerA.principal.managerId]: 'Manager A',
+    [demoIdentities.managerB.principal.managerId]: 'Manager B',
+  };
+  return Object.fromEntries(managerIds.flatMap((id) => (known[id] === undefined ? [] : [[id, known[id]]])));
+};

@@ -44,6 +44,8 @@ describe('the demo serves the review console at /review behind its staff login',
     expect(queue.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     const page = await queue.text();
     expect(page).toContain('Demo reviewer');
+    // The manager column names the seeded client's manager from the demo's directory.
+    expect(page).toMatch(/<td>Individual<\/td>\s*<td>Manager A<\/td>/);
     const clientId = /href="\/review\/clients\/([0-9a-f-]{36})"/.exec(page)?.[1];
     expect(clientId).toBeDefined();
 

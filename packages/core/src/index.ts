@@ -142,6 +142,7 @@ export { type ReviewQueueStatus, reviewQueueStatuses } from './domain/review-que
 export {
   type AssignNextBody,
   type AssignNextResponse,
+  type ReviewQueueEntry,
   type ReviewQueueQueryInput,
   type ReviewQueueResponse,
   type ReviewQueueScreening,

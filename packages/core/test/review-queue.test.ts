@@ -133,6 +133,20 @@ describe('the review queue', () => {
     expect(ids((await kit.review.queue(alice, { screening: 'NONE' }))._unsafeUnwrap().data)).toHaveLength(4);
   });
 
+  it("names each waiting client's manager (an optional field of the entry: the Client shape is unchanged)", async () => {
+    const { kit, upload, manager, clients } = await kitWithClients(1);
+    const other = aManager();
+    upload(other, 'passport.pdf');
+    const theirs = (await kit.clients.createIndividual(other, exampleIndividualPayload()))._unsafeUnwrap();
+    const queue = (await kit.review.queue(alice, {}))._unsafeUnwrap();
+    expect(queue.data.map(({ id, managerId }) => ({ id, managerId }))).toEqual([
+      { id: clients[0]?.id, managerId: manager.managerId },
+      { id: theirs.id, managerId: other.managerId },
+    ]);
+    const { managerId: _managerId, ...client } = queue.data[1] as (typeof queue.data)[number];
+    expect(client).toEqual((await kit.review.get(alice, theirs.id))._unsafeUnwrap());
+  });
+
   it('refuses an unknown filter or a crafted cursor as a 400 at its parameter', async () => {
     const { kit } = await kitWithClients(0);
     const refused = (await kit.review.queue(alice, { status: 'VERIFIED' }))._unsafeUnwrapErr();

@@ -21,7 +21,10 @@ export type ReviewConsoleOptions = {
    * know who calls; undefined answers 403.
    */
   readonly reviewerOf: ReviewerOf;
-  /** Every page, no action: any request other than GET or HEAD answers 405. */
+  /**
+   * Every page, no action: any request other than GET or HEAD answers 405, but opening a
+   * document (a read, posted to keep its key out of the URL).
+   */
   readonly readOnly?: boolean;
   /**
    * The secret the forms' CSRF tokens are signed with. Default: random at start (forms opened
@@ -30,6 +33,14 @@ export type ReviewConsoleOptions = {
   readonly csrfSecret?: string | Uint8Array;
   /** How the console reads a document from the kit's presigned link (default: the global fetch). */
   readonly fetchDocument?: typeof fetch;
+  /**
+   * The names of the queue's managers, by the kit's `managerId` (the host's own ids), asked once
+   * per queue page with the page's distinct ids. Default: the queue shows the ids. An id without a
+   * name shows as itself.
+   */
+  readonly managerNames?: (
+    managerIds: readonly string[],
+  ) => Promise<Readonly<Record<string, string>>> | Readonly<Record<string, string>>;
   /** The clock of the "waiting since" column (default: now). */
   readonly now?: () => number;
 };
@@ -75,6 +86,13 @@ const problemText = (error: DomainError): string => {
 const noticeBox = (text: string | undefined, kind: 'status' | 'alert'): SafeHtml | string =>
   text === undefined ? '' : html`<div class="notice ${kind}" role="${kind}">${text}</div>`;
 
+/**
+ * Opening a document is a read (a POST only so that its key stays out of the URL): allowed in
+ * read-only mode, with its CSRF token, and audited as every link issued.
+ */
+const isDocumentOpening = (req: Request): boolean =>
+  req.method === 'POST' && /^\/clients\/[^/]+\/documents\/open$/.test(req.path);
+
 const single = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
@@ -119,7 +137,7 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
       return;
     }
     res.locals.reviewer = reviewer;
-    if (readOnly && req.method !== 'GET' && req.method !== 'HEAD') {
+    if (readOnly && req.method !== 'GET' && req.method !== 'HEAD' && !isDocumentOpening(req)) {
       res
         .status(405)
         .setHeader('Allow', 'GET, HEAD')
@@ -165,7 +183,19 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
       ...(cursor === undefined ? {} : { cursor }),
     });
     if (queue.isErr()) return failPage(req, res, 400, problemText(queue.error));
-    sendPage(res, 200, queuePage(contextOf(req, res), queue.value, filters, pageNotice(req), now()));
+    const managerIds = [
+      ...new Set(
+        queue.value.data.flatMap((client) => (client.managerId === undefined ? [] : [client.managerId])),
+      ),
+    ];
+    const names = options.managerNames === undefined ? {} : await options.managerNames(managerIds);
+    sendPage(
+      res,
+      200,
+      queuePage(contextOf(req, res), queue.value, filters, pageNotice(req), now(), (id) =>
+        Object.hasOwn(names, id) ? (names[id] as string) : id,
+      ),
+    );
   });
 
   router.get('/clients/:clientId', async (req, res) => {

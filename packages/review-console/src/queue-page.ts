@@ -31,6 +31,7 @@ export const queuePage = (
   filters: QueueFilters,
   notice: SafeHtml | string,
   now: number,
+  managerName: (managerId: string) => string = (managerId) => managerId,
 ): SafeHtml => {
   const nextQuery = new URLSearchParams(
     Object.entries({ ...filters, cursor: queue.nextCursor ?? '' }).filter(
@@ -41,6 +42,7 @@ export const queuePage = (
     (client) => html`<tr>
   <td><a href="${context.base}/clients/${client.id}">${clientName(client)}</a></td>
   <td>${client.clientType === 'INDIVIDUAL' ? 'Individual' : 'Entity'}</td>
+  <td>${client.managerId === undefined ? '—' : managerName(client.managerId)}</td>
   <td>${statusLabels[client.status]}</td>
   <td><time datetime="${client.createdAt}">${ageOf(client.createdAt, now)}</time></td>
   <td>${screeningLabel(client)}</td>
@@ -95,8 +97,8 @@ ${notice}
 </form>
 <table class="queue">
   <caption>Clients waiting for a reviewer, oldest first</caption>
-  <thead><tr><th scope="col">Client</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Waiting</th><th scope="col">Screening</th><th scope="col">Assignee</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-  <tbody>${rows.length === 0 ? html`<tr><td colspan="7">No client waits.</td></tr>` : rows}</tbody>
+  <thead><tr><th scope="col">Client</th><th scope="col">Type</th><th scope="col">Manager</th><th scope="col">Status</th><th scope="col">Waiting</th><th scope="col">Screening</th><th scope="col">Assignee</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <tbody>${rows.length === 0 ? html`<tr><td colspan="8">No client waits.</td></tr>` : rows}</tbody>
 </table>
 ${queue.nextCursor === null ? '' : html`<p><a href="${context.base}/?${nextQuery.toString()}" rel="next">Next page</a></p>`}`,
   );

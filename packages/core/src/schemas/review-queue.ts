@@ -42,9 +42,22 @@ export const reviewQueueCountsSchema = z
   })
   .meta({ id: 'ReviewQueueCounts' });
 
+/**
+ * A waiting client as the queue lists it: the Client, and the manager whose client it is (a
+ * reviewer sorts and asks by manager). Optional in the shape, so that a queue answer built
+ * elsewhere stays valid; the kit always fills it.
+ */
+export const reviewQueueEntrySchema = clientSchema
+  .extend({
+    /** The id of the manager (the host's `managerId`) that onboards the client. */
+    managerId: z.string().optional(),
+  })
+  .meta({ id: 'ReviewQueueEntry' });
+export type ReviewQueueEntry = z.infer<typeof reviewQueueEntrySchema>;
+
 export const reviewQueueResponseSchema = z
   .object({
-    data: z.array(clientSchema),
+    data: z.array(reviewQueueEntrySchema),
     nextCursor: z.string().nullable(),
     /** How many clients each waiting status holds under the filters other than `status`. */
     counts: reviewQueueCountsSchema,

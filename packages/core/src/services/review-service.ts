@@ -156,7 +156,7 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           const page = clients.slice(0, limit);
           const last = page.at(-1);
           return ok({
-            data: page.map(toClientResponse),
+            data: page.map((client) => ({ ...toClientResponse(client), managerId: client.managerId })),
             nextCursor: clients.length > limit && last ? reviewQueueCursor.encode(last) : null,
             counts,
           });

@@ -59,22 +59,25 @@ export const listeningApp = async (): Promise<ListeningApp> => {
 
 /**
  * The console as a host mounts it: behind the host's staff login at /review; the reviewer is who
- * logged in. Counts the console's POSTs (what a double click sent).
+ * logged in, the managers' names come from the host's directory (`managerNames`).
  */
-export const mountConsole = (app: Express, kit: OnboardingKit) => {
-  const posts: string[] = [];
-  app.use('/review', requireStaff, (req, _res, next) => {
-    if (req.method === 'POST') posts.push(req.path);
-    next();
-  });
+export const mountConsole = (
+  app: Express,
+  kit: OnboardingKit,
+  managerNames: Readonly<Record<string, string>> = {},
+): void => {
   app.use(
     '/review',
+    requireStaff,
     createReviewConsole({
       kit,
-      reviewerOf: (_req) => _req.res?.locals.staff as { id: string; name: string },
+      reviewerOf: (req) => req.res?.locals.staff as { id: string; name: string } | undefined,
+      managerNames: async (ids) =>
+        Object.fromEntries(
+          ids.flatMap((id) => (managerNames[id] === undefined ? [] : [[id, managerNames[id]]])),
+        ),
     }),
   );
-  return { posts };
 };
 
 /** The manager's side, through the kit as the host's portal calls it: upload through the link. */

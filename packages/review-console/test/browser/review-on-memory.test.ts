@@ -20,7 +20,7 @@ import {
 
 let browser: Browser;
 let host: ListeningApp;
-let backend: ReviewBackend & { posts: string[] };
+let backend: ReviewBackend;
 let documents: SpecimenDocuments;
 
 beforeAll(async () => {
@@ -33,8 +33,8 @@ beforeAll(async () => {
     });
     const kit = createOnboardingKit(adapters);
     host.app.use('/storage', createSignedLinkRouter(adapters.signedLinks));
-    const { posts } = mountConsole(host.app, kit);
     const manager = { kind: 'manager', managerId: randomUUID() } as const;
+    mountConsole(host.app, kit, { [manager.managerId]: 'Morgan Manager' });
     backend = {
       name: 'memory',
       origin: host.origin,
@@ -44,7 +44,6 @@ beforeAll(async () => {
       screened: async () => {
         await adapters.testing.screenDueClients(kit);
       },
-      posts,
     };
     documents = await renderSpecimens(browser);
   } catch (error) {

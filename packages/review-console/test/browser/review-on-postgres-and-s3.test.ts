@@ -84,8 +84,8 @@ beforeAll(async () => {
   cleanups.push(() => runner.close());
   const host = await listeningApp();
   cleanups.push(() => host.close());
-  mountConsole(host.app, kit);
   const manager = { kind: 'manager', managerId: randomUUID() } as const;
+  mountConsole(host.app, kit, { [manager.managerId]: 'Morgan Manager' });
   backend = {
     name: 'postgres+s3',
     origin: host.origin,
