@@ -59,9 +59,11 @@ export const screeningKeysOfWords = (words: readonly string[]): string[] => {
   for (let i = 0; i < consonants.length; i += 1) {
     for (let j = i + 1; j < consonants.length; j += 1) {
       const [a, b] = [consonants[i] as string, consonants[j] as string];
-      keys.add(pair(a, b));
-      for (const shorter of oneLetterLess(a)) keys.add(pair(shorter, b));
-      for (const shorter of oneLetterLess(b)) keys.add(pair(a, shorter));
+      // Two consonants with two would pair too many names (`kl+mr`): five at least between them.
+      const selective = (x: string, y: string) => x.length + y.length >= 5;
+      if (selective(a, b)) keys.add(pair(a, b));
+      for (const shorter of oneLetterLess(a)) if (selective(shorter, b)) keys.add(pair(shorter, b));
+      for (const shorter of oneLetterLess(b)) if (selective(a, shorter)) keys.add(pair(a, shorter));
     }
   }
   for (let i = 0; i < sounded.length; i += 1) {

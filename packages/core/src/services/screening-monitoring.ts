@@ -24,9 +24,10 @@ import { isUuid, parseRequest } from '../validation/parse-request.js';
 export const LIST_CHANGE_BATCH_SIZE = 100;
 /**
  * Candidate names read from the index at once: a page repeats the batch's key lookups, so a page
- * takes in all of a usual batch's candidates (about 4,000 for 100 targets against 175,000 names).
+ * takes in all of a usual batch's candidates (about 5,000 for 100 targets against 175,000 names,
+ * bench/postgres-screening-monitoring.ts), and a few MB at most.
  */
-const CANDIDATE_PAGE = 5_000;
+const CANDIDATE_PAGE = 20_000;
 /** Clients whose new hits are written at once (each in its own transaction). */
 const RECORDING_CONCURRENCY = 4;
 
