@@ -11,6 +11,7 @@ import {
   createRouteNotFoundHandler,
   createSignedLinkRouter,
   type HttpLogger,
+  type ManagerRequestLimiter,
 } from '@onboarding-kit/express';
 import { createReviewConsole } from '@onboarding-kit/review-console';
 import express, { type Express } from 'express';
@@ -33,6 +34,8 @@ export type DemoAppOptions = {
   readonly signedLinks: SignedLinkEndpoint | null;
   /** Receives the causes of 500 and 503 answers (default: console.error). */
   readonly logger?: HttpLogger;
+  /** MANAGER_RATE_LIMIT's limiter: each manager's request rate (default none). */
+  readonly managerRateLimit?: ManagerRequestLimiter;
 };
 
 /**
@@ -40,10 +43,18 @@ export type DemoAppOptions = {
  * `GET /docs` without a key, the review console at /review behind the staff login, and a JSON 404
  * for anything else.
  */
-export const createDemoApp = ({ kit, signedLinks, logger = consoleHttpLogger }: DemoAppOptions): Express => {
+export const createDemoApp = ({
+  kit,
+  signedLinks,
+  logger = consoleHttpLogger,
+  managerRateLimit,
+}: DemoAppOptions): Express => {
   const app = express();
   app.disable('x-powered-by');
-  app.use(demoPaths.manager, createManagerRouter(kit, { logger }));
+  app.use(
+    demoPaths.manager,
+    createManagerRouter(kit, { logger, ...(managerRateLimit === undefined ? {} : { managerRateLimit }) }),
+  );
   app.use(demoPaths.client, createClientRouter(kit, { logger }));
   app.use(demoPaths.compliance, createComplianceRouter(kit, { logger }));
   if (signedLinks !== null) app.use(demoPaths.storage, createSignedLinkRouter(signedLinks, { logger }));
@@ -57,7 +68,11 @@ export const createDemoApp = ({ kit, signedLinks, logger = consoleHttpLogger }: 
   app.use(
     createApiDocsRouter({
       title: 'onboarding-kit demo',
-      document: createOpenApiDocument({ kitOptions: kit.options }),
+      // With the rate limit on, every manager operation documents its 429.
+      document: createOpenApiDocument({
+        kitOptions: kit.options,
+        managerRateLimit: managerRateLimit !== undefined,
+      }),
     }),
   );
   // A browser opening the demo's address lands on the interactive docs.

@@ -45,6 +45,12 @@ export type DemoConfig = {
    * create and resubmit is then screened against it. Null: screening is off (`screening: null`).
    */
   readonly screeningList: string | null;
+  /**
+   * MANAGER_RATE_LIMIT: requests per minute each manager may send to the manager interface (a 429
+   * with Retry-After past it), one budget across every demo process on the same DATABASE_URL.
+   * Null (unset, the default): no limit.
+   */
+  readonly managerRateLimit: number | null;
 };
 
 export type WebhookSettings = {
@@ -97,6 +103,18 @@ const allowPrivateNetworksOf = (raw: string | null): Result<boolean, string> =>
       ? ok(true)
       : err(`WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false, not ${JSON.stringify(raw)}`);
 
+const MAX_MANAGER_RATE_LIMIT = 1_000_000;
+
+const managerRateLimitOf = (raw: string | null): Result<number | null, string> => {
+  if (raw === null) return ok(null);
+  const perMinute = /^[0-9]{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
+  return perMinute >= 1 && perMinute <= MAX_MANAGER_RATE_LIMIT
+    ? ok(perMinute)
+    : err(
+        `MANAGER_RATE_LIMIT must be a whole number of requests per minute, 1 to ${MAX_MANAGER_RATE_LIMIT}, not ${JSON.stringify(raw)}`,
+      );
+};
+
 const webhookSecretShape = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
 
 /** WEBHOOK_SECRET alone or not a Standard Webhooks secret, or a malformed job expiry: said at once. */
@@ -139,7 +157,7 @@ const s3SettingsOf = (env: DemoEnvironment): Result<S3Settings | null, string> =
 
 /**
  * Reads PORT, HOST, PUBLIC_BASE_URL, DATABASE_URL, S3_BUCKET, S3_ENDPOINT, S3_REGION, the AWS
- * credentials, WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_ALLOW_PRIVATE_NETWORKS and SCREENING_LIST. A malformed value is an error naming the variable, never a silent default.
+ * credentials, WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_ALLOW_PRIVATE_NETWORKS, SCREENING_LIST and MANAGER_RATE_LIMIT. A malformed value is an error naming the variable, never a silent default.
  */
 export const readDemoConfig = (env: DemoEnvironment): Result<DemoConfig, string> =>
   portOf(variable(env, 'PORT')).andThen((port) =>
@@ -149,8 +167,14 @@ export const readDemoConfig = (env: DemoEnvironment): Result<DemoConfig, string>
         .andThen((webhookAllowPrivateNetworks) =>
           s3SettingsOf(env).map((s3) => ({ s3, webhookAllowPrivateNetworks })),
         )
+        .andThen((settings) =>
+          managerRateLimitOf(variable(env, 'MANAGER_RATE_LIMIT')).map((managerRateLimit) => ({
+            ...settings,
+            managerRateLimit,
+          })),
+        )
         .map(
-          ({ s3, webhookAllowPrivateNetworks }): DemoConfig => ({
+          ({ s3, webhookAllowPrivateNetworks, managerRateLimit }): DemoConfig => ({
             port,
             host: variable(env, 'HOST') ?? DEFAULT_HOST,
             publicBaseUrl,
@@ -160,6 +184,7 @@ export const readDemoConfig = (env: DemoEnvironment): Result<DemoConfig, string>
             webhookAllowPrivateNetworks,
             s3,
             screeningList: variable(env, 'SCREENING_LIST'),
+            managerRateLimit,
           }),
         ),
     ),

@@ -7,6 +7,7 @@ import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { type DemoAdapters, openDemoAdapters } from './demo-adapters.js';
 import { createDemoApp, demoPaths } from './demo-app.js';
 import type { DemoConfig } from './demo-config.js';
+import { openManagerRateLimit } from './demo-rate-limit.js';
 import { createLimitedServer, type DemoServerLimits } from './demo-server-limits.js';
 import { type DemoStartFailure, demoStartFailure, describeDemoStartFailure } from './demo-start-failure.js';
 import { type DemoWebhookEndpoint, registerDemoWebhook, startDemoJobs } from './demo-webhooks.js';
@@ -101,17 +102,31 @@ export const startDemo = (
               : registerDemoWebhook(kit, adapters.ports, config.webhook),
           )
           .andThen((webhook) =>
+            openManagerRateLimit(config.managerRateLimit, adapters.pool).map((managerRateLimit) => ({
+              webhook,
+              managerRateLimit,
+            })),
+          )
+          .andThen(({ webhook, managerRateLimit }) =>
             startDemoJobs(kit, adapters, {
               jobExpirySeconds: config.webhookJobExpirySeconds,
               logger,
-            }).map((jobs) => ({ adapters, kit, webhook, jobs })),
+            }).map((jobs) => ({ adapters, kit, webhook, jobs, managerRateLimit })),
           )
           .orElse((failure) =>
             ResultAsync.fromSafePromise(adapters.close()).andThen(() => errAsync(failure)),
           );
       })
-      .map(({ adapters, kit, webhook, jobs }): RunningDemo => {
-        server.on('request', createDemoApp({ kit, signedLinks: adapters.signedLinks, logger }));
+      .map(({ adapters, kit, webhook, jobs, managerRateLimit }): RunningDemo => {
+        server.on(
+          'request',
+          createDemoApp({
+            kit,
+            signedLinks: adapters.signedLinks,
+            logger,
+            ...(managerRateLimit === undefined ? {} : { managerRateLimit }),
+          }),
+        );
         return {
           origin,
           port,

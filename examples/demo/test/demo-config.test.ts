@@ -12,6 +12,7 @@ test('defaults: port 3000 on the loopback interface, in memory', () => {
     webhookJobExpirySeconds: 60,
     webhookAllowPrivateNetworks: false,
     screeningList: null,
+    managerRateLimit: null,
   });
 });
 
@@ -30,6 +31,7 @@ test('every variable is read; blank ones count as unset; S3 credentials only whe
     WEBHOOK_JOB_EXPIRY_SECONDS: '30',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     SCREENING_LIST: '/data/targets.simple.csv',
+    MANAGER_RATE_LIMIT: '600',
   })._unsafeUnwrap();
   expect(config).toEqual({
     port: 8080,
@@ -41,7 +43,19 @@ test('every variable is read; blank ones count as unset; S3 credentials only whe
     webhookJobExpirySeconds: 30,
     webhookAllowPrivateNetworks: true,
     screeningList: '/data/targets.simple.csv',
+    managerRateLimit: 600,
   });
+});
+
+test('MANAGER_RATE_LIMIT is a whole number of requests per minute, 1 to 1,000,000; blank is off', () => {
+  expect(readDemoConfig({ MANAGER_RATE_LIMIT: '1' })._unsafeUnwrap().managerRateLimit).toBe(1);
+  expect(readDemoConfig({ MANAGER_RATE_LIMIT: '1000000' })._unsafeUnwrap().managerRateLimit).toBe(1_000_000);
+  expect(readDemoConfig({ MANAGER_RATE_LIMIT: ' ' })._unsafeUnwrap().managerRateLimit).toBeNull();
+  for (const raw of ['0', '-5', '1.5', '1e3', 'ten', '1000001', '0x10']) {
+    expect(readDemoConfig({ MANAGER_RATE_LIMIT: raw })._unsafeUnwrapErr(), raw).toMatch(
+      /^MANAGER_RATE_LIMIT /,
+    );
+  }
 });
 
 test('WEBHOOK_SECRET must be a Standard Webhooks secret and needs WEBHOOK_URL; the job expiry a whole number', () => {

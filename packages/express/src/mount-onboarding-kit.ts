@@ -68,7 +68,9 @@ export type MountOnboardingKitOptions = ErrorReportingOptions & {
    * schema, a component prefix) go here. With `formatError`, `errorSchema` (the JSON Schema of that
    * body) is required, and without it refused: the mount throws rather than document a wrong body.
    */
-  readonly openApi?: false | Omit<OpenApiDocumentOptions, 'basePaths' | 'interfaces' | 'kitOptions'>;
+  readonly openApi?:
+    | false
+    | Omit<OpenApiDocumentOptions, 'basePaths' | 'interfaces' | 'kitOptions' | 'managerRateLimit'>;
   /** Swagger UI at `paths.docs` (default off: needs the optional `swagger-ui-dist`). */
   readonly docsUi?: boolean | { readonly title?: string };
 };
@@ -163,6 +165,7 @@ export const mountOnboardingKit = (
       : createOpenApiDocument({
           ...(options.errorContentType ? { errorContentType: options.errorContentType } : {}),
           ...options.openApi,
+          ...(options.managerRateLimit === undefined ? {} : { managerRateLimit: true }),
           basePaths: { manager: paths.manager, client: paths.client, compliance: paths.compliance },
           interfaces: [...interfaces],
           kitOptions: kit.options,

@@ -78,6 +78,12 @@ export type OpenApiDocumentOptions = {
    * the references to them, so the document's components merge into the host's without colliding.
    */
   readonly componentPrefix?: string;
+  /**
+   * The manager routes are behind a per-manager request rate limit (the routers' `managerRateLimit`):
+   * every manager operation then documents 429 `TOO_MANY_REQUESTS` with `Retry-After`.
+   * `mountOnboardingKit` sets it when given `managerRateLimit`. Default false.
+   */
+  readonly managerRateLimit?: boolean;
   /** `info.title` (default `onboarding-kit`). */
   readonly title?: string;
   /**
@@ -211,8 +217,11 @@ const sharedRefusals = (operation: OperationSpec): ErrorCode[] => [
     : []),
 ];
 
-const errorResponses = (operation: OperationSpec): Record<string, JsonObject> => {
-  const codes = new Set<ErrorCode>([...sharedRefusals(operation), ...operation.refusals]);
+const errorResponses = (
+  operation: OperationSpec,
+  hostRefusals: readonly ErrorCode[],
+): Record<string, JsonObject> => {
+  const codes = new Set<ErrorCode>([...sharedRefusals(operation), ...operation.refusals, ...hostRefusals]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodes) {
     if (!codes.has(code)) continue;
@@ -284,6 +293,8 @@ const operationObject = (
   operation: OperationSpec,
   options: DocumentedKitOptions,
   requestSchemas: Record<string, z.ZodType>,
+  /** What the host's own middleware in front of the route may answer (a rate limit). */
+  hostRefusals: readonly ErrorCode[],
 ): JsonObject => ({
   operationId: `${kind}${id.charAt(0).toUpperCase()}${id.slice(1)}`,
   tags: [kind],
@@ -314,7 +325,7 @@ const operationObject = (
         : {}),
       content: { 'application/json': { schema: componentReference(operation.success.component) } },
     },
-    ...errorResponses(operation),
+    ...errorResponses(operation, hostRefusals),
   },
 });
 
@@ -323,11 +334,12 @@ const interfacePaths = (
   basePath: string,
   options: DocumentedKitOptions,
   requestSchemas: Record<string, z.ZodType>,
+  hostRefusals: readonly ErrorCode[],
 ): [string, string, JsonObject][] =>
   (Object.entries(operationsOf(kind)) as [string, OperationSpec][]).map(([id, operation]) => [
     `${basePath}${openApiPath(operation.path)}`,
     operation.method,
-    operationObject(kind, id, operation, options, requestSchemas),
+    operationObject(kind, id, operation, options, requestSchemas, hostRefusals),
   ]);
 
 const API_KEY_DESCRIPTION = [
@@ -388,7 +400,16 @@ const kitDocument = (options: OpenApiDocumentOptions): OpenApiDocument => {
   for (const [path, method, operation] of [
     ...(['manager', 'client', 'compliance'] as const)
       .filter((kind) => mounted.has(kind))
-      .flatMap((kind) => interfacePaths(kind, basePaths[kind], kitOptions, requestSchemas)),
+      .flatMap((kind) =>
+        interfacePaths(
+          kind,
+          basePaths[kind],
+          kitOptions,
+          requestSchemas,
+          // The per-manager rate limit runs after authentication, on the manager interface only.
+          kind === 'manager' && options.managerRateLimit === true ? ['TOO_MANY_REQUESTS'] : [],
+        ),
+      ),
   ]) {
     paths[path] = { ...paths[path], [method]: operation };
   }

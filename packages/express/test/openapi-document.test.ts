@@ -146,6 +146,42 @@ describe('OpenAPI document', () => {
     expect(scheme?.description).toContain('underscores_in_headers on;');
   });
 
+  test('with a per-manager rate limit, every manager operation documents 429 with Retry-After, and no other does', () => {
+    type Responses = Record<string, { description?: string; headers?: Record<string, unknown> }>;
+    const responsesOf = (doc: typeof document) =>
+      Object.entries(doc.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({
+          at: `${method} ${path}`,
+          manager: path.startsWith('/manager/'),
+          responses: operation.responses as Responses,
+        })),
+      );
+    const limited = responsesOf(createOpenApiDocument({ managerRateLimit: true }));
+    const managerOperations = limited.filter((operation) => operation.manager);
+    expect(managerOperations.length).toBeGreaterThan(20);
+    for (const { at, responses } of managerOperations) {
+      expect(responses['429']?.description, at).toContain('TOO_MANY_REQUESTS');
+      expect(responses['429']?.headers, at).toHaveProperty('Retry-After');
+    }
+    // The other interfaces, and the document without the limit, are as before.
+    const plain = new Map(responsesOf(document).map((operation) => [operation.at, operation.responses]));
+    for (const { at, manager, responses } of limited) {
+      if (!manager) expect(responses, at).toEqual(plain.get(at));
+    }
+    expect(responsesOf(document).some(({ responses, manager }) => manager && !responses['429'])).toBe(true);
+
+    // The mount documents what it mounts: with a limiter, the 429s; without, none of them.
+    const kit = createOnboardingKit(createMemoryAdapters());
+    const consume = async () => undefined;
+    const mounted = mountOnboardingKit(express(), kit, { managerRateLimit: { consume } }).openApiDocument;
+    if (mounted === null) expect.fail('a document is mounted');
+    expect(
+      responsesOf(mounted)
+        .filter(({ manager }) => manager)
+        .every(({ responses }) => responses['429']),
+    ).toBe(true);
+  });
+
   test('mount paths are configurable', () => {
     const custom = createOpenApiDocument({
       basePaths: { manager: '/api/managers' },
