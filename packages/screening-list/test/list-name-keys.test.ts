@@ -36,6 +36,8 @@ const KNOWN_MISSES: ReadonlySet<string> = new Set([
   'Ifeanyi Adelee / Ifeanyi ADELEKE',
   'Rajesh Catterjee / Rajesh CHATTERJEE',
   'Bilal Ganem / Bilal GHANEM',
+  // A letter dropped inside a short word, which the matcher reads as a slip since its second pass.
+  'Omar Qaim / Omar QASIM',
 ]);
 
 const shareAKey = (keysOf: (name: string) => readonly string[], a: string, b: string): boolean => {
