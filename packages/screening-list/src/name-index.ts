@@ -169,16 +169,14 @@ export const createNameIndexBuilder = () => {
       const bestRanks = new Float64Array(MAX_CANDIDATES);
       let stamp = 0;
 
-      // Each listed word weighted once, when a query first meets it (most never are).
-      const weightedWords: (WeightedWord | undefined)[] = [];
-      const weighted = (id: number): WeightedWord => {
-        let word = weightedWords[id];
-        if (word === undefined) {
-          word = { forms: forms[id] as WordForms, weight: weights[id] as number, known: true };
-          weightedWords[id] = word;
-        }
-        return word;
-      };
+      // Each listed word weighted once, at load: made while the host serves, they would be old
+      // objects made young, which every minor collection of the queries' garbage walks.
+      const weightedWords: WeightedWord[] = forms.map((form, id) => ({
+        forms: form,
+        weight: weights[id] as number,
+        known: true,
+      }));
+      const weighted = (id: number): WeightedWord => weightedWords[id] as WeightedWord;
       const weigh = (word: string): WeightedWord => {
         const id = vocabulary.get(word);
         // An unknown word weighs as the rarest, but an initial says little of whom it names.
