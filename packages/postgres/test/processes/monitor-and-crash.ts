@@ -1,7 +1,7 @@
 /**
  * Child process of the monitoring crash test: a job runner that works a list change and dies in
- * the middle of it, once the first client's hits are committed and while the second client's
- * transaction is on its way (the test kills it with SIGKILL when it says `midway`).
+ * the middle of it, once the first group of clients' hits is committed and while the second
+ * group's transaction is on its way (the test kills it with SIGKILL when it says `midway`).
  * Usage: node --import tsx monitor-and-crash.ts <url> <schema> <targets as JSON>
  */
 import { createOnboardingKit, systemClock } from '@onboarding-kit/core';
