@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CompliancePrincipal, exampleEntityPayload } from '@onboarding-kit/core';
 import type { ScreeningMatch, ScreeningProvider } from '@onboarding-kit/core/adapter';
 import { okAsync } from 'neverthrow';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { screeningQueue } from '../src/postgres-job-engine.js';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
 import { exited, nextLine, spawnTsx } from './child-process-runner.js';
@@ -75,6 +75,11 @@ describe('a monitoring run on PostgreSQL whose process dies midway', () => {
       database.schema,
       JSON.stringify(targets),
     ]);
+    // Killed whatever ends the test, a timeout included.
+    onTestFinished(async () => {
+      child.kill('SIGKILL');
+      await exited(child);
+    });
     try {
       expect(await nextLine(child)).toBe('midway');
     } finally {
@@ -106,6 +111,7 @@ describe('a monitoring run on PostgreSQL whose process dies midway', () => {
       orphanSweepCron: null,
       retentionRedactionCron: null,
     });
+    onTestFinished(() => runner.close());
     try {
       const deadline = Date.now() + 30_000;
       while ((await jobStates(version)).join() !== 'completed') {
