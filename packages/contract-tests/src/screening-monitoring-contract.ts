@@ -34,11 +34,17 @@ export type MonitoredList = ScreeningProvider & {
   failScoped(count: number, after?: number): void;
 };
 
-export const createMonitoredList = (): MonitoredList => {
+/**
+ * `spelled`: how the provider reads a name before comparing (a transliteration); given, the list
+ * also gives the kit its index keys, made from the name as it reads it.
+ */
+export const createMonitoredList = (spelled?: (name: string) => string): MonitoredList => {
+  const read = spelled ?? ((name: string) => name);
   let targets: readonly ChangedListTarget[] = [];
   let failures = { count: 0, after: 0 };
   const calls: MonitoredList['calls'] = [];
   return {
+    ...(spelled === undefined ? {} : { nameKeys: (name: string) => screeningNameKeys(read(name)) }),
     calls,
     use: (next) => {
       targets = next;
@@ -59,7 +65,9 @@ export const createMonitoredList = (): MonitoredList => {
       for (const subject of subjects) {
         for (const target of targets) {
           if (scope !== undefined && !scope.targetIds.includes(target.id)) continue;
-          const matched = target.names.find((name) => name.toLowerCase() === subject.name.toLowerCase());
+          const matched = target.names.find(
+            (name) => read(name).toLowerCase() === read(subject.name).toLowerCase(),
+          );
           if (matched === undefined) continue;
           matches.push({
             field: subject.field,
@@ -372,6 +380,29 @@ export const runScreeningMonitoringContract = ({ name, setup }: ScreeningMonitor
       list.use([{ id: target.id, names: [`RITA ${surname.toUpperCase()}`] }]);
       const relisted = await resubmitted(`RITA ${surname.toUpperCase()}`);
       expect(relisted?.hits.map((hit) => hit.resolution?.decision ?? null)).toEqual([null]);
+    });
+
+    it("indexes and looks names up under the provider's keys: a client written in Cyrillic is found by a target in Latin letters", async () => {
+      const cyrillic: Record<string, string> = { И: 'I', и: 'i', в: 'v', а: 'a', н: 'n' };
+      const list = createMonitoredList((name) =>
+        [...name].map((letter) => cyrillic[letter] ?? letter).join(''),
+      );
+      const fixture = await openFixture(() => setup(list));
+      const { kit } = fixture;
+      const manager = aManager();
+      const surname = uniqueSurname();
+      const clientId = await screenedClient(fixture, manager, 'Иван', surname);
+      expect(await fixture.inspect.readScreenedNames(clientId)).toContainEqual(
+        expect.objectContaining({ field: 'company', keys: screeningNameKeys(`Ivan ${surname}`) }),
+      );
+      const target = { id: `T-${randomUUID()}`, names: [`Ivan ${surname}`] };
+      list.use([target]);
+      await expectOk(kit.screening.listChanged({ version: `v-${randomUUID()}`, changedTargets: [target] }));
+      await fixture.runJobs();
+      const client = await expectOk(kit.clients.get(manager, clientId));
+      expect(client.screening?.hits.map((hit) => [hit.name, hit.targetId])).toEqual([
+        [`Иван ${surname}`, target.id],
+      ]);
     });
 
     it('indexes the clients screened before the index existed, batch by batch: a later version finds them', async () => {
