@@ -1,14 +1,16 @@
 import { err, errAsync, okAsync, type Result, type ResultAsync } from 'neverthrow';
-import { auditActionOfTrigger, auditActorKey, auditChanges } from '../domain/audit-entry.js';
+import { auditActionOfTrigger, auditActorKey, auditActorOf, auditChanges } from '../domain/audit-entry.js';
 import { historyEntry, type StoredClient, toClientResponse } from '../domain/client.js';
 import { eventsOfCommand } from '../domain/client-events.js';
 import type { DocumentRecord } from '../domain/documents.js';
 import { type ClientStatusTrigger, transitionClientStatus } from '../domain/status-machine.js';
 import { clientNotFound, clientTypeMismatch, type DomainError, invalidStatus } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
+import type { Principal } from '../principal.js';
 import type { AuditActor } from '../schemas/audit.js';
 import type { Client, ClientStatus, ClientType } from '../schemas/client-response.js';
-import type { CommandTransaction } from './idempotent-command.js';
+import { isUuid } from '../validation/parse-request.js';
+import { type CommandTransaction, type IdempotentCommandContext, runCommand } from './idempotent-command.js';
 
 /** One move of the status machine on an existing client, as a command. */
 export type ClientTransition = {
@@ -108,4 +110,34 @@ export const runClientTransition = (
         )
         .map(() => toClientResponse(next));
     }),
+  );
+
+/**
+ * The soft delete (manager or compliance): `DELETED`, the outstanding resubmission cleared, and
+ * `deletedAt` set. `visibleTo` says whose clients the caller may delete.
+ */
+export const deleteClient = (
+  ctx: KitContext,
+  command: IdempotentCommandContext | undefined,
+  principal: Principal,
+  clientId: string,
+  visibleTo: (client: StoredClient) => boolean,
+): ResultAsync<Client, DomainError> =>
+  runCommand(ctx, command, (transaction) =>
+    isUuid(clientId)
+      ? runClientTransition(ctx, transaction, {
+          clientId,
+          trigger: 'DELETE',
+          actor: auditActorOf(principal),
+          visibleTo,
+          apply: (client, to, at) => ({
+            ...client,
+            status: to,
+            onboardingResubmissionReason: null,
+            resubmissionRequirements: null,
+            updatedAt: at,
+            deletedAt: at,
+          }),
+        })
+      : errAsync(clientNotFound(clientId)),
   );

@@ -1,6 +1,6 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import type { z } from 'zod';
-import { checkTransition, runClientTransition } from '../commands/client-transition.js';
+import { checkTransition, deleteClient, runClientTransition } from '../commands/client-transition.js';
 import { promoteDocumentsAround } from '../commands/document-promotion.js';
 import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf, auditChanges } from '../domain/audit-entry.js';
@@ -290,24 +290,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
     },
 
     delete: (principal, clientId, command) =>
-      runCommand(ctx, command, (transaction) =>
-        isUuid(clientId)
-          ? runClientTransition(ctx, transaction, {
-              clientId,
-              trigger: 'DELETE',
-              actor: auditActorOf(principal),
-              visibleTo: ownedBy(principal),
-              apply: (client, to, at) => ({
-                ...client,
-                status: to,
-                onboardingResubmissionReason: null,
-                resubmissionRequirements: null,
-                updatedAt: at,
-                deletedAt: at,
-              }),
-            })
-          : errAsync(clientNotFound(clientId)),
-      ),
+      deleteClient(ctx, command, principal, clientId, ownedBy(principal)),
 
     statusHistory: (principal, clientId) =>
       findVisible(principal, clientId).andThen((client) => ports.clients.statusHistory(client.id)),

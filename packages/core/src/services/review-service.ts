@@ -1,5 +1,5 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
-import { runClientTransition } from '../commands/client-transition.js';
+import { deleteClient } from '../commands/client-transition.js';
 import {
   type CommandStores,
   type IdempotentCommandContext,
@@ -223,24 +223,6 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           : errAsync(clientNotFound(clientId)),
       ),
 
-    delete: (principal, clientId, command) =>
-      runCommand(ctx, command, (transaction) =>
-        isUuid(clientId)
-          ? runClientTransition(ctx, transaction, {
-              clientId,
-              trigger: 'DELETE',
-              actor: auditActorOf(principal),
-              visibleTo: () => true,
-              apply: (client, to, at) => ({
-                ...client,
-                status: to,
-                onboardingResubmissionReason: null,
-                resubmissionRequirements: null,
-                updatedAt: at,
-                deletedAt: at,
-              }),
-            })
-          : errAsync(clientNotFound(clientId)),
-      ),
+    delete: (principal, clientId, command) => deleteClient(ctx, command, principal, clientId, () => true),
   };
 };
