@@ -240,7 +240,8 @@ export const createNameIndexBuilder = () => {
               if (wordSimilarity(word.forms, forms[id] as WordForms) !== null) ids.add(id);
             }
           }
-          if (word.forms.skeleton.length < 2 && exact === undefined) continue;
+          // A word whose consonants say little (`habba`, `eily`) still finds the names holding it or
+          // its slips: only a word that finds no listed word adds no unit.
           addUnit(1 << (bitOf[at] as number), word.weight, [...ids]);
         }
         const words = query.map((word) => word.forms.text);

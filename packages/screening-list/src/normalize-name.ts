@@ -10,9 +10,12 @@ const ARABIC_ARTICLE = /^ال(?=\p{L}{2})/u;
 const ABJAD = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
 /** An upper-case I between lower-case letters reads as an l (`SokoIov`), the classic evasion. */
 const I_FOR_L = /(?<=[a-z])I(?=[a-z])/g;
-/** A capital letter after a small one: the start of a word run into the one before. */
-const CAMEL_CASE = /(?<=[a-z])(?=[A-Z])/g;
-const CAMEL_CASE_NOT_I = /[a-z][A-HJ-Z]/;
+/**
+ * A capital letter after a small one: the start of a word run into the one before; not a word's
+ * last letter, which ends an abbreviation written in mixed case (`GmbH`, `SpA`, `KGaA`).
+ */
+const CAMEL_CASE = /(?<=[a-z])(?=[A-Z].)/g;
+const CAMEL_CASE_NOT_I = /[a-z][A-HJ-Z]./;
 
 /**
  * A word with capitals inside it: a name written in words run together (`RiKwangIl`), each capital
