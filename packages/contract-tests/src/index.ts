@@ -45,6 +45,11 @@ export {
   runDocumentStorageContract,
 } from './document-storage-contract.js';
 export {
+  type ErasureRetryContractFixture,
+  type ErasureRetryContractOptions,
+  runErasureRetryContract,
+} from './erasure-retry-contract.js';
+export {
   type EventLogContractFixture,
   type EventLogContractOptions,
   runEventLogContract,

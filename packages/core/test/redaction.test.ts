@@ -1,87 +1,18 @@
 import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
-import { errAsync, okAsync, type Result } from 'neverthrow';
+import { errAsync, okAsync } from 'neverthrow';
 import { describe, expect, test, vi } from 'vitest';
 import { type DocumentStorage, storageUnavailable, type UnitOfWork } from '../src/adapter.js';
 import {
-  type Client,
   type CompliancePrincipal,
   createOnboardingKit,
-  type DomainError,
-  exampleEntityPayload,
   exampleIndividualPayload,
-  type IdempotentCommandContext,
   type ManagerPrincipal,
-  type OnboardingKit,
   principalKey,
   startKitMaintenance,
 } from '../src/index.js';
 
 const day = 24 * 60 * 60_000;
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
-const erasingOfficer = compliance;
-
-/** Runs `command` under an Idempotency-Key as the binding does: claim, then replay or run. */
-const keyed = async (
-  kit: OnboardingKit,
-  owner: string,
-  scope: string,
-  key: string,
-  body: unknown,
-  command: (context: IdempotentCommandContext) => PromiseLike<Result<Client, DomainError>>,
-) => {
-  const claim = (await kit.idempotency.claim({ scope, key, owner, body }))._unsafeUnwrap();
-  if (claim.type === 'Replay') return { replayed: claim.outcome } as const;
-  return { ran: (await command({ claim: claim.ref }))._unsafeUnwrap() } as const;
-};
-
-/**
- * Create with a key, delete with a key, redact; then the same create (key and body) again, and the
- * same delete: each replays its answer, redacted, and nothing runs again.
- */
-const retryAfterErasure = async (kit: OnboardingKit, manager: ManagerPrincipal) => {
-  const owner = principalKey(manager);
-  const body = exampleEntityPayload();
-  const create = () =>
-    keyed(kit, owner, `${owner}|POST|/clients/entities`, 'create-1', body, (context) =>
-      kit.clients.createEntity(manager, body, context),
-    );
-  const created = (await create()).ran;
-  if (created === undefined) throw new Error('the create ran');
-  const remove = () =>
-    keyed(kit, owner, `${owner}|DELETE|/clients/${created.id}`, 'delete-1', undefined, (context) =>
-      kit.clients.delete(manager, created.id, context),
-    );
-  expect((await remove()).ran?.status).toBe('DELETED');
-  const redacted = (await kit.redaction.redact(erasingOfficer, created.id))._unsafeUnwrap();
-
-  const createAgain = await create();
-  expect(createAgain.ran).toBeUndefined();
-  expect(createAgain.replayed).toEqual({
-    kind: 'command',
-    ok: true,
-    value: {
-      ...redacted,
-      status: 'ONBOARDING_UNDER_REVIEW',
-      deletedAt: null,
-      updatedAt: created.updatedAt,
-      // What was asked of the client then (kit-made messages, no personal data).
-      requirements: created.requirements,
-    },
-  });
-  const removeAgain = await remove();
-  expect(removeAgain.ran).toBeUndefined();
-  expect(removeAgain.replayed).toMatchObject({
-    kind: 'command',
-    ok: true,
-    value: { id: created.id, status: 'DELETED', company: null, redactedAt: redacted.redactedAt },
-  });
-  // One client, erased: no second one holding the erased data.
-  const clients = (await kit.clients.list(manager, {}))._unsafeUnwrap().data;
-  expect(clients.map((client) => [client.id, client.status, client.company])).toEqual([
-    [created.id, 'DELETED', null],
-  ]);
-  expect(JSON.stringify([createAgain, removeAgain])).not.toContain(body.company.name);
-};
 
 type Faults = { storageFails: boolean; commitFails: boolean; eventsHeldBack: boolean };
 
@@ -139,11 +70,6 @@ const deletedClientWithMarker = async (h: ReturnType<typeof setup>, marker: stri
 };
 
 describe('redaction', () => {
-  test("a retry of an erased client's create or delete replays its redacted answer, and never runs again", async () => {
-    const { kit } = setup();
-    await retryAfterErasure(kit, { kind: 'manager', managerId: 'manager-retry' });
-  });
-
   test('a crash between the storage deletes and the commit leaves nothing a rerun does not finish', async () => {
     const h = setup();
     const marker = `canary-${crypto.randomUUID()}`;

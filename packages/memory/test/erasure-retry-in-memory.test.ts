@@ -1,0 +1,19 @@
+import { runErasureRetryContract } from '@onboarding-kit/contract-tests';
+import { createOnboardingKit } from '@onboarding-kit/core';
+import { createMemoryAdapters } from '../src/index.js';
+
+runErasureRetryContract({
+  name: 'memory',
+  setup: async () => {
+    const adapters = createMemoryAdapters();
+    const storedAnswer = async (scope: string, key: string) => {
+      const record = adapters.testing.readIdempotencyRecord(scope, key);
+      return record === null ? null : JSON.stringify(record.outcome);
+    };
+    return {
+      kit: createOnboardingKit(adapters),
+      manager: { kind: 'manager', managerId: 'manager-retry' },
+      storedAnswer,
+    };
+  },
+});
