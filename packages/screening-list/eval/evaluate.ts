@@ -211,7 +211,7 @@ for (const matcher of matchers.slice(0, Number(process.env.EVAL_MATCHERS ?? matc
   );
   if (shorter > 0)
     console.log(
-      `  of which ${shorter} on a listed name the client's is word for word but for a middle name left out (${((shorter / screened) * 1000).toFixed(1)} per 1,000)`,
+      `  of which ${shorter} on a listed name the client's is word for word but for a middle name left out (${((shorter / screened) * 1000).toFixed(1)} per 1,000), ${alerted - shorter} on another name (${(((alerted - shorter) / screened) * 1000).toFixed(1)} per 1,000)`,
     );
   for (const alert of alerts) console.log(`  ${alert}`);
 }

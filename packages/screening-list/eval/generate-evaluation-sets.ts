@@ -98,6 +98,72 @@ const handWritten: Pair[] = [
   ['person', 'Hans MÜLLER', 'Hans Mueller', 1, 'umlaut transcribed'],
   ['person', 'Ioannis PAPADOPOULOS', 'Ιωάννης Παπαδόπουλος', 1, 'Greek script'],
   ['person', 'Avraham COHEN', 'אברהם כהן', 1, 'Hebrew script'],
+  // Legal forms in every spelling: abbreviated, written out, in another script or language.
+  [
+    'company',
+    'ЗАО Северный Ветер',
+    'Severnyy Veter Closed Joint Stock Company',
+    1,
+    'legal form in another script',
+  ],
+  [
+    'company',
+    'Закрытое акционерное общество «Северный Ветер»',
+    'ZAO Severnyy Veter',
+    1,
+    'legal form written out',
+  ],
+  ['company', 'ТОВ Зоря Агро', 'Zorya Agro LLC', 1, 'legal form in another script'],
+  [
+    'company',
+    'Kestrel Logistics Sdn. Bhd.',
+    'Kestrel Logistics Sendirian Berhad',
+    1,
+    'legal form written out',
+  ],
+  [
+    'company',
+    'Vistula Trade Sp. z o.o.',
+    'Vistula Trade Spółka z ograniczoną odpowiedzialnością',
+    1,
+    'legal form written out',
+  ],
+  [
+    'company',
+    'Hanse Kontor KGaA',
+    'Hanse Kontor Kommanditgesellschaft auf Aktien',
+    1,
+    'legal form written out',
+  ],
+  ['company', 'Grupo Sierra Alta S.A. de C.V.', 'Grupo Sierra Alta SA de CV', 1, 'legal form punctuation'],
+  [
+    'company',
+    'ООО Харбор Трейд',
+    'Harbor Trade Limited Liability Company',
+    1,
+    'legal form in another script',
+  ],
+  ['company', 'Kestrel Logistics Sdn. Bhd.', 'Kestrel Aviation Sdn. Bhd.', 0, 'look-alike'],
+  ['company', 'ТОВ Зоря Агро', 'Zorya Metal LLC', 0, 'look-alike'],
+  // A patronymic left out, and a slip or another romanization on top.
+  ['person', 'Oleg Viktorovich MARCHENKO', 'Oleg Marchenco', 1, 'middle name missing, misspelled'],
+  ['person', 'Tatyana Igorevna BELOUSOVA', 'Tatyana Belousva', 1, 'middle name missing, misspelled'],
+  ['person', 'Vladimir Nikolayevich ZHURAVLEV', 'Vladimir Zhuravlyov', 1, 'middle name missing, misspelled'],
+  ['person', 'Konstantin Ivanovich DOROFEEV', 'Konstnatin Dorofeev', 1, 'middle name missing, misspelled'],
+  ['person', 'Gennadiy Pavlovich SHUMILIN', 'Gennadiy Shumlin', 1, 'middle name missing, misspelled'],
+  ['person', 'Mikhail Borisovich KHODORKOVSKIY', 'Mihail Hodorkovsky', 1, 'romanization'],
+  ['person', 'Oleg Viktorovich MARCHENKO', 'Igor Marchenko', 0, 'other person'],
+  ['person', 'Tatyana Igorevna BELOUSOVA', 'Tatyana Belova', 0, 'other family name'],
+  // A letter left out of a short word of a name (Vietnamese and Korean syllables).
+  ['person', 'NGUYEN Van Long', 'Nguyen Va Long', 1, 'letter dropped from a short word'],
+  ['person', 'PAK Jong Chol', 'Pak Jon Chol', 1, 'letter dropped from a short word'],
+  ['person', 'LE Thi Hoa', 'Le Ti Hoa', 1, 'letter dropped from a short word'],
+  ['person', 'NGUYEN Van Long', 'Nguyen Van Lam', 0, 'other person'],
+  // A letter typed from a neighbouring key is a slip; from a far one, another name.
+  ['person', 'Marta KOWALCZYK', 'Marta Kowalczyl', 1, 'keyboard slip'],
+  ['person', 'Henrik LINDQVIST', 'Henrik Lindqvust', 1, 'keyboard slip'],
+  ['person', 'Henrik LINDQVIST', 'Henrik Lindqvism', 0, 'other family name'],
+  ['person', 'Marta KOWALCZYK', 'Marta Kowalczyn', 0, 'other family name'],
 ];
 
 const written = (part: Part, native: boolean) => (native ? (part[1] ?? part[0]) : part[0]);

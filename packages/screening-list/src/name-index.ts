@@ -200,6 +200,7 @@ export const createNameIndexBuilder = () => {
         };
         const bitOf: number[] = [];
         let queryWeight = 0;
+        let unfound = 0;
         for (const [at, word] of query.entries()) {
           queryWeight += word.weight;
           if (bitOf.length >= MAX_QUERY_UNITS) break;
@@ -213,7 +214,17 @@ export const createNameIndexBuilder = () => {
           const common =
             exact !== undefined &&
             (postingStarts[exact + 1] as number) - (postingStarts[exact] as number) > commonWordPostings;
-          if (!common) {
+          if (common) {
+            // Still its romanizations the list holds rarely (`holding` / `kholding`): the same word,
+            // which the query's other words may not be enough to find.
+            const variants = [...(byRomanization.get(word.forms.romanized) ?? [])];
+            const romanized = vocabulary.get(word.forms.romanized);
+            if (romanized !== undefined) variants.push(romanized);
+            for (const id of variants) {
+              if ((postingStarts[id + 1] as number) - (postingStarts[id] as number) <= commonWordPostings)
+                ids.add(id);
+            }
+          } else {
             // Words sharing a key with it, kept only if alike as the scorer reads them: a key is
             // shared by words the scorer refuses (`yang` and `wang` sound alike to Double Metaphone).
             const alike = new Set<number>();
@@ -232,6 +243,16 @@ export const createNameIndexBuilder = () => {
             if (exact === undefined && word.forms.text.length >= MIN_NEIGHBOUR_LENGTH - 1) {
               for (const id of neighbours.near(word.forms.text)) alike.add(id);
             }
+            // A short one (`va`, `quo`) the listed word with a letter left out (`van`, `quoc`).
+            if (exact === undefined && word.forms.text.length < MIN_NEIGHBOUR_LENGTH + 1) {
+              const text = word.forms.text;
+              for (let at = 0; at <= text.length; at += 1) {
+                for (let letter = 97; letter <= 122; letter += 1) {
+                  const id = vocabulary.get(text.slice(0, at) + String.fromCharCode(letter) + text.slice(at));
+                  if (id !== undefined) alike.add(id);
+                }
+              }
+            }
             let checked = 0;
             for (const id of alike) {
               if (ids.has(id)) continue;
@@ -241,7 +262,14 @@ export const createNameIndexBuilder = () => {
             }
           }
           // A word whose consonants say little (`habba`, `eily`) still finds the names holding it or
-          // its slips: only a word that finds no listed word adds no unit.
+          // its slips. A word the list does not hold that finds no listed word (`lhw`, אליהו,
+          // whose skeleton is one letter) is not asked of a candidate: the names are found by the
+          // query's other words, and the scorer reads it.
+          if (
+            exact === undefined &&
+            (ids.size === 0 || (word.forms.vowelless && word.forms.skeleton.length < 2))
+          )
+            unfound += word.weight;
           addUnit(1 << (bitOf[at] as number), word.weight, [...ids]);
         }
         const words = query.map((word) => word.forms.text);
@@ -308,7 +336,7 @@ export const createNameIndexBuilder = () => {
           initials.push({ bit: initialBit(word.forms.text), weight: word.weight });
           initialsWeight += word.weight;
         }
-        const least = MIN_SHARED_WEIGHT * Math.max(queryWeight - skipped, 0);
+        const least = MIN_SHARED_WEIGHT * Math.max(queryWeight - skipped - unfound, 0);
         // The rarest units first; once the units left weigh less than a candidate must share, a
         // name none of the units so far found cannot be one: the later (larger) units only add
         // to the names found, each read through its own few words rather than the unit's postings.

@@ -17,7 +17,8 @@ export type WeightedWord = {
 /**
  * A screened word that is itself a word of the list, paired with another only by sound or
  * spelling, counts for this much of its similarity: it is more likely that other name (`mira` for
- * `miri`, `shara` for `shari`) than a misspelling, which is rarely a listed name of its own.
+ * `miri`, `shara` for `shari`) than a misspelling, which is rarely a listed name of its own. Not
+ * when the two are one romanization (`holding` / `kholding`): that is the same word.
  */
 const KNOWN_VARIANT_FACTOR = 0.8;
 
@@ -36,6 +37,17 @@ export type NameScore = {
   /** The pairing, written out only for a name worth explaining (most candidates are not a match). */
   explain(): NamePairing;
 };
+
+/**
+ * A patronymic (`ivanovich`, `sergeyevna`, `ogly`) left over on either side weighs this much of its
+ * rarity: it names the father, not the person, and a client gives it or not as the form asks
+ * (`Ivan Frolov` is `Ivan Sergeyevich Frolov` as far as the names can tell).
+ */
+const PATRONYMIC_LEFT_OVER = 0.4;
+const PATRONYMIC =
+  /^[a-z]{3,}(?:ovich|evich|ovych|evych|ovna|evna|ichna|yevich|yevna)$|^(?:ogly|oglu|ogli|kyzy|qizi|gizi)$/;
+const leftOverWeight = (word: WeightedWord): number =>
+  PATRONYMIC.test(word.forms.text) ? word.weight * PATRONYMIC_LEFT_OVER : word.weight;
 
 /** Words joined or split: at most this many adjacent words form one (`dmi tri` / `dmitri`). */
 const MAX_SPAN = 3;
@@ -112,7 +124,8 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
       const similarity =
         subjectWord.known &&
         !subjectWord.forms.vowelless &&
-        (found.kind === 'PHONETIC' || found.kind === 'SPELLING')
+        (found.kind === 'PHONETIC' || found.kind === 'SPELLING') &&
+        subjectWord.forms.romanized !== listedWord.forms.romanized
           ? { kind: found.kind, similarity: found.similarity * KNOWN_VARIANT_FACTOR }
           : found;
       pairs.push({
@@ -221,14 +234,15 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
   let subjectAllUsed = true;
   for (let at = 0; at < subject.length; at += 1) {
     if (subjectUsed[at] === 1) continue;
-    subjectLeft += (subject[at] as WeightedWord).weight;
+    subjectLeft += leftOverWeight(subject[at] as WeightedWord);
     subjectAllUsed = false;
   }
-  let listedTotal = 0;
+  let listedTotal = pairedWeight;
   let listedAllUsed = true;
   for (let at = 0; at < listed.length; at += 1) {
-    listedTotal += (listed[at] as WeightedWord).weight;
-    if (listedUsed[at] === 0) listedAllUsed = false;
+    if (listedUsed[at] === 1) continue;
+    listedTotal += leftOverWeight(listed[at] as WeightedWord);
+    listedAllUsed = false;
   }
   const subjectCoverage = pairedWeight + subjectLeft === 0 ? 0 : matched / (pairedWeight + subjectLeft);
   const listedCoverage = listedTotal === 0 ? 0 : matched / listedTotal;

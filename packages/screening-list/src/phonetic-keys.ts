@@ -78,7 +78,7 @@ const ROMANIZATION_FOLDS: Readonly<Record<string, string>> = {
 
 /**
  * The word as its romanizations share it: `ph` / `f`, `c` / `k` / `q`, `w` / `v`, `x` / `ks`,
- * `tz` / `ts`, an `h` after `r`, `g`, `d`, `b` left out, `y` / `e` / `i` and `o` / `u` (the vowels
+ * `tz` / `ts`, `kh` / `h`, `yo` / `e` after a consonant, an `h` after `r`, `g`, `d`, `b` left out, `y` / `e` / `i` and `o` / `u` (the vowels
  * Arabic, Persian and Cyrillic leave to the romanizer), `ou` / `u`, `ee` / `i`, a final `iy` / `i`,
  * and doubled letters one. Two spellings of a name by two romanizations
  * share it (`vasilyev` / `vasiliev`, `tatyana` / `tatiana`, `mahmoud` / `mahmud`, `qaeda` /
@@ -91,15 +91,22 @@ export const romanizationKey = (word: string): string => {
     .replace(/ck/g, 'k')
     .replace(/x/g, 'ks')
     .replace(/tz/g, 'ts')
-    .replace(/ou/g, 'u')
-    .replace(/ee/g, 'i')
+    // Upper case: one letter of the key, never merged with the next as a doubled letter would be
+    // (`pououpou` is not `poupouou`, nor `pouou` `pououou`).
+    .replace(/ou/g, 'U')
+    .replace(/ee/g, 'I')
     .replace(/iy$/, 'i')
-    .replace(/(?<=[rgdb])h/g, '');
+    .replace(/(?<=[rgdb])h/g, '')
+    // Cyrillic х and Arabic خ are written `kh` by one romanization, `h` by another (`Mikhail` / `Mihail`).
+    .replace(/kh/g, 'h')
+    // Russian ё, written `yo` or `e` (`Zhuravlyov` / `Zhuravlev`, `Fyodor` / `Fedor`).
+    .replace(/(?<=[b-df-hj-np-tv-z])yo/g, 'e');
   let key = '';
   let previous = '';
   // A doubled letter is one; two letters read alike are not (`yemi` / `eme` stay apart).
   for (const letter of text) {
-    if (letter !== previous) key += ROMANIZATION_FOLDS[letter] ?? letter;
+    if (letter === 'U' || letter === 'I') key += letter.toLowerCase();
+    else if (letter !== previous) key += ROMANIZATION_FOLDS[letter] ?? letter;
     previous = letter;
   }
   return key;

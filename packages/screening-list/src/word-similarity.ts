@@ -1,5 +1,6 @@
 import type { ScreeningTokenMatch } from '@onboarding-kit/core/adapter';
 import { distance } from 'fastest-levenshtein';
+import { areKeyboardNeighbours } from './keyboard-neighbours.js';
 import { isLegalForm } from './legal-forms.js';
 import {
   consonantSkeletons,
@@ -42,6 +43,36 @@ export type WordSimilarity = { readonly kind: ScreeningTokenMatch['kind']; reado
 
 /** A word alike in sound only (another vowel, the same Double Metaphone code) counts this much, and a little more the closer its spelling. */
 const SOUND_ALIKE = 0.65;
+
+/** An abjad word and a romanization whose skeletons are one and the same consonant. */
+const ONE_CONSONANT_ALIKE = 0.8;
+const shortest = (a: WordForms, b: WordForms): number => Math.min(a.text.length, b.text.length);
+
+/**
+ * A short word (two to five letters: `van`, `thi`, `song`, `phuoc`) with a letter left out of it
+ * (`va`, `ti`, `son`, `huoc`): in a name whose other words agree, a slip more often than another
+ * name; it counts this much.
+ */
+const SHORT_WORD_DROP = 0.7;
+const MAX_SHORT_WORD = 5;
+/** Whether the screened word is the listed one, short, with one letter left out. */
+export const droppedFromShort = (screened: string, listed: string): boolean =>
+  screened.length >= 2 &&
+  listed.length <= MAX_SHORT_WORD &&
+  screened.length + 1 === listed.length &&
+  distance(screened, listed) === 1;
+
+/** Whether two words of one length differ by one letter, typed from a key far from the other's. */
+const farSubstitution = (a: string, b: string): boolean => {
+  let differing = -1;
+  for (let at = 0; at < a.length; at += 1) {
+    if (a.charCodeAt(at) === b.charCodeAt(at)) continue;
+    // Two letters differing: a swap (`jnoes`), a slip of its own kind.
+    if (differing >= 0) return false;
+    differing = at;
+  }
+  return differing >= 0 && !areKeyboardNeighbours(a.charAt(differing), b.charAt(differing));
+};
 
 /** A word of this many letters or more: a slip on its first letter or on a vowel is still a slip. */
 const LONG_WORD = 7;
@@ -109,17 +140,23 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
       ? { kind: 'INITIAL', similarity: 0.75 }
       : null;
   }
-  if ((a.vowelless || b.vowelless) && a.vowelless !== b.vowelless && sameSkeleton(a, b)) {
+  if ((a.vowelless || b.vowelless) && a.vowelless !== b.vowelless) {
     // All a script without short vowels writes is the same: as alike as the script can say.
-    return { kind: 'PHONETIC', similarity: 0.95 };
+    if (sameSkeleton(a, b)) return { kind: 'PHONETIC', similarity: 0.95 };
+    // A name of one strong consonant among the letters an abjad writes for vowels (אליהו, `lhw`,
+    // and `eliyahu` are both `l`): alike, but the script says less.
+    if (a.skeleton.length === 1 && a.skeleton === b.skeleton && shortest(a, b) >= 2)
+      return { kind: 'PHONETIC', similarity: ONE_CONSONANT_ALIKE };
   }
   const shorter = Math.min(a.text.length, b.text.length);
   const longest = Math.max(a.text.length, b.text.length);
   const romanized = a.romanized === b.romanized;
   const otherVowels = a.vowelPattern === b.vowelPattern;
   const metaphone = sameMetaphone(a, b) && longest - shorter <= 1;
+  const dropped = longest <= MAX_SHORT_WORD && droppedFromShort(a.text, b.text);
   // Most pairs of words are alike in no sense: told apart by their lengths, without a distance.
   if (
+    !dropped &&
     !romanized &&
     !otherVowels &&
     !metaphone &&
@@ -129,6 +166,10 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
   )
     return null;
   const edits = spellingEdits(a.text, b.text);
+  // One letter typed for another: a slip only from a neighbouring key (`chermit` / `chermir`);
+  // another vowel is then alike in sound at most, another consonant another name (`guezgasno` /
+  // `guezgasro`), unless the romanizations agree (above).
+  const farKey = edits === 1 && a.text.length === b.text.length && farSubstitution(a.text, b.text);
   const spelling = 1 - edits / longest;
   let phonetic = 0;
   if (romanized) {
@@ -144,12 +185,14 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
   // dropped inside it (`bial` / `bilal`, `pvel` / `pavel`), not at its end (`ivan` / `ivana`).
   // `a` is the screened word, `b` the listed one, wherever this is called.
   const spelled =
+    !farKey &&
     (!otherVowels || shorter >= LONG_WORD) &&
     (edits <= toleratedEdits(shorter) || (edits === 1 && droppedInside(a.text, b.text))) &&
     (shorter >= LONG_WORD || a.text.charAt(0) === b.text.charAt(0))
       ? spelling
       : 0;
-  if (phonetic === 0 && spelled === 0) return null;
+  if (phonetic === 0 && spelled === 0)
+    return dropped ? { kind: 'SPELLING', similarity: SHORT_WORD_DROP } : null;
   return phonetic >= spelled
     ? { kind: 'PHONETIC', similarity: phonetic }
     : { kind: 'SPELLING', similarity: spelled };

@@ -26,6 +26,16 @@ const listed: readonly (readonly [id: string, schema: string, name: string])[] =
   ['haba', 'Person', 'Omar HABA'],
   ['tonwood', 'Person', 'Emily TONWOOD'],
   ['baltic', 'Organization', 'Baltic Shipping GmbH'],
+  ['severny', 'Organization', 'ЗАО Северный Ветер'],
+  ['kestrel', 'Organization', 'Kestrel Logistics Sdn. Bhd.'],
+  ['almaz', 'Organization', 'АО Алмаз Холдинг'],
+  ['holding', 'Organization', 'Orion Holding Inc.'],
+  ['khodorkovskiy', 'Person', 'Mikhail Borisovich KHODORKOVSKIY'],
+  ['belousova', 'Person', 'Tatyana Igorevna BELOUSOVA'],
+  ['zhuravlev', 'Person', 'Vladimir Nikolayevich ZHURAVLEV'],
+  ['nguyen', 'Person', 'NGUYEN Van Long'],
+  ['guezgasro', 'Person', 'Isabel GUEZGASRO'],
+  ['mizrahi', 'Person', 'Eliyahu MIZRAHI'],
 ];
 
 /**
@@ -121,6 +131,38 @@ describe('the classes of variation a screened name is found through', () => {
     expect(ids(screening.match(person('Shlomo Kratz')))).not.toContain('katz');
   });
 
+  it('reads every spelling of a legal form as one: written out, abbreviated, in Cyrillic; kh is h', async () => {
+    const screening = await list();
+    for (const [name, id] of [
+      ['Severnyy Veter Closed Joint Stock Company', 'severny'],
+      ['Закрытое акционерное общество Северный Ветер', 'severny'],
+      ['Kestrel Logistics Sendirian Berhad', 'kestrel'],
+      // `holding`, held by other names of the list, is still looked up as `kholding`.
+      ['Almaz Holding JSC', 'almaz'],
+    ] as const) {
+      expect(ids(screening.match(organization(name))), name).toContain(id);
+    }
+  });
+
+  it('finds a name without its patronymic and with a slip or another romanization on top', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('Mihail Hodorkovsky')))).toContain('khodorkovskiy');
+    expect(ids(screening.match(person('Tatyana Belousva')))).toContain('belousova');
+    expect(ids(screening.match(person('Vladimir Zhuravlyov')))).toContain('zhuravlev');
+  });
+
+  it('finds a letter dropped from a short word of a name, and a name in Hebrew of one strong consonant', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('Nguyen Va Long')))).toContain('nguyen');
+    expect(ids(screening.match(person('אליהו מזרחי')))).toContain('mizrahi');
+  });
+
+  it('reads a letter typed from a neighbouring key as a slip, from a far key as another name', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('Isabel Guezgasto')))).toContain('guezgasro');
+    expect(ids(screening.match(person('Isabel Guezgasno')))).not.toContain('guezgasro');
+  });
+
   it('does not read another vowel as a misspelling: Balov is not Belov', async () => {
     const screening = await list();
     expect(ids(screening.match(person('Viktor Balov')))).not.toContain('belov');
@@ -137,6 +179,10 @@ describe('the keys words are compared by', () => {
     expect(romanizationKey('rhee')).toBe(romanizationKey('ri'));
     expect(romanizationKey('belov')).not.toBe(romanizationKey('balov'));
     expect(romanizationKey('yemiolu')).not.toBe(romanizationKey('emeolu'));
+    expect(romanizationKey('mikhail')).toBe(romanizationKey('mihail'));
+    expect(romanizationKey('zhuravlyov')).toBe(romanizationKey('zhuravlev'));
+    // `ou` is one letter of the key, never merged with the next: a syllable moved is another name.
+    expect(romanizationKey('pououpou')).not.toBe(romanizationKey('poupouou'));
   });
 
   it('consonant skeleton: an abjad word and its romanizations, doubled letters, weak letters', () => {
