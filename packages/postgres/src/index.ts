@@ -10,3 +10,8 @@ export {
   type PostgresJobRunnerOptions,
   startPostgresJobRunner,
 } from './postgres-job-runner.js';
+export {
+  type PostgresOnboardingKit,
+  type PostgresOnboardingKitOptions,
+  startPostgresOnboardingKit,
+} from './start-postgres-onboarding-kit.js';

@@ -3,7 +3,7 @@ import { okAsync, ResultAsync } from 'neverthrow';
 import type PgBoss from 'pg-boss';
 import type { KitTables } from './kit-tables.js';
 import { preparedJobEngineDatabase, webhookQueue } from './postgres-job-engine.js';
-import type { Queryable, SqlSession } from './sql-session.js';
+import { preparedStatement, type Queryable, type SqlSession, statementsPerSchema } from './sql-session.js';
 
 const unavailable = storageUnavailable('postgres');
 
@@ -24,6 +24,16 @@ export const sendWebhookJob = (
   });
 
 /**
+ * Which of the managers have an endpoint: asked by every command with events, so named (parsed and
+ * planned once per connection; unnamed, PostgreSQL parsed and planned it at every create).
+ */
+const selectManagersWithEndpoint = statementsPerSchema((tables) =>
+  preparedStatement(
+    `SELECT DISTINCT manager_id FROM ${tables.webhookEndpoints} WHERE manager_id = ANY($1::text[])`,
+  ),
+);
+
+/**
  * Webhook jobs on pg-boss, sent through the command's own transaction so that they commit (or roll
  * back) with it. A command's events become one job, with the events of the managers that have an
  * endpoint, and none when no manager has one.
@@ -37,10 +47,7 @@ export const createPostgresWebhookJobQueue = (
     if (events.length === 0) return okAsync(undefined);
     const send = async () => {
       const managers = [...new Set(events.map(({ managerId }) => managerId))];
-      const { rows } = await db.query<{ manager_id: string }>(
-        `SELECT DISTINCT manager_id FROM ${tables.webhookEndpoints} WHERE manager_id = ANY($1::text[])`,
-        [managers],
-      );
+      const { rows } = await db.query<{ manager_id: string }>(selectManagersWithEndpoint(tables)([managers]));
       const withEndpoint = new Set(rows.map((row) => row.manager_id));
       const eventIds = events
         .filter(({ managerId }) => withEndpoint.has(managerId))

@@ -124,6 +124,11 @@ const statements: readonly (readonly [string, RegExp, { generic: number; custom:
   ['the events of a command', /^INSERT INTO \S+\.client_events/, keptGeneric],
   ['the events of a client, locked', /FROM \S+\.client_events WHERE client_id = \$1/, keptGeneric],
   ['the rewrite of events', /^UPDATE \S+\.client_events e SET body/, keptGeneric],
+  [
+    'whether the managers have a webhook endpoint',
+    /^SELECT DISTINCT manager_id FROM \S+\.webhook_endpoints/,
+    keptGeneric,
+  ],
   ['an audit entry', /^INSERT INTO \S+\.audit_entries/, keptGeneric],
   ['the screened names of a client', /^WITH names AS \( SELECT \* FROM json_to_recordset/, keptGeneric],
   ['a page of an audit trail', /FROM \S+\.audit_entries/, keptGeneric],
