@@ -36,6 +36,10 @@ export type NameIndex = {
   /** The listed names worth scoring against these words, of persons or of organizations. */
   candidates(words: readonly WeightedWord[], organization: boolean): number[];
   name(id: number): IndexedName;
+  /** The parts of `name(id)`, read without making an object (a query reads tens of names). */
+  targetOf(id: number): number;
+  textOf(id: number): string;
+  isOrganization(id: number): boolean;
   /** The listed name's words, weighted. */
   words(id: number): WeightedWord[];
   /** A screened word with its weight: its rarity on the list, an unknown word the rarest. */
@@ -340,7 +344,16 @@ export const createNameIndexBuilder = () => {
         // The rarest units first; once the units left weigh less than a candidate must share, a
         // name none of the units so far found cannot be one: the later (larger) units only add
         // to the names found, each read through its own few words rather than the unit's postings.
-        order.sort((a, b) => (sizes[a] as number) - (sizes[b] as number));
+        // By insertion: a query has a handful of units (Array#sort allocates a work array a call).
+        for (let at = 1; at < order.length; at += 1) {
+          const unit = order[at] as number;
+          let to = at;
+          while (to > 0 && (sizes[order[to - 1] as number] as number) > (sizes[unit] as number)) {
+            order[to] = order[to - 1] as number;
+            to -= 1;
+          }
+          order[to] = unit;
+        }
         let remaining = initialsWeight;
         for (const at of order) remaining += (units[at] as { weight: number }).weight;
         let touchedCount = 0;
@@ -421,6 +434,9 @@ export const createNameIndexBuilder = () => {
       return {
         names,
         candidates,
+        targetOf: (id) => nameTargets[id] as number,
+        textOf: (id) => texts[id] as string,
+        isOrganization: (id) => nameOrganizations[id] === 1,
         name: (id) => ({
           target: nameTargets[id] as number,
           text: texts[id] as string,

@@ -65,23 +65,105 @@ type Pair = {
  * Runs of adjacent words of one name that may be a word of the other joined: those starting with a
  * word whose first two letters begin a longer word of the other (`dmi tri` / `dmitri`).
  */
-const spansOf = (words: readonly WeightedWord[], other: readonly WeightedWord[]): Span[] => {
-  const spans: Span[] = [];
+const NO_SPANS: readonly Span[] = [];
+/** Whether a word of `other` is longer than `first` and starts with its first two letters. */
+const beginsLongerWord = (first: string, other: readonly WeightedWord[]): boolean => {
+  for (const word of other) {
+    const text = word.forms.text;
+    if (
+      text.length > first.length &&
+      text.charCodeAt(0) === first.charCodeAt(0) &&
+      (first.length < 2 || text.charCodeAt(1) === first.charCodeAt(1))
+    )
+      return true;
+  }
+  return false;
+};
+const spansOf = (words: readonly WeightedWord[], other: readonly WeightedWord[]): readonly Span[] => {
+  // Allocated only for a name that has spans: most candidates have none.
+  let spans: Span[] | undefined;
   for (let from = 0; from < words.length; from += 1) {
     const first = (words[from] as WeightedWord).forms.text;
-    const head = first.slice(0, 2);
-    if (!other.some((word) => word.forms.text.length > first.length && word.forms.text.startsWith(head)))
-      continue;
+    if (!beginsLongerWord(first, other)) continue;
     let text = '';
     for (let to = from; to < Math.min(words.length, from + MAX_SPAN); to += 1) {
       const word = words[to]?.forms.text as string;
       if (isLegalForm(word)) break;
       text += word;
-      if (to > from) spans.push({ at: Array.from({ length: to - from + 1 }, (_, i) => from + i), text });
+      if (to > from) {
+        spans ??= [];
+        spans.push({ at: Array.from({ length: to - from + 1 }, (_, i) => from + i), text });
+      }
     }
   }
-  return spans;
+  return spans ?? NO_SPANS;
 };
+
+/** The words of a name that are no legal form. */
+const wordCount = (name: readonly WeightedWord[]): number => {
+  let count = 0;
+  for (const word of name) if (!isLegalForm(word.forms.text)) count += 1;
+  return count;
+};
+
+/** Best pairs first: the most alike, then the heaviest (a joined pair covers several words). */
+const before = (a: Pair, b: Pair): boolean => {
+  const byWeight = a.similarity.similarity * a.weight - b.similarity.similarity * b.weight;
+  return byWeight > 0 || (byWeight === 0 && a.similarity.similarity > b.similarity.similarity);
+};
+
+const JOINED_ALIKE: WordSimilarity = { kind: 'JOINED', similarity: 1 };
+/**
+ * Pairs the word at `at` of `words` with two words of `other` it is, joined in any order and place
+ * (not adjacent: those are spans); `fromSubject` says which side `words` is.
+ */
+const joinedAnyOrder = (
+  pairs: Pair[],
+  words: readonly WeightedWord[],
+  at: number,
+  other: readonly WeightedWord[],
+  fromSubject: boolean,
+) => {
+  const word = words[at]?.forms.text as string;
+  if (word.length < 4) return;
+  for (let first = 0; first < other.length; first += 1) {
+    const head = other[first]?.forms.text as string;
+    if (!word.startsWith(head) || isLegalForm(head)) continue;
+    for (let second = 0; second < other.length; second += 1) {
+      if (second === first || Math.abs(second - first) === 1) continue;
+      const tail = (other[second] as WeightedWord).forms.text;
+      if (word.length !== head.length + tail.length || !word.endsWith(tail)) continue;
+      const span = { at: [first, second], text: word };
+      pairs.push(
+        fromSubject
+          ? {
+              subject: single(at, word),
+              listed: span,
+              similarity: JOINED_ALIKE,
+              weight: weightOf(other, span),
+            }
+          : {
+              subject: span,
+              listed: single(at, word),
+              similarity: JOINED_ALIKE,
+              weight: words[at]?.weight ?? 0,
+            },
+      );
+    }
+  }
+};
+
+/**
+ * Scratch space of `scoreName`, reused by every call (it is synchronous and keeps none of it):
+ * the queries' garbage is what their slowest turns pay for, in the collector's work.
+ */
+const pairScratch: Pair[] = [];
+const free = (used: readonly number[], span: Span): boolean => {
+  for (const at of span.at) if (used[at] === 1) return false;
+  return true;
+};
+const subjectUsed: number[] = [];
+const listedUsed: number[] = [];
 
 const weightOf = (words: readonly WeightedWord[], span: Span): number => {
   let weight = 0;
@@ -114,7 +196,8 @@ const joinedSimilarity = (a: string, b: string): WordSimilarity | null => {
  * between two names of two words or more is never more than 0.6.
  */
 export const scoreName = (subject: readonly WeightedWord[], listed: readonly WeightedWord[]): NameScore => {
-  const pairs: Pair[] = [];
+  const pairs = pairScratch;
+  pairs.length = 0;
   for (let s = 0; s < subject.length; s += 1) {
     const subjectWord = subject[s] as WeightedWord;
     for (let l = 0; l < listed.length; l += 1) {
@@ -166,55 +249,25 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
   }
   // A word of one side that is two words of the other joined, whatever their order and place
   // (`vladimirputin` / `vladimir vladimirovich putin`).
-  const joinedAnyOrder = (
-    word: string,
-    other: readonly WeightedWord[],
-    onto: (first: number, second: number, similarity: WordSimilarity) => void,
-  ) => {
-    if (word.length < 4) return;
-    for (let first = 0; first < other.length; first += 1) {
-      const head = other[first]?.forms.text as string;
-      if (!word.startsWith(head) || isLegalForm(head)) continue;
-      for (let second = 0; second < other.length; second += 1) {
-        if (second === first || Math.abs(second - first) === 1) continue;
-        if (word === head + (other[second]?.forms.text as string))
-          onto(first, second, { kind: 'JOINED', similarity: 1 });
-      }
-    }
-  };
-  for (let s = 0; s < subject.length; s += 1) {
-    const text = subject[s]?.forms.text as string;
-    joinedAnyOrder(text, listed, (first, second, similarity) => {
-      const span = { at: [first, second], text };
-      pairs.push({ subject: single(s, text), listed: span, similarity, weight: weightOf(listed, span) });
-    });
-  }
-  for (let l = 0; l < listed.length; l += 1) {
-    const text = listed[l]?.forms.text as string;
-    joinedAnyOrder(text, subject, (first, second, similarity) =>
-      pairs.push({
-        subject: { at: [first, second], text },
-        listed: single(l, text),
-        similarity,
-        weight: listed[l]?.weight ?? 0,
-      }),
-    );
-  }
+  for (let s = 0; s < subject.length; s += 1) joinedAnyOrder(pairs, subject, s, listed, true);
+  for (let l = 0; l < listed.length; l += 1) joinedAnyOrder(pairs, listed, l, subject, false);
 
-  // Best pairs first: the most alike, then the heaviest (a joined pair covers several words).
-  pairs.sort(
-    (a, b) =>
-      b.similarity.similarity * b.weight - a.similarity.similarity * a.weight ||
-      b.similarity.similarity - a.similarity.similarity,
-  );
-  // Which words are paired (plain arrays: a typed array costs more to make than a name has words).
-  const subjectUsed: number[] = subject.map(() => 0);
-  const listedUsed: number[] = listed.map(() => 0);
+  // Sorted in place, by insertion: a handful of pairs (Array#sort allocates a work array a call).
+  for (let at = 1; at < pairs.length; at += 1) {
+    const pair = pairs[at] as Pair;
+    let to = at;
+    while (to > 0 && before(pair, pairs[to - 1] as Pair)) {
+      pairs[to] = pairs[to - 1] as Pair;
+      to -= 1;
+    }
+    pairs[to] = pair;
+  }
+  // Which words are paired.
+  subjectUsed.length = 0;
+  for (let at = 0; at < subject.length; at += 1) subjectUsed.push(0);
+  listedUsed.length = 0;
+  for (let at = 0; at < listed.length; at += 1) listedUsed.push(0);
   const chosen: Pair[] = [];
-  const free = (used: readonly number[], span: Span) => {
-    for (const at of span.at) if (used[at] === 1) return false;
-    return true;
-  };
   for (const pair of pairs) {
     if (!free(subjectUsed, pair.subject) || !free(listedUsed, pair.listed)) continue;
     for (const at of pair.subject.at) subjectUsed[at] = 1;
@@ -251,9 +304,8 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
   let score = better * (0.6 + 0.4 * other);
   let meaningful = 0;
   for (const pair of chosen) if (pair.similarity.kind !== 'LEGAL_FORM') meaningful += 1;
-  const words = (name: readonly WeightedWord[]) =>
-    name.filter((word) => !isLegalForm(word.forms.text)).length;
-  if (meaningful <= 1 && words(subject) >= 2 && words(listed) >= 2) score = Math.min(score, 0.6);
+  if (meaningful <= 1 && wordCount(subject) >= 2 && wordCount(listed) >= 2) score = Math.min(score, 0.6);
+  pairs.length = 0;
   const total = pairedWeight + subjectLeft + listedTotal;
   return {
     score,
@@ -261,18 +313,28 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
       subjectAllUsed &&
       listedAllUsed &&
       chosen.every((pair) => pair.similarity.similarity === 1 && pair.similarity.kind !== 'JOINED'),
-    explain: () => ({
-      tokens: chosen
-        .sort((a, b) => (a.subject.at[0] as number) - (b.subject.at[0] as number))
-        .map((pair) => ({
-          subject: pair.subject.at.map((at) => subject[at]?.forms.text).join(' '),
-          listed: pair.listed.at.map((at) => listed[at]?.forms.text).join(' '),
-          kind: pair.similarity.kind,
-          similarity: Math.round(pair.similarity.similarity * 100) / 100,
-          weight: total === 0 ? 0 : Math.round(((2 * pair.weight) / total) * 100) / 100,
-        })),
-      unmatchedSubject: subject.filter((_, at) => subjectUsed[at] !== 1).map((word) => word.forms.text),
-      unmatchedListed: listed.filter((_, at) => listedUsed[at] === 0).map((word) => word.forms.text),
-    }),
+    explain: () => {
+      // Read from the pairs chosen: the scratch arrays serve the next call by then.
+      const paired = (side: 'subject' | 'listed', length: number) => {
+        const used = new Array<boolean>(length).fill(false);
+        for (const pair of chosen) for (const at of pair[side].at) used[at] = true;
+        return used;
+      };
+      const subjectPaired = paired('subject', subject.length);
+      const listedPaired = paired('listed', listed.length);
+      return {
+        tokens: chosen
+          .sort((a, b) => (a.subject.at[0] as number) - (b.subject.at[0] as number))
+          .map((pair) => ({
+            subject: pair.subject.at.map((at) => subject[at]?.forms.text).join(' '),
+            listed: pair.listed.at.map((at) => listed[at]?.forms.text).join(' '),
+            kind: pair.similarity.kind,
+            similarity: Math.round(pair.similarity.similarity * 100) / 100,
+            weight: total === 0 ? 0 : Math.round(((2 * pair.weight) / total) * 100) / 100,
+          })),
+        unmatchedSubject: subject.filter((_, at) => !subjectPaired[at]).map((word) => word.forms.text),
+        unmatchedListed: listed.filter((_, at) => !listedPaired[at]).map((word) => word.forms.text),
+      };
+    },
   };
 };

@@ -156,14 +156,15 @@ export const loadSanctionsList = (
           { scored: NameScore; pairing?: NamePairing; explanation?: ScreeningExplanation }
         >();
         for (const candidate of candidates) {
-          const listed = names.name(candidate);
-          if (listed.organization !== organization) continue;
-          const target = loaded[listed.target] as ListTarget;
+          if (names.isOrganization(candidate) !== organization) continue;
+          const listedTarget = names.targetOf(candidate);
+          const listedText = names.textOf(candidate);
+          const target = loaded[listedTarget] as ListTarget;
           // The same text is the same words (an alias listed for many targets, a common name).
-          let same = scoredNames.get(listed.text);
+          let same = scoredNames.get(listedText);
           if (same === undefined) {
             same = { scored: scoreName(words, names.words(candidate)) };
-            scoredNames.set(listed.text, same);
+            scoredNames.set(listedText, same);
           }
           const { scored } = same;
           const country =
@@ -174,7 +175,7 @@ export const loadSanctionsList = (
             score *= COUNTRY_MISMATCH_FACTOR;
             if (scored.exact) score = Math.max(score, threshold);
           }
-          const known = best.get(listed.target);
+          const known = best.get(listedTarget);
           if (score < threshold || (known !== undefined && known.score >= score)) continue;
           same.pairing ??= scored.explain();
           let explanation: ScreeningExplanation;
@@ -186,11 +187,11 @@ export const loadSanctionsList = (
             const details = { ...same.pairing, country };
             explanation = { summary: summaryOf(score, details), ...details };
           }
-          best.set(listed.target, {
+          best.set(listedTarget, {
             targetId: target.id,
             target,
             targetName: target.name,
-            matchedName: listed.text,
+            matchedName: listedText,
             listName: target.datasets[0] ?? '',
             score: Math.round(score * 10) / 10,
             explanation,

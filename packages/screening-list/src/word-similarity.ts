@@ -45,7 +45,13 @@ export type WordSimilarity = { readonly kind: ScreeningTokenMatch['kind']; reado
 const SOUND_ALIKE = 0.65;
 
 /** An abjad word and a romanization whose skeletons are one and the same consonant. */
-const ONE_CONSONANT_ALIKE = 0.8;
+const ONE_CONSONANT_ALIKE: WordSimilarity = { kind: 'PHONETIC', similarity: 0.8 };
+// The similarities that are constants, made once (a query compares thousands of pairs of words).
+const SAME_WORD: WordSimilarity = { kind: 'EXACT', similarity: 1 };
+const SAME_LEGAL_FORM: WordSimilarity = { kind: 'LEGAL_FORM', similarity: 1 };
+const OTHER_LEGAL_FORM: WordSimilarity = { kind: 'LEGAL_FORM', similarity: 0.7 };
+const AN_INITIAL: WordSimilarity = { kind: 'INITIAL', similarity: 0.75 };
+const SAME_CONSONANTS: WordSimilarity = { kind: 'PHONETIC', similarity: 0.95 };
 const shortest = (a: WordForms, b: WordForms): number => Math.min(a.text.length, b.text.length);
 
 /**
@@ -53,7 +59,7 @@ const shortest = (a: WordForms, b: WordForms): number => Math.min(a.text.length,
  * (`va`, `ti`, `son`, `huoc`): in a name whose other words agree, a slip more often than another
  * name; it counts this much.
  */
-const SHORT_WORD_DROP = 0.7;
+const SHORT_WORD_DROP: WordSimilarity = { kind: 'SPELLING', similarity: 0.7 };
 const MAX_SHORT_WORD = 5;
 /** Whether the screened word is the listed one, short, with one letter left out. */
 export const droppedFromShort = (screened: string, listed: string): boolean =>
@@ -130,23 +136,20 @@ export const spellingEdits = (a: string, b: string): number => {
  * otherwise).
  */
 export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | null => {
-  if (a.text === b.text) return { kind: isLegalForm(a.text) ? 'LEGAL_FORM' : 'EXACT', similarity: 1 };
+  if (a.text === b.text) return isLegalForm(a.text) ? SAME_LEGAL_FORM : SAME_WORD;
   const legal = isLegalForm(a.text);
-  if (legal || isLegalForm(b.text))
-    return legal && isLegalForm(b.text) ? { kind: 'LEGAL_FORM', similarity: 0.7 } : null;
+  if (legal || isLegalForm(b.text)) return legal && isLegalForm(b.text) ? OTHER_LEGAL_FORM : null;
   if (a.text.length === 1 || b.text.length === 1) {
     const [initial, word] = a.text.length === 1 ? [a.text, b.text] : [b.text, a.text];
-    return word.length > 1 && word.startsWith(initial) && /[a-z]/.test(initial)
-      ? { kind: 'INITIAL', similarity: 0.75 }
-      : null;
+    return word.length > 1 && word.startsWith(initial) && /[a-z]/.test(initial) ? AN_INITIAL : null;
   }
   if ((a.vowelless || b.vowelless) && a.vowelless !== b.vowelless) {
     // All a script without short vowels writes is the same: as alike as the script can say.
-    if (sameSkeleton(a, b)) return { kind: 'PHONETIC', similarity: 0.95 };
+    if (sameSkeleton(a, b)) return SAME_CONSONANTS;
     // A name of one strong consonant among the letters an abjad writes for vowels (אליהו, `lhw`,
     // and `eliyahu` are both `l`): alike, but the script says less.
     if (a.skeleton.length === 1 && a.skeleton === b.skeleton && shortest(a, b) >= 2)
-      return { kind: 'PHONETIC', similarity: ONE_CONSONANT_ALIKE };
+      return ONE_CONSONANT_ALIKE;
   }
   const shorter = Math.min(a.text.length, b.text.length);
   const longest = Math.max(a.text.length, b.text.length);
@@ -191,8 +194,7 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
     (shorter >= LONG_WORD || a.text.charAt(0) === b.text.charAt(0))
       ? spelling
       : 0;
-  if (phonetic === 0 && spelled === 0)
-    return dropped ? { kind: 'SPELLING', similarity: SHORT_WORD_DROP } : null;
+  if (phonetic === 0 && spelled === 0) return dropped ? SHORT_WORD_DROP : null;
   return phonetic >= spelled
     ? { kind: 'PHONETIC', similarity: phonetic }
     : { kind: 'SPELLING', similarity: spelled };
