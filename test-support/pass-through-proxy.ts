@@ -20,6 +20,21 @@ export type PassThroughProxy = { readonly endpoint: string; readonly close: () =
  * forwards it (possibly changed). The fault, condition and copy-holding proxies of the S3 and demo
  * tests are each a `handle`.
  */
+/**
+ * The proxy could not do its part (the upstream failed, a body did not parse): a 502 naming why, so
+ * a test that fails says what broke instead of "other side closed"; a connection already answering
+ * is cut.
+ */
+export const failed = (outgoing: ServerResponse, error: unknown): void => {
+  if (outgoing.headersSent) {
+    outgoing.destroy();
+    return;
+  }
+  const body = `pass-through proxy: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  outgoing.writeHead(502, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) });
+  outgoing.end(body);
+};
+
 export const startPassThroughProxy = async (
   target: string,
   handle: (incoming: IncomingMessage, outgoing: ServerResponse, forward: Forward) => void,
@@ -40,7 +55,7 @@ export const startPassThroughProxy = async (
         answer.pipe(outgoing);
       },
     );
-    forwarded.once('error', () => outgoing.destroy());
+    forwarded.once('error', (error) => failed(outgoing, error));
     if (body === undefined) incoming.pipe(forwarded);
     else forwarded.end(body);
   };

@@ -1,5 +1,9 @@
 import { request, type ServerResponse } from 'node:http';
-import { type PassThroughProxy, startPassThroughProxy } from '../../../test-support/pass-through-proxy.js';
+import {
+  failed,
+  type PassThroughProxy,
+  startPassThroughProxy,
+} from '../../../test-support/pass-through-proxy.js';
 
 /**
  * A pass-through HTTP proxy in front of a real S3-compatible server that enforces two conditions
@@ -72,7 +76,7 @@ export const startConditionProxy = async (target: string): Promise<ConditionProx
             );
           } else forward(incoming, outgoing);
         })
-        .catch(() => outgoing.destroy());
+        .catch((error: unknown) => failed(outgoing, error));
       return;
     }
     const url = new URL(incoming.url ?? '/', 'http://proxy');
@@ -110,7 +114,7 @@ export const startConditionProxy = async (target: string): Promise<ConditionProx
             }
             forward(incoming, outgoing, { body });
           })
-          .catch(() => outgoing.destroy());
+          .catch((error: unknown) => failed(outgoing, error));
       });
       return;
     }
@@ -150,7 +154,7 @@ export const startConditionProxy = async (target: string): Promise<ConditionProx
             200,
             `<?xml version="1.0" encoding="UTF-8"?>\n<DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${errors.join('')}</DeleteResult>`,
           );
-        })().catch(() => outgoing.destroy());
+        })().catch((error: unknown) => failed(outgoing, error));
       });
       return;
     }
