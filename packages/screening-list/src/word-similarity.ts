@@ -53,6 +53,12 @@ const OTHER_LEGAL_FORM: WordSimilarity = { kind: 'LEGAL_FORM', similarity: 0.7 }
 const AN_INITIAL: WordSimilarity = { kind: 'INITIAL', similarity: 0.75 };
 const SAME_CONSONANTS: WordSimilarity = { kind: 'PHONETIC', similarity: 0.95 };
 const shortest = (a: WordForms, b: WordForms): number => Math.min(a.text.length, b.text.length);
+/** Whether the two words' skeletons (one of them without its `v`: לוי, `lw`, and `levi`) are one consonant. */
+const oneConsonant = (a: WordForms, b: WordForms): boolean => {
+  for (const skeleton of a.skeletons)
+    if (skeleton.length === 1 && b.skeletons.includes(skeleton)) return true;
+  return false;
+};
 
 /**
  * A short word (two to five letters: `van`, `thi`, `song`, `phuoc`) with a letter left out of it
@@ -147,9 +153,9 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
     // All a script without short vowels writes is the same: as alike as the script can say.
     if (sameSkeleton(a, b)) return SAME_CONSONANTS;
     // A name of one strong consonant among the letters an abjad writes for vowels (אליהו, `lhw`,
-    // and `eliyahu` are both `l`): alike, but the script says less.
-    if (a.skeleton.length === 1 && a.skeleton === b.skeleton && shortest(a, b) >= 2)
-      return ONE_CONSONANT_ALIKE;
+    // and `eliyahu` are both `l`; לוי, `lw`, and `levi` read without its `v`): alike, but the
+    // script says less.
+    if (oneConsonant(a, b) && shortest(a, b) >= 2) return ONE_CONSONANT_ALIKE;
   }
   const shorter = Math.min(a.text.length, b.text.length);
   const longest = Math.max(a.text.length, b.text.length);

@@ -36,6 +36,7 @@ const listed: readonly (readonly [id: string, schema: string, name: string])[] =
   ['nguyen', 'Person', 'NGUYEN Van Long'],
   ['guezgasro', 'Person', 'Isabel GUEZGASRO'],
   ['mizrahi', 'Person', 'Eliyahu MIZRAHI'],
+  ['levi', 'Person', 'Avraham LEVI'],
 ];
 
 /**
@@ -155,6 +156,7 @@ describe('the classes of variation a screened name is found through', () => {
     const screening = await list();
     expect(ids(screening.match(person('Nguyen Va Long')))).toContain('nguyen');
     expect(ids(screening.match(person('אליהו מזרחי')))).toContain('mizrahi');
+    expect(ids(screening.match(person('אברהם לוי')))).toContain('levi');
   });
 
   it('reads a letter typed from a neighbouring key as a slip, from a far key as another name', async () => {
