@@ -7,7 +7,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A fresh, empty database of this run: on DATABASE_URL's server when set, else an embedded one. */
     demoDatabaseUrl: string;
-    /** s3rver, started for this run, with no bucket yet. */
+    /** s3rver, started for this run (shared with the other projects: each test makes a bucket of its own name). */
     demoS3Endpoint: string;
     /** moto_server, the S3-compatible server with lifecycle rules. */
     demoMotoEndpoint: string;

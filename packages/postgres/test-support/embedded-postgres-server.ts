@@ -14,6 +14,7 @@ import {
   spawnInGroup,
   stopGroup,
 } from '../../../test-support/process-groups.js';
+import { leaseServer } from '../../../test-support/shared-servers.js';
 
 /** A PostgreSQL server of our own, in a temporary directory, on a free port. */
 export type EmbeddedPostgresServer = {
@@ -254,9 +255,16 @@ const adminClient = (adminConnectionString: string): pg.Client => {
   return admin;
 };
 
-/** Creates an empty database with a random name and answers its connection string. */
-export const createFreshDatabase = async (adminConnectionString: string): Promise<string> => {
-  const name = `onboarding_kit_test_${randomBytes(6).toString('hex')}`;
+/**
+ * Creates an empty database with a random name (after `prefix`, lower-case letters, digits and
+ * underscores) and answers its connection string.
+ */
+export const createFreshDatabase = async (
+  adminConnectionString: string,
+  prefix = 'onboarding_kit_test_',
+): Promise<string> => {
+  if (!/^[a-z0-9_]+$/.test(prefix)) throw new Error(`not a database name prefix: ${prefix}`);
+  const name = `${prefix}${randomBytes(6).toString('hex')}`;
   const admin = adminClient(adminConnectionString);
   await admin.connect();
   try {
@@ -291,20 +299,24 @@ export type TestDatabase = {
 
 /**
  * The database of a test run: a fresh database on the server of `DATABASE_URL` when it is set
- * (dropped at the end), otherwise on an embedded server started for the run (stopped and deleted
- * at the end).
+ * (dropped at the end), otherwise on the embedded server of this process, started by the first
+ * caller and stopped and deleted when the last one closes (the global setups of the postgres, demo
+ * and review-console-browser projects share it: test-support/shared-servers.ts).
  */
 export const openTestDatabase = async (databaseUrl = process.env.DATABASE_URL): Promise<TestDatabase> => {
   if (databaseUrl !== undefined && databaseUrl !== '') {
     const connectionString = await createFreshDatabase(databaseUrl);
     return { connectionString, close: () => dropDatabase(databaseUrl, connectionString) };
   }
-  const server = await startEmbeddedPostgres();
+  const server = await leaseServer('embedded-postgres', async () => {
+    const started = await startEmbeddedPostgres();
+    return { adminConnectionString: started.adminConnectionString, stop: () => started.dispose() };
+  });
   try {
     const connectionString = await createFreshDatabase(server.adminConnectionString);
-    return { connectionString, close: () => server.dispose() };
+    return { connectionString, close: () => server.stop() };
   } catch (error) {
-    await server.dispose();
+    await server.stop();
     throw error;
   }
 };

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type CompliancePrincipal, exampleIndividualPayload } from '@onboarding-kit/core';
 import { firstAuditChainBreak, portableTextHashing, type UnitOfWork } from '@onboarding-kit/core/adapter';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/migrate.js';
 import { createPostgresAdapters } from '../src/postgres-adapters.js';
 import { createPostgresAuditLog } from '../src/postgres-audit-log.js';
@@ -290,7 +290,7 @@ describe('the audit trail on PostgreSQL', () => {
   });
 
   it('migration 0007 chains the trails written before it', async () => {
-    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 2 });
+    const pool = new pg.Pool({ connectionString: database.connectionString, max: 2 });
     const schema = newSchemaName();
     const shipped = fileURLToPath(new URL('../migrations/', import.meta.url));
     const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));

@@ -7,12 +7,12 @@ import {
 } from '@onboarding-kit/core';
 import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kitTables } from '../src/kit-tables.js';
 import { migrate } from '../src/migrate.js';
 import { createPostgresAdapters } from '../src/postgres-adapters.js';
 import { kitOnPostgres } from './kit-on-postgres.js';
-import { newSchemaName } from './postgres-test-database.js';
+import { newSchemaName, workerDatabaseUrl } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
 /**
@@ -24,7 +24,7 @@ import { rawSqlInspector } from './raw-sql-inspector.js';
 /**
  * A pool whose next COMMIT is really sent and kept by the server, and whose reply is then lost.
  */
-const poolLosingCommitReplies = () => {
+const poolLosingCommitReplies = (connectionString: string) => {
   let loseNextCommitReply = false;
   class LosingClient extends pg.Client {}
   const send = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => Promise<unknown>;
@@ -40,12 +40,12 @@ const poolLosingCommitReplies = () => {
     }
     return send.apply(this, args);
   };
-  const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 4, Client: LosingClient });
+  const pool = new pg.Pool({ connectionString, max: 4, Client: LosingClient });
   return { pool, loseNextCommitReply: () => (loseNextCommitReply = true) };
 };
 
 const schema = newSchemaName();
-const { pool, loseNextCommitReply } = poolLosingCommitReplies();
+const { pool, loseNextCommitReply } = poolLosingCommitReplies(await workerDatabaseUrl());
 beforeAll(async () => {
   (await migrate(pool, { schema }))._unsafeUnwrap();
 });

@@ -1,16 +1,57 @@
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openTestDatabase } from '../test-support/embedded-postgres-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A fresh, empty database of this run (not migrated). */
+    /**
+     * A fresh, empty database of this run on DATABASE_URL's server (not migrated), in which each
+     * worker makes a database of its own; '' without DATABASE_URL: each worker starts its own
+     * embedded server (postgres-test-database.ts says why).
+     */
     postgresUrl: string;
   }
 }
 
-/** One real PostgreSQL for the whole postgres project: started here, stopped at the end. */
+/** The prefix of the run's worker databases (postgres-test-database.ts), dropped at the end. */
+export const workerDatabasePrefix = (runDatabaseUrl: string): string =>
+  `${new URL(runDatabaseUrl).pathname.slice(1)}_w`;
+
+/** Drops the worker databases: on DATABASE_URL's server nothing else would. */
+const dropWorkerDatabases = async (runDatabaseUrl: string): Promise<void> => {
+  const admin = new pg.Client({ connectionString: runDatabaseUrl });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [workerDatabasePrefix(runDatabaseUrl)],
+    );
+    for (const { datname } of rows) {
+      await admin.query(`DROP DATABASE IF EXISTS "${datname.replaceAll('"', '""')}" WITH (FORCE)`);
+    }
+  } finally {
+    await admin.end();
+  }
+};
+
+/**
+ * On DATABASE_URL's server, a database of the run (the workers' are made from it), dropped at the
+ * end with the workers' databases. Without DATABASE_URL, nothing: each worker starts its own server.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const database = await openTestDatabase();
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl === undefined || serverUrl === '') {
+    project.provide('postgresUrl', '');
+    return async () => {};
+  }
+  const database = await openTestDatabase(serverUrl);
   project.provide('postgresUrl', database.connectionString);
-  return () => database.close();
+  return async () => {
+    try {
+      await dropWorkerDatabases(database.connectionString);
+    } finally {
+      await database.close();
+    }
+  };
 }

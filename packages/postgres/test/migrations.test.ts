@@ -4,10 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/migrate.js';
 import { createPostgresAdapters } from '../src/postgres-adapters.js';
-import { type MigratedDatabase, newSchemaName, openMigratedDatabase } from './postgres-test-database.js';
+import {
+  type MigratedDatabase,
+  newSchemaName,
+  openMigratedDatabase,
+  workerDatabaseUrl,
+} from './postgres-test-database.js';
 
 const shipped = async () =>
   (await readdir(fileURLToPath(new URL('../migrations/', import.meta.url))))
@@ -16,7 +21,7 @@ const shipped = async () =>
 
 describe('migrate', () => {
   it('applies every shipped file once, records it, and applies nothing the second time', async () => {
-    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 2 });
+    const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 2 });
     const schema = newSchemaName();
     try {
       const first = await migrate(pool, { schema });
@@ -32,10 +37,8 @@ describe('migrate', () => {
 
   it('is safe when several instances start at once: each file runs exactly once', async () => {
     const schema = newSchemaName();
-    const pools = Array.from(
-      { length: 4 },
-      () => new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 }),
-    );
+    const connectionString = await workerDatabaseUrl();
+    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString, max: 1 }));
     try {
       const outcomes = await Promise.all(pools.map((pool) => migrate(pool, { schema })));
       const applied = outcomes.map((outcome) => outcome._unsafeUnwrap().applied);
@@ -52,7 +55,7 @@ describe('migrate', () => {
   });
 
   it('reports a failing migration file as MigrationFailed and keeps nothing of it', async () => {
-    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 });
+    const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 1 });
     const schema = newSchemaName();
     const directory = fileURLToPath(new URL('./fixtures/broken-migrations/', import.meta.url));
     try {
@@ -71,7 +74,7 @@ describe('migrate', () => {
   });
 
   it('applies only the files added since the last run, in name order', async () => {
-    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 });
+    const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 1 });
     const schema = newSchemaName();
     const fixtures = fileURLToPath(new URL('./fixtures/broken-migrations/', import.meta.url));
     const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
@@ -104,8 +107,8 @@ describe('migrate', () => {
     }
   });
 
-  it('refuses a schema name that is not a plain identifier when wiring, before any SQL is sent', () => {
-    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 1 });
+  it('refuses a schema name that is not a plain identifier when wiring, before any SQL is sent', async () => {
+    const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 1 });
     expect(() => migrate(pool, { schema: 'kit"; DROP TABLE x; --' })).toThrow(TypeError);
     expect(() => createPostgresAdapters({ pool, schema: 'Kit-Schema' })).toThrow(TypeError);
     // The job engine's schema (`<schema>_jobs`) must fit pg-boss's 50 characters.

@@ -132,7 +132,7 @@ describe('startPostgresJobRunner', () => {
     });
     let held = false;
     // A pool of the runner's own, ended as the demo ends its pool once the runner is closed.
-    const { pool: runnerPool } = countingPool({ max: 2 });
+    const { pool: runnerPool } = countingPool(database.connectionString, { max: 2 });
     runnerPool.on('error', () => undefined);
     const gate = {
       query: async (statement: string | { text: string; values?: unknown[] }, values?: unknown[]) => {

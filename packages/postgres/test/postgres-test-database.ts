@@ -4,8 +4,12 @@ import { inject } from 'vitest';
 import { type KitTables, kitTables } from '../src/kit-tables.js';
 import { migrate } from '../src/migrate.js';
 import { createPostgresAdapters, type PostgresAdapters } from '../src/postgres-adapters.js';
+import { createFreshDatabase, openTestDatabase } from '../test-support/embedded-postgres-server.js';
+import { workerDatabasePrefix } from './global-setup.js';
 
 export type MigratedDatabase = {
+  /** The database the schema lives in (this worker's: workerDatabaseUrl). */
+  readonly connectionString: string;
   readonly pool: pg.Pool;
   readonly schema: string;
   readonly tables: KitTables;
@@ -26,11 +30,33 @@ export type SentStatement = {
 
 export const newSchemaName = (): string => `kit_${randomBytes(5).toString('hex')}`;
 
+let workerDatabase: Promise<string> | undefined;
+
 /**
- * A pool on the run's database whose clients count every statement they send, so round trips are
+ * This worker's database, made on first use. The files of one worker run one after the other and
+ * share it (each in schemas of its own), as the whole project once did in a single worker; files of
+ * two workers never share a PostgreSQL server. Some files need that: a database-wide VACUUM ANALYZE,
+ * query plans that hold only while no other transaction is open (an open snapshot keeps VACUUM from
+ * marking pages all-visible), and the event feed, which lists an event once every transaction older
+ * than it has ended, in any database of the server. So each worker starts an embedded server of its
+ * own (killed and deleted when the worker ends: test-support/process-groups.ts); with DATABASE_URL
+ * set, it makes a database of its own there instead (dropped by the global setup).
+ */
+export const workerDatabaseUrl = (): Promise<string> => {
+  const runDatabaseUrl = inject('postgresUrl');
+  workerDatabase ??=
+    runDatabaseUrl === ''
+      ? openTestDatabase('').then((database) => database.connectionString)
+      : createFreshDatabase(runDatabaseUrl, workerDatabasePrefix(runDatabaseUrl));
+  return workerDatabase;
+};
+
+/**
+ * A pool on `connectionString` whose clients count every statement they send, so round trips are
  * measured on the wire side of node-postgres, not guessed.
  */
 export const countingPool = (
+  connectionString: string,
   config: pg.PoolConfig = {},
 ): { pool: pg.Pool; queryCount: () => number; recentStatements: () => readonly SentStatement[] } => {
   let queries = 0;
@@ -53,7 +79,7 @@ export const countingPool = (
     return send.apply(this, args);
   };
   const pool = new pg.Pool({
-    connectionString: inject('postgresUrl'),
+    connectionString,
     max: 8,
     ...config,
     Client: CountingClient,
@@ -61,18 +87,20 @@ export const countingPool = (
   return { pool, queryCount: () => queries, recentStatements: () => [...recent] };
 };
 
-/** A pool on the run's database with the kit migrated into a schema of its own. */
+/** A pool on this worker's database with the kit migrated into a schema of its own. */
 export const openMigratedDatabase = async (
   options: { schema?: string; pool?: pg.PoolConfig } = {},
 ): Promise<MigratedDatabase> => {
   const schema = options.schema ?? newSchemaName();
-  const { pool, queryCount, recentStatements } = countingPool(options.pool);
+  const connectionString = await workerDatabaseUrl();
+  const { pool, queryCount, recentStatements } = countingPool(connectionString, options.pool);
   const migrated = await migrate(pool, { schema });
   if (migrated.isErr()) {
     await pool.end();
     throw new Error(`migrate failed: ${JSON.stringify(migrated.error)}`, { cause: migrated.error });
   }
   return {
+    connectionString,
     pool,
     schema,
     tables: kitTables(schema),

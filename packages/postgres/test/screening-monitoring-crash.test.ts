@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CompliancePrincipal, exampleEntityPayload } from '@onboarding-kit/core';
 import type { ScreeningMatch, ScreeningProvider } from '@onboarding-kit/core/adapter';
 import { okAsync } from 'neverthrow';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { screeningQueue } from '../src/postgres-job-engine.js';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
 import { exited, nextLine, spawnTsx } from './child-process-runner.js';
@@ -71,7 +71,7 @@ describe('a monitoring run on PostgreSQL whose process dies midway', () => {
     ).toMatchObject({ batches: 1, enqueued: true });
 
     const child = spawnTsx('monitor-and-crash.ts', [
-      inject('postgresUrl'),
+      database.connectionString,
       database.schema,
       JSON.stringify(targets),
     ]);

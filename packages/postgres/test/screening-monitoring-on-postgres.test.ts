@@ -29,7 +29,7 @@ runScreeningMonitoringContract({
   setup: async (list) => {
     const { kit, memory } = kitOnPostgres(database.adapters, { screening: list });
     // The other process: its own pool, adapters, kit and job runner on the same database.
-    const other = countingPool();
+    const other = countingPool(database.connectionString);
     const otherProcess = kitOnPostgres(
       createPostgresAdapters({ pool: other.pool, schema: database.schema }),
       { screening: list },

@@ -54,7 +54,7 @@ it('sends each event once to a slow receiver, however many jobs wait for its slo
   const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
   const runners = [];
   const started: Array<{ close(): Promise<void> }> = [];
-  const ownPool = countingPool({ max: 5 }).pool;
+  const ownPool = countingPool(database.connectionString, { max: 5 }).pool;
   // The runners first, then the pool of the second (the first runs on the database's own).
   onTestFinished(async () => {
     await Promise.all(started.map((runner) => runner.close()));

@@ -10,6 +10,7 @@ import {
   spawnInGroup,
   stopGroup,
 } from '../../../test-support/process-groups.js';
+import { leaseServer } from '../../../test-support/shared-servers.js';
 
 /** A port nothing listens on right now (the OS picks it, we release it). */
 export const freePort = (): Promise<number> =>
@@ -49,7 +50,7 @@ const running = (child: ChildProcess, endpoint: string, stopped = async () => {}
 };
 
 /** s3rver on a free port with a fresh temporary directory, in a child process (see s3rver-process.ts). */
-export const startS3rver = async (): Promise<RunningServer> => {
+const startOwnS3rver = async (): Promise<RunningServer> => {
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
   const forgetDirectory = removeOnExit(directory);
   const removeDirectory = async () => {
@@ -108,7 +109,7 @@ const waitUntilAnswering = async (endpoint: string, child: ChildProcess, timeout
 };
 
 /** moto_server (Python) as a child process: the server with lifecycle configuration. */
-export const startMotoServer = async (): Promise<RunningServer> => {
+const startOwnMotoServer = async (): Promise<RunningServer> => {
   const port = await freePort();
   const child = spawnInGroup('moto_server', ['-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -135,3 +136,11 @@ export const startMotoServer = async (): Promise<RunningServer> => {
   }
   return running(child, endpoint);
 };
+
+/**
+ * The process's s3rver and moto_server, started by the first caller and stopped with the last
+ * `stop` (the s3, demo and review-console-browser projects' global setups share them; tests use
+ * buckets of their own names). See test-support/shared-servers.ts.
+ */
+export const startS3rver = (): Promise<RunningServer> => leaseServer('s3rver', startOwnS3rver);
+export const startMotoServer = (): Promise<RunningServer> => leaseServer('moto_server', startOwnMotoServer);

@@ -7,7 +7,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A fresh, empty database of this run (not migrated). */
     consolePostgresUrl: string;
-    /** s3rver, started for this run, with no bucket yet. */
+    /** s3rver, started for this run (shared with the other projects: each test makes a bucket of its own name). */
     consoleS3Endpoint: string;
   }
 }
