@@ -1,7 +1,8 @@
 /**
  * One instance of a test server per test run, however many projects' global setups ask for it: the
- * postgres, s3, demo and review-console-browser projects each started their own PostgreSQL (initdb
- * included), s3rver and moto_server, one setup after the other, before the first test could start.
+ * s3, demo and review-console-browser projects each started their own PostgreSQL (initdb included),
+ * s3rver and moto_server, one setup after the other, before the first test could start. (The
+ * postgres project's workers each start a server of their own: postgres-test-database.ts says why.)
  *
  * Vitest runs every project's global setup in its main process, each from a module graph of its own,
  * so the servers are kept on `globalThis`, not in a module variable. Each setup takes a lease and

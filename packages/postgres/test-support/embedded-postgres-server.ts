@@ -300,8 +300,8 @@ export type TestDatabase = {
 /**
  * The database of a test run: a fresh database on the server of `DATABASE_URL` when it is set
  * (dropped at the end), otherwise on the embedded server of this process, started by the first
- * caller and stopped and deleted when the last one closes (the global setups of the postgres, demo
- * and review-console-browser projects share it: test-support/shared-servers.ts).
+ * caller and stopped and deleted when the last one closes (the global setups of the demo and
+ * review-console-browser projects share it: test-support/shared-servers.ts).
  */
 export const openTestDatabase = async (databaseUrl = process.env.DATABASE_URL): Promise<TestDatabase> => {
   if (databaseUrl !== undefined && databaseUrl !== '') {
