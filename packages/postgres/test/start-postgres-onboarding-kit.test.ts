@@ -5,17 +5,17 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { kitTables } from '../src/kit-tables.js';
 import { startPostgresOnboardingKit } from '../src/start-postgres-onboarding-kit.js';
-import { countingPool, newSchemaName } from './postgres-test-database.js';
+import { countingPool, newSchemaName, workerDatabaseUrl } from './postgres-test-database.js';
 
 /**
- * The one-call wiring on the real PostgreSQL of the run: a schema that does not exist yet is
+ * The one-call wiring on the real PostgreSQL of the worker: a schema that does not exist yet is
  * migrated, the kit works on it, the job runner runs, and what the call refuses leaves nothing
  * running. (The README's whole PostgreSQL + S3 block runs in examples/demo's readme-wiring test.)
  */
 let pool: pg.Pool;
 const started: Array<{ close(): Promise<void> }> = [];
-beforeAll(() => {
-  pool = countingPool().pool;
+beforeAll(async () => {
+  pool = countingPool(await workerDatabaseUrl()).pool;
 });
 afterEach(async () => {
   for (const kit of started.splice(0)) await kit.close();
@@ -139,7 +139,7 @@ it('a schema name PostgreSQL cannot take is refused before any SQL is sent', asy
 it('a failed migration rejects naming it, with the failure as its cause', async () => {
   const schema = newSchemaName();
   // A database that cannot be reached: the migration is the first statement sent.
-  const closed = countingPool().pool;
+  const closed = countingPool(await workerDatabaseUrl()).pool;
   await closed.end();
   const memory = createMemoryAdapters();
   const failed = startPostgresOnboardingKit({
