@@ -130,13 +130,19 @@ export const startPostgresJobRunner = async ({
       onError,
     });
   const queueWorkers: QueueWorker[] = [
-    workQueue<WebhookJob>(boss, webhookQueue, (job, signal) => kit.webhooks.runJob(job, { signal }), {
-      batchSize,
-      maxJobsInHand,
-      workers,
-      pollingIntervalMs: pollingIntervalSeconds * 1000,
-      onError,
-    }),
+    // A kit without a transport takes no webhook job: its attempts would all be recorded as failed.
+    // The jobs wait for a runner whose kit has one (endpoints made after this one started included).
+    ...(kit.webhooks.hasTransport
+      ? [
+          workQueue<WebhookJob>(boss, webhookQueue, (job, signal) => kit.webhooks.runJob(job, { signal }), {
+            batchSize,
+            maxJobsInHand,
+            workers,
+            pollingIntervalMs: pollingIntervalSeconds * 1000,
+            onError,
+          }),
+        ]
+      : []),
     // One client (or one batch of a list change) per job; a job that fails (the provider could not
     // screen) is retried by the engine with the queue's exponential back-off, its screening
     // meanwhile ERROR. Jobs are ranked into managers' turns before each fetch.

@@ -1,3 +1,4 @@
+import { exampleIndividualPayload } from '@onboarding-kit/core';
 import { createRecordingWebhookTransport } from '@onboarding-kit/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
@@ -6,7 +7,8 @@ import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-dat
 
 /**
  * No silent default: a kit without a webhook transport sends nothing, so a runner on a store that
- * holds webhook endpoints refuses to start (each attempt would otherwise be recorded as failed).
+ * holds webhook endpoints refuses to start (each attempt would otherwise be recorded as failed), and
+ * a runner started without one takes no webhook job.
  */
 let database: MigratedDatabase;
 beforeAll(async () => {
@@ -35,4 +37,45 @@ it('starts without a transport while no endpoint exists, and refuses once one do
     schema: database.schema,
   });
   await started.close();
+});
+
+it('a runner without a transport takes no webhook job: an endpoint made after its start is served by a runner with one', async () => {
+  const own = await openMigratedDatabase();
+  const runners: Array<{ close(): Promise<void> }> = [];
+  try {
+    const { kit, manager, upload } = kitOnPostgres(own.adapters);
+    const options = { pool: own.pool, schema: own.schema, pollingIntervalSeconds: 0.1 };
+    runners.push(await startPostgresJobRunner({ ...options, kit }));
+    const endpoint = (
+      await kit.webhooks.createEndpoint(manager, { url: 'https://portal.example.com/hooks' })
+    )._unsafeUnwrap();
+    upload('passport.pdf');
+    (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    // Many polls of the runner without a transport: before, it took the job and recorded a failed
+    // attempt ("connection failed") at the first.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await kit.webhooks.listDeliveries(manager, endpoint.id, {}))._unsafeUnwrap().data).toEqual([]);
+
+    const transport = createRecordingWebhookTransport();
+    const sender = kitOnPostgres(own.adapters, { webhookTransport: transport });
+    runners.push(await startPostgresJobRunner({ ...options, kit: sender.kit }));
+    const deliveries = async () =>
+      (await kit.webhooks.listDeliveries(manager, endpoint.id, {}))._unsafeUnwrap().data;
+    await expect
+      .poll(
+        async () => {
+          const statuses = (await deliveries()).map((delivery) => delivery.status);
+          return statuses.length > 0 && statuses.every((status) => status === 'succeeded');
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    // Each event sent once, by the runner with a transport, at its first attempt.
+    const delivered = await deliveries();
+    expect(transport.sent).toHaveLength(delivered.length);
+    for (const delivery of delivered) expect(delivery.attempts).toBe(1);
+  } finally {
+    for (const runner of runners) await runner.close();
+    await own.close();
+  }
 });
