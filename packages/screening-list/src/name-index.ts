@@ -25,6 +25,7 @@ const COMMON_WORD_SHARE = 0.001;
 const MIN_COMMON_WORD_POSTINGS = 50;
 /** Variants of a query word (sharing a key with it) compared with it at most. */
 const MAX_VARIANTS_CHECKED = 64;
+const NONE: readonly number[] = [];
 /** Bits of a query's word mask (a 32-bit integer): words past it still score, but find no candidate. */
 const MAX_QUERY_UNITS = 31;
 
@@ -40,8 +41,8 @@ export type NameIndex = {
   targetOf(id: number): number;
   textOf(id: number): string;
   isOrganization(id: number): boolean;
-  /** The listed name's words, weighted. */
-  words(id: number): WeightedWord[];
+  /** The listed name's words, weighted, written into `into` (emptied first, and answered): no array made a candidate. */
+  wordsInto(id: number, into: WeightedWord[]): WeightedWord[];
   /** A screened word with its weight: its rarity on the list, an unknown word the rarest. */
   weigh(word: string): WeightedWord;
 };
@@ -172,6 +173,25 @@ export const createNameIndexBuilder = () => {
       const bestNames = new Int32Array(MAX_CANDIDATES);
       const bestRanks = new Float64Array(MAX_CANDIDATES);
       let stamp = 0;
+      // Marks of the listed words the query word being read has found (`ids`) and is to compare
+      // with (`alike`), by its stamp: sets of ids without a Set made a word.
+      const foundMarks = new Int32Array(words);
+      const alikeMarks = new Int32Array(words);
+      let wordStamp = 0;
+      const addFound = (ids: number[], id: number) => {
+        if (foundMarks[id] === wordStamp) return;
+        foundMarks[id] = wordStamp;
+        ids.push(id);
+      };
+      // Written over, not emptied: an array whose length is set to 0 loses its storage.
+      const alike: number[] = [];
+      let alikeCount = 0;
+      const addAlike = (id: number) => {
+        if (alikeMarks[id] === wordStamp) return;
+        alikeMarks[id] = wordStamp;
+        alike[alikeCount] = id;
+        alikeCount += 1;
+      };
 
       // Each listed word weighted once, at load: made while the host serves, they would be old
       // objects made young, which every minor collection of the queries' garbage walks.
@@ -193,6 +213,15 @@ export const createNameIndexBuilder = () => {
           : weighted(id);
       };
 
+      const wordsInto = (id: number, into: WeightedWord[]): WeightedWord[] => {
+        // Written over, not emptied: an array whose length is set to 0 loses its storage.
+        const from = starts[id] as number;
+        const to = starts[id + 1] as number;
+        for (let at = from; at < to; at += 1) into[at - from] = weighted(wordIds[at] as number);
+        into.length = to - from;
+        return into;
+      };
+
       const candidates = (query: readonly WeightedWord[], organization: boolean): number[] => {
         // Units: a bit of the mask each, with the weight it stands for and the words that find it.
         const units: { readonly weight: number; readonly ids: readonly number[] }[] = [];
@@ -205,14 +234,21 @@ export const createNameIndexBuilder = () => {
         const bitOf: number[] = [];
         let queryWeight = 0;
         let unfound = 0;
-        for (const [at, word] of query.entries()) {
+        for (let at = 0; at < query.length; at += 1) {
+          const word = query[at] as WeightedWord;
           queryWeight += word.weight;
           if (bitOf.length >= MAX_QUERY_UNITS) break;
           bitOf[at] = bitOf.length;
           if (isLegalForm(word.forms.text)) continue;
-          const ids = new Set<number>();
+          if (wordStamp === 0x7fffffff) {
+            foundMarks.fill(0);
+            alikeMarks.fill(0);
+            wordStamp = 0;
+          }
+          wordStamp += 1;
+          const ids: number[] = [];
           const exact = vocabulary.get(word.forms.text);
-          if (exact !== undefined) ids.add(exact);
+          if (exact !== undefined) addFound(ids, exact);
           // A word the list holds many times is its own spelling: the names holding its variants
           // are found by the query's other words, and its variants would add thousands of names.
           const common =
@@ -221,31 +257,35 @@ export const createNameIndexBuilder = () => {
           if (common) {
             // Still its romanizations the list holds rarely (`holding` / `kholding`): the same word,
             // which the query's other words may not be enough to find.
-            const variants = [...(byRomanization.get(word.forms.romanized) ?? [])];
-            const romanized = vocabulary.get(word.forms.romanized);
-            if (romanized !== undefined) variants.push(romanized);
-            for (const id of variants) {
+            for (const id of byRomanization.get(word.forms.romanized) ?? NONE) {
               if ((postingStarts[id + 1] as number) - (postingStarts[id] as number) <= commonWordPostings)
-                ids.add(id);
+                addFound(ids, id);
             }
+            const romanized = vocabulary.get(word.forms.romanized);
+            if (
+              romanized !== undefined &&
+              (postingStarts[romanized + 1] as number) - (postingStarts[romanized] as number) <=
+                commonWordPostings
+            )
+              addFound(ids, romanized);
           } else {
             // Words sharing a key with it, kept only if alike as the scorer reads them: a key is
             // shared by words the scorer refuses (`yang` and `wang` sound alike to Double Metaphone).
-            const alike = new Set<number>();
+            alikeCount = 0;
             // A skeleton of two consonants is shared by too many words to find candidates by, but
             // is all a word without vowels has (`bn`).
             for (const skeleton of word.forms.skeletons) {
               if (skeleton.length >= 3 || word.forms.vowelless)
-                for (const id of bySkeleton.get(skeleton) ?? []) alike.add(id);
+                for (const id of bySkeleton.get(skeleton) ?? NONE) addAlike(id);
             }
             if (!word.forms.vowelless)
-              for (const id of byMetaphone.get(word.forms.metaphone) ?? []) alike.add(id);
-            for (const id of byRomanization.get(word.forms.romanized) ?? []) alike.add(id);
+              for (const id of byMetaphone.get(word.forms.metaphone) ?? NONE) addAlike(id);
+            for (const id of byRomanization.get(word.forms.romanized) ?? NONE) addAlike(id);
             const romanized = vocabulary.get(word.forms.romanized);
-            if (romanized !== undefined) alike.add(romanized);
+            if (romanized !== undefined) addAlike(romanized);
             // A word the list does not hold may be a listed one mistyped: its neighbours within a slip.
             if (exact === undefined && word.forms.text.length >= MIN_NEIGHBOUR_LENGTH - 1) {
-              for (const id of neighbours.near(word.forms.text)) alike.add(id);
+              for (const id of neighbours.near(word.forms.text)) addAlike(id);
             }
             // A short one (`va`, `quo`) the listed word with a letter left out (`van`, `quoc`).
             if (exact === undefined && word.forms.text.length < MIN_NEIGHBOUR_LENGTH + 1) {
@@ -253,16 +293,17 @@ export const createNameIndexBuilder = () => {
               for (let at = 0; at <= text.length; at += 1) {
                 for (let letter = 97; letter <= 122; letter += 1) {
                   const id = vocabulary.get(text.slice(0, at) + String.fromCharCode(letter) + text.slice(at));
-                  if (id !== undefined) alike.add(id);
+                  if (id !== undefined) addAlike(id);
                 }
               }
             }
             let checked = 0;
-            for (const id of alike) {
-              if (ids.has(id)) continue;
+            for (let index = 0; index < alikeCount; index += 1) {
+              const id = alike[index] as number;
+              if (foundMarks[id] === wordStamp) continue;
               if (checked === MAX_VARIANTS_CHECKED) break;
               checked += 1;
-              if (wordSimilarity(word.forms, forms[id] as WordForms) !== null) ids.add(id);
+              if (wordSimilarity(word.forms, forms[id] as WordForms) !== null) addFound(ids, id);
             }
           }
           // A word whose consonants say little (`habba`, `eily`) still finds the names holding it or
@@ -271,10 +312,10 @@ export const createNameIndexBuilder = () => {
           // query's other words, and the scorer reads it.
           if (
             exact === undefined &&
-            (ids.size === 0 || (word.forms.vowelless && word.forms.skeleton.length < 2))
+            (ids.length === 0 || (word.forms.vowelless && word.forms.skeleton.length < 2))
           )
             unfound += word.weight;
-          addUnit(1 << (bitOf[at] as number), word.weight, [...ids]);
+          addUnit(1 << (bitOf[at] as number), word.weight, ids);
         }
         const words = query.map((word) => word.forms.text);
         for (let from = 0; from < words.length; from += 1) {
@@ -328,7 +369,8 @@ export const createNameIndexBuilder = () => {
         const hasRare = sizes.some((size) => size <= COMMON_POSTINGS);
         let skipped = 0;
         const order: number[] = [];
-        for (const [at, unit] of units.entries()) {
+        for (let at = 0; at < units.length; at += 1) {
+          const unit = units[at] as { readonly weight: number };
           if (hasRare && (sizes[at] as number) > COMMON_POSTINGS) skipped += unit.weight;
           else order.push(at);
         }
@@ -442,13 +484,7 @@ export const createNameIndexBuilder = () => {
           text: texts[id] as string,
           organization: nameOrganizations[id] === 1,
         }),
-        words: (id) => {
-          const listed: WeightedWord[] = [];
-          for (let at = starts[id] as number; at < (starts[id + 1] as number); at += 1) {
-            listed.push(weighted(wordIds[at] as number));
-          }
-          return listed;
-        },
+        wordsInto,
         weigh,
       };
     },

@@ -29,13 +29,11 @@ export type NamePairing = {
   readonly unmatchedListed: string[];
 };
 
-/** How two names compare: a score 0..1 and what it is made of. */
+/** How two names compare: a score 0..1 (what it is made of: `explainName`). */
 export type NameScore = {
   readonly score: number;
   /** Every word of both names paired with the same word (`EXACT` or `LEGAL_FORM`), none left over. */
   readonly exact: boolean;
-  /** The pairing, written out only for a name worth explaining (most candidates are not a match). */
-  explain(): NamePairing;
 };
 
 /**
@@ -52,11 +50,22 @@ const leftOverWeight = (word: WeightedWord): number =>
 /** Words joined or split: at most this many adjacent words form one (`dmi tri` / `dmitri`). */
 const MAX_SPAN = 3;
 
+/** Adjacent words of one name joined (`at`: their positions), compared with a word of the other. */
 type Span = { readonly at: readonly number[]; readonly text: string };
-const single = (at: number, text: string): Span => ({ at: [at], text });
+/** The positions of one word, made once for each position (a query pairs thousands of words). */
+const singles: (readonly number[])[] = [];
+const single = (at: number): readonly number[] => {
+  let positions = singles[at];
+  if (positions === undefined) {
+    positions = [at];
+    singles[at] = positions;
+  }
+  return positions;
+};
+/** Words of the subject and of the listed name (their positions) paired. */
 type Pair = {
-  readonly subject: Span;
-  readonly listed: Span;
+  readonly subject: readonly number[];
+  readonly listed: readonly number[];
   readonly similarity: WordSimilarity;
   readonly weight: number;
 };
@@ -91,8 +100,10 @@ const spansOf = (words: readonly WeightedWord[], other: readonly WeightedWord[])
       if (isLegalForm(word)) break;
       text += word;
       if (to > from) {
+        const at: number[] = [];
+        for (let position = from; position <= to; position += 1) at.push(position);
         spans ??= [];
-        spans.push({ at: Array.from({ length: to - from + 1 }, (_, i) => from + i), text });
+        spans.push({ at, text });
       }
     }
   }
@@ -118,7 +129,6 @@ const JOINED_ALIKE: WordSimilarity = { kind: 'JOINED', similarity: 1 };
  * (not adjacent: those are spans); `fromSubject` says which side `words` is.
  */
 const joinedAnyOrder = (
-  pairs: Pair[],
   words: readonly WeightedWord[],
   at: number,
   other: readonly WeightedWord[],
@@ -133,21 +143,11 @@ const joinedAnyOrder = (
       if (second === first || Math.abs(second - first) === 1) continue;
       const tail = (other[second] as WeightedWord).forms.text;
       if (word.length !== head.length + tail.length || !word.endsWith(tail)) continue;
-      const span = { at: [first, second], text: word };
-      pairs.push(
+      const span = [first, second];
+      addPair(
         fromSubject
-          ? {
-              subject: single(at, word),
-              listed: span,
-              similarity: JOINED_ALIKE,
-              weight: weightOf(other, span),
-            }
-          : {
-              subject: span,
-              listed: single(at, word),
-              similarity: JOINED_ALIKE,
-              weight: words[at]?.weight ?? 0,
-            },
+          ? { subject: single(at), listed: span, similarity: JOINED_ALIKE, weight: weightOf(other, span) }
+          : { subject: span, listed: single(at), similarity: JOINED_ALIKE, weight: words[at]?.weight ?? 0 },
       );
     }
   }
@@ -157,17 +157,29 @@ const joinedAnyOrder = (
  * Scratch space of `scoreName`, reused by every call (it is synchronous and keeps none of it):
  * the queries' garbage is what their slowest turns pay for, in the collector's work.
  */
-const pairScratch: Pair[] = [];
-const free = (used: readonly number[], span: Span): boolean => {
-  for (const at of span.at) if (used[at] === 1) return false;
+const pairs: Pair[] = [];
+let pairCount = 0;
+/**
+ * The scratch arrays are written over, never emptied: V8 drops an array's storage when its length
+ * is set to 0, and the next push allocates it again.
+ */
+const addPair = (pair: Pair) => {
+  pairs[pairCount] = pair;
+  pairCount += 1;
+};
+/** The pairs chosen by the last call, read by `explainName` right after it. */
+const chosen: Pair[] = [];
+let chosenCount = 0;
+const free = (used: readonly number[], positions: readonly number[]): boolean => {
+  for (const at of positions) if (used[at] === 1) return false;
   return true;
 };
 const subjectUsed: number[] = [];
 const listedUsed: number[] = [];
 
-const weightOf = (words: readonly WeightedWord[], span: Span): number => {
+const weightOf = (words: readonly WeightedWord[], positions: readonly number[]): number => {
   let weight = 0;
-  for (const at of span.at) weight += words[at]?.weight ?? 0;
+  for (const at of positions) weight += words[at]?.weight ?? 0;
   return weight;
 };
 
@@ -195,9 +207,15 @@ const joinedSimilarity = (a: string, b: string): WordSimilarity | null => {
  * has left over (a missing middle name costs little, a second surname more). One shared word
  * between two names of two words or more is never more than 0.6.
  */
-export const scoreName = (subject: readonly WeightedWord[], listed: readonly WeightedWord[]): NameScore => {
-  const pairs = pairScratch;
-  pairs.length = 0;
+export const scoreName = (subject: readonly WeightedWord[], listed: readonly WeightedWord[]): NameScore =>
+  pairNames(subject, listed);
+
+/** `scoreName`'s score, with the weight of both names' words the pairs' weights are shares of. */
+type Paired = NameScore & { readonly total: number };
+
+/** Scores two names (`scoreName`), leaving the pairs it chose in `chosen`. */
+const pairNames = (subject: readonly WeightedWord[], listed: readonly WeightedWord[]): Paired => {
+  pairCount = 0;
   for (let s = 0; s < subject.length; s += 1) {
     const subjectWord = subject[s] as WeightedWord;
     for (let l = 0; l < listed.length; l += 1) {
@@ -211,12 +229,7 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
         subjectWord.forms.romanized !== listedWord.forms.romanized
           ? { kind: found.kind, similarity: found.similarity * KNOWN_VARIANT_FACTOR }
           : found;
-      pairs.push({
-        subject: single(s, subjectWord.forms.text),
-        listed: single(l, listedWord.forms.text),
-        similarity,
-        weight: listedWord.weight,
-      });
+      addPair({ subject: single(s), listed: single(l), similarity, weight: listedWord.weight });
     }
   }
   const subjectSpans = spansOf(subject, listed);
@@ -226,12 +239,7 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
       const listedWord = listed[l] as WeightedWord;
       const similarity = joinedSimilarity(span.text, listedWord.forms.text);
       if (similarity === null) continue;
-      pairs.push({
-        subject: span,
-        listed: single(l, listedWord.forms.text),
-        similarity,
-        weight: listedWord.weight,
-      });
+      addPair({ subject: span.at, listed: single(l), similarity, weight: listedWord.weight });
     }
   }
   for (const span of listedSpans) {
@@ -239,21 +247,16 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
       const subjectWord = subject[s] as WeightedWord;
       const similarity = joinedSimilarity(subjectWord.forms.text, span.text);
       if (similarity === null) continue;
-      pairs.push({
-        subject: single(s, subjectWord.forms.text),
-        listed: span,
-        similarity,
-        weight: weightOf(listed, span),
-      });
+      addPair({ subject: single(s), listed: span.at, similarity, weight: weightOf(listed, span.at) });
     }
   }
   // A word of one side that is two words of the other joined, whatever their order and place
   // (`vladimirputin` / `vladimir vladimirovich putin`).
-  for (let s = 0; s < subject.length; s += 1) joinedAnyOrder(pairs, subject, s, listed, true);
-  for (let l = 0; l < listed.length; l += 1) joinedAnyOrder(pairs, listed, l, subject, false);
+  for (let s = 0; s < subject.length; s += 1) joinedAnyOrder(subject, s, listed, true);
+  for (let l = 0; l < listed.length; l += 1) joinedAnyOrder(listed, l, subject, false);
 
   // Sorted in place, by insertion: a handful of pairs (Array#sort allocates a work array a call).
-  for (let at = 1; at < pairs.length; at += 1) {
+  for (let at = 1; at < pairCount; at += 1) {
     const pair = pairs[at] as Pair;
     let to = at;
     while (to > 0 && before(pair, pairs[to - 1] as Pair)) {
@@ -263,23 +266,24 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
     pairs[to] = pair;
   }
   // Which words are paired.
-  subjectUsed.length = 0;
-  for (let at = 0; at < subject.length; at += 1) subjectUsed.push(0);
-  listedUsed.length = 0;
-  for (let at = 0; at < listed.length; at += 1) listedUsed.push(0);
-  const chosen: Pair[] = [];
-  for (const pair of pairs) {
+  for (let at = 0; at < subject.length; at += 1) subjectUsed[at] = 0;
+  for (let at = 0; at < listed.length; at += 1) listedUsed[at] = 0;
+  chosenCount = 0;
+  for (let at = 0; at < pairCount; at += 1) {
+    const pair = pairs[at] as Pair;
     if (!free(subjectUsed, pair.subject) || !free(listedUsed, pair.listed)) continue;
-    for (const at of pair.subject.at) subjectUsed[at] = 1;
-    for (const at of pair.listed.at) listedUsed[at] = 1;
-    chosen.push(pair);
+    for (const at of pair.subject) subjectUsed[at] = 1;
+    for (const at of pair.listed) listedUsed[at] = 1;
+    chosen[chosenCount] = pair;
+    chosenCount += 1;
   }
 
   // A paired subject word weighs as the listed word(s) it was paired with (an unknown spelling of
   // a common name is still a common name); an unpaired one by its own rarity.
   let matched = 0;
   let pairedWeight = 0;
-  for (const pair of chosen) {
+  for (let at = 0; at < chosenCount; at += 1) {
+    const pair = chosen[at] as Pair;
     matched += pair.similarity.similarity * pair.weight;
     pairedWeight += pair.weight;
   }
@@ -303,38 +307,52 @@ export const scoreName = (subject: readonly WeightedWord[], listed: readonly Wei
   const other = Math.min(subjectCoverage, listedCoverage);
   let score = better * (0.6 + 0.4 * other);
   let meaningful = 0;
-  for (const pair of chosen) if (pair.similarity.kind !== 'LEGAL_FORM') meaningful += 1;
+  for (let at = 0; at < chosenCount; at += 1)
+    if ((chosen[at] as Pair).similarity.kind !== 'LEGAL_FORM') meaningful += 1;
   if (meaningful <= 1 && wordCount(subject) >= 2 && wordCount(listed) >= 2) score = Math.min(score, 0.6);
-  pairs.length = 0;
-  const total = pairedWeight + subjectLeft + listedTotal;
+  let exact = subjectAllUsed && listedAllUsed;
+  for (let at = 0; at < chosenCount; at += 1) {
+    const pair = chosen[at] as Pair;
+    if (pair.similarity.similarity !== 1 || pair.similarity.kind === 'JOINED') exact = false;
+  }
+  return { score, exact, total: pairedWeight + subjectLeft + listedTotal };
+};
+
+/**
+ * Which words of two names `scoreName` paired, how, and which were left over: written out only for
+ * a name worth explaining (most candidates are not a match), by scoring the two again.
+ */
+export const explainName = (
+  subject: readonly WeightedWord[],
+  listed: readonly WeightedWord[],
+): NamePairing => {
+  const { total } = pairNames(subject, listed);
+  const paired = chosen.slice(0, chosenCount);
+  // In the subject's order, by insertion (stable, and Array#sort allocates a work array a call).
+  for (let at = 1; at < paired.length; at += 1) {
+    const pair = paired[at] as Pair;
+    let to = at;
+    while (to > 0 && ((paired[to - 1] as Pair).subject[0] as number) > (pair.subject[0] as number)) {
+      paired[to] = paired[to - 1] as Pair;
+      to -= 1;
+    }
+    paired[to] = pair;
+  }
+  const subjectPaired = new Array<boolean>(subject.length).fill(false);
+  const listedPaired = new Array<boolean>(listed.length).fill(false);
+  for (const pair of paired) {
+    for (const at of pair.subject) subjectPaired[at] = true;
+    for (const at of pair.listed) listedPaired[at] = true;
+  }
   return {
-    score,
-    exact:
-      subjectAllUsed &&
-      listedAllUsed &&
-      chosen.every((pair) => pair.similarity.similarity === 1 && pair.similarity.kind !== 'JOINED'),
-    explain: () => {
-      // Read from the pairs chosen: the scratch arrays serve the next call by then.
-      const paired = (side: 'subject' | 'listed', length: number) => {
-        const used = new Array<boolean>(length).fill(false);
-        for (const pair of chosen) for (const at of pair[side].at) used[at] = true;
-        return used;
-      };
-      const subjectPaired = paired('subject', subject.length);
-      const listedPaired = paired('listed', listed.length);
-      return {
-        tokens: chosen
-          .sort((a, b) => (a.subject.at[0] as number) - (b.subject.at[0] as number))
-          .map((pair) => ({
-            subject: pair.subject.at.map((at) => subject[at]?.forms.text).join(' '),
-            listed: pair.listed.at.map((at) => listed[at]?.forms.text).join(' '),
-            kind: pair.similarity.kind,
-            similarity: Math.round(pair.similarity.similarity * 100) / 100,
-            weight: total === 0 ? 0 : Math.round(((2 * pair.weight) / total) * 100) / 100,
-          })),
-        unmatchedSubject: subject.filter((_, at) => !subjectPaired[at]).map((word) => word.forms.text),
-        unmatchedListed: listed.filter((_, at) => !listedPaired[at]).map((word) => word.forms.text),
-      };
-    },
+    tokens: paired.map((pair) => ({
+      subject: pair.subject.map((at) => subject[at]?.forms.text).join(' '),
+      listed: pair.listed.map((at) => listed[at]?.forms.text).join(' '),
+      kind: pair.similarity.kind,
+      similarity: Math.round(pair.similarity.similarity * 100) / 100,
+      weight: total === 0 ? 0 : Math.round(((2 * pair.weight) / total) * 100) / 100,
+    })),
+    unmatchedSubject: subject.filter((_, at) => !subjectPaired[at]).map((word) => word.forms.text),
+    unmatchedListed: listed.filter((_, at) => !listedPaired[at]).map((word) => word.forms.text),
   };
 };

@@ -2,7 +2,7 @@ import type { ScreeningCountryEvidence, ScreeningExplanation } from '@onboarding
 import type { ResultAsync } from 'neverthrow';
 import { foldLegalForms } from './legal-forms.js';
 import { createNameIndexBuilder, type NameIndex } from './name-index.js';
-import { type NamePairing, type NameScore, scoreName, type WeightedWord } from './name-score.js';
+import { explainName, type NamePairing, type NameScore, scoreName, type WeightedWord } from './name-score.js';
 import { nameWords, writtenWords } from './normalize-name.js';
 import { type ListTarget, readTargetsCsv, type SanctionsListUnreadable } from './targets-csv.js';
 
@@ -70,12 +70,14 @@ const comparedWords = (name: string, organization: boolean): string[] => {
 /** The screened name's words, weighted; each read as a known name only if written in Latin letters. */
 const screenedWords = (name: string, organization: boolean, index: NameIndex): WeightedWord[] => {
   const written = writtenWords(name);
-  const transliterated = new Set(written.filter((word) => !word.latin).map((word) => word.text));
   const words = written.map((word) => word.text);
-  return (organization ? foldLegalForms(words) : words).map((word) => {
-    const weighted = index.weigh(word);
-    return transliterated.has(word) ? { ...weighted, known: false } : weighted;
-  });
+  const compared = organization ? foldLegalForms(words) : words;
+  const weighted = compared.map((word) => index.weigh(word));
+  if (written.every((word) => word.latin)) return weighted;
+  const transliterated = new Set(written.filter((word) => !word.latin).map((word) => word.text));
+  return weighted.map((word, at) =>
+    transliterated.has(compared[at] as string) ? { ...word, known: false } : word,
+  );
 };
 
 const countryEvidence = (country: string, listed: readonly string[]): ScreeningCountryEvidence => ({
@@ -88,6 +90,10 @@ const countryEvidence = (country: string, listed: readonly string[]): ScreeningC
         ? 'MATCH'
         : 'MISMATCH',
 });
+
+/** Best score first; ties in the order of their ids' code units (localeCompare costs a microsecond a call). */
+const before = (a: ListMatch, b: ListMatch): boolean =>
+  a.score > b.score || (a.score === b.score && a.targetId < b.targetId);
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
@@ -139,34 +145,47 @@ export const loadSanctionsList = (
   };
   return readTargetsCsv(input, index).map((size) => {
     const names = builder.build();
+    // A candidate's words, read into one array reused by every query (matching is synchronous
+    // and the scorer keeps none of them).
+    const listedWords: WeightedWord[] = [];
+    // Which query last matched each target (its number), and where in that query's matches: a
+    // target answers once, with its best name, without a Map made a query.
+    const matchedBy = new Int32Array(loaded.length);
+    const matchedAt = new Int32Array(loaded.length);
+    let query = 0;
     return {
       size,
       targets: () => loaded.values(),
       match: (screened, threshold = DEFAULT_MATCH_THRESHOLD, targetIds) => {
         const organization = screened.kind === 'organization';
         const words = screenedWords(screened.name, organization, names);
-        const best = new Map<number, ListMatch>();
+        if (query === 0x7fffffff) {
+          matchedBy.fill(0);
+          query = 0;
+        }
+        query += 1;
+        // The best match of each target, in the order the targets were first matched.
+        const matches: ListMatch[] = [];
         const candidates =
           targetIds === undefined
             ? names.candidates(words, organization)
             : targetIds.flatMap((id) => namesOfTarget.get(id) ?? []);
         // A name listed for many targets is scored, and explained, once a query.
-        const scoredNames = new Map<
-          string,
-          { scored: NameScore; pairing?: NamePairing; explanation?: ScreeningExplanation }
-        >();
-        for (const candidate of candidates) {
+        const scoredNames = new Map<string, NameScore>();
+        // Only names that pass the threshold are explained.
+        let explained: Map<string, { pairing: NamePairing; explanation?: ScreeningExplanation }> | undefined;
+        for (let at = 0; at < candidates.length; at += 1) {
+          const candidate = candidates[at] as number;
           if (names.isOrganization(candidate) !== organization) continue;
           const listedTarget = names.targetOf(candidate);
           const listedText = names.textOf(candidate);
           const target = loaded[listedTarget] as ListTarget;
           // The same text is the same words (an alias listed for many targets, a common name).
-          let same = scoredNames.get(listedText);
-          if (same === undefined) {
-            same = { scored: scoreName(words, names.words(candidate)) };
-            scoredNames.set(listedText, same);
+          let scored = scoredNames.get(listedText);
+          if (scored === undefined) {
+            scored = scoreName(words, names.wordsInto(candidate, listedWords));
+            scoredNames.set(listedText, scored);
           }
-          const { scored } = same;
           const country =
             screened.country === undefined ? undefined : countryEvidence(screened.country, target.countries);
           let score = scored.score * 100;
@@ -175,9 +194,15 @@ export const loadSanctionsList = (
             score *= COUNTRY_MISMATCH_FACTOR;
             if (scored.exact) score = Math.max(score, threshold);
           }
-          const known = best.get(listedTarget);
+          const known =
+            matchedBy[listedTarget] === query ? matches[matchedAt[listedTarget] as number] : undefined;
           if (score < threshold || (known !== undefined && known.score >= score)) continue;
-          same.pairing ??= scored.explain();
+          explained ??= new Map();
+          let same = explained.get(listedText);
+          if (same === undefined) {
+            same = { pairing: explainName(words, names.wordsInto(candidate, listedWords)) };
+            explained.set(listedText, same);
+          }
           let explanation: ScreeningExplanation;
           if (country === undefined) {
             // One explanation for every target of the same name (read, never changed, by the caller).
@@ -187,7 +212,7 @@ export const loadSanctionsList = (
             const details = { ...same.pairing, country };
             explanation = { summary: summaryOf(score, details), ...details };
           }
-          best.set(listedTarget, {
+          const match: ListMatch = {
             targetId: target.id,
             target,
             targetName: target.name,
@@ -195,12 +220,26 @@ export const loadSanctionsList = (
             listName: target.datasets[0] ?? '',
             score: Math.round(score * 10) / 10,
             explanation,
-          });
+          };
+          if (known === undefined) {
+            matchedBy[listedTarget] = query;
+            matchedAt[listedTarget] = matches.length;
+            matches.push(match);
+          } else {
+            matches[matchedAt[listedTarget] as number] = match;
+          }
         }
-        // Ties in the order of their ids' code units (localeCompare costs a microsecond a call).
-        return [...best.values()].sort(
-          (a, b) => b.score - a.score || (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0),
-        );
+        // By insertion: a few matches (Array#sort allocates a work array a call).
+        for (let at = 1; at < matches.length; at += 1) {
+          const match = matches[at] as ListMatch;
+          let to = at;
+          while (to > 0 && before(match, matches[to - 1] as ListMatch)) {
+            matches[to] = matches[to - 1] as ListMatch;
+            to -= 1;
+          }
+          matches[to] = match;
+        }
+        return matches;
       },
     };
   });
