@@ -136,7 +136,9 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
       uploads.length === 0
         ? okAsync([])
         : ResultAsync.fromPromise(
-            db.query<{ upload: string }>(claim([holder, now, [...uploads], expiresAt])),
+            db.query<{ upload: string }>(
+              claim([holder, now.toISOString(), [...uploads], expiresAt.toISOString()]),
+            ),
             unavailable,
           ).map((result) => result.rows.map((row) => row.upload)),
 

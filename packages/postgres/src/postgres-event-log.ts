@@ -50,8 +50,11 @@ export const createPostgresEventLog = (db: SqlSession, tables: KitTables): Event
     append: (events) => {
       if (events.length === 0) return okAsync(undefined);
       const byManager = new Map<string, (typeof events)[number][]>();
-      for (const logged of events)
-        byManager.set(logged.managerId, [...(byManager.get(logged.managerId) ?? []), logged]);
+      for (const logged of events) {
+        const ofManager = byManager.get(logged.managerId);
+        if (ofManager === undefined) byManager.set(logged.managerId, [logged]);
+        else ofManager.push(logged);
+      }
       return ResultAsync.fromPromise(
         (async () => {
           for (const [managerId, logged] of byManager) {

@@ -105,15 +105,17 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
   const { claimRecord, completeRecord, renewLock } = idempotencyStatements(tables);
   const claimOnce = (request: IdempotencyClaimRequest) => {
     const now = request.now.getTime();
+    // Timestamps go as ISO text: node-postgres formats a Date parameter in local time with its own
+    // code, a few microseconds each, three of them in every claim.
     return db.query<ClaimRow>(
       claimRecord([
         request.scope,
         request.key,
         request.fingerprint,
         request.token,
-        request.now,
-        new Date(now - request.recordTtlMs),
-        new Date(now - request.lockTtlMs),
+        request.now.toISOString(),
+        new Date(now - request.recordTtlMs).toISOString(),
+        new Date(now - request.lockTtlMs).toISOString(),
         request.owner,
         request.maxLiveRecordsPerOwner,
       ]),
@@ -136,7 +138,9 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
       // a cycle) becomes an Err like any other failure to store, never a throw.
       ResultAsync.fromPromise(
         (async () =>
-          db.query(completeRecord([ref.scope, ref.key, ref.token, JSON.stringify(outcome), now])))(),
+          db.query(
+            completeRecord([ref.scope, ref.key, ref.token, JSON.stringify(outcome), now.toISOString()]),
+          ))(),
         unavailable,
       ).andThen((result) =>
         result.rowCount === 1

@@ -1,0 +1,107 @@
+/**
+ * Node CPU per create on a local socket (PostgreSQL), one side alone in its process; not one of
+ * `pnpm bench`'s files (no goal: it explains the ratio of bench/postgres-create.ts):
+ * `TSX_TSCONFIG_PATH=bench/tsconfig.packages.json BENCH_SIDE=kit|handwritten node --import tsx bench/create-node-cpu.ts`
+ * (after `pnpm build`; the tsconfig points the packages at their `dist`; add `--cpu-prof` to
+ * profile). Less sensitive to the machine's load than the rate ratio of bench/postgres-create.ts,
+ * which it does not replace: it says where the kit's CPU goes.
+ * BENCH_REQUESTS creates (2,000) after BENCH_WARMUP_REQUESTS (3,000), 8 in flight, then
+ * `process.cpuUsage()` over the timed creates, in three rounds (9,000 in all: one manager's
+ * idempotency quota is 10,000).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  createOnboardingKit,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+  systemClock,
+} from '@onboarding-kit/core';
+import { defaultOnboardingPayloadSchemas } from '@onboarding-kit/core/schemas';
+import { createMemoryAdapters, createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
+import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
+import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
+import { createPool } from '../packages/postgres/test-support/postgres-pool.js';
+import { loadAverage } from './bench-report.js';
+import { handwrittenPostgresCreate } from './handwritten-pg-create.js';
+
+const side = process.env.BENCH_SIDE ?? 'kit';
+const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
+const warmUp = Number(process.env.BENCH_WARMUP_REQUESTS ?? 3000);
+const concurrency = 8;
+const schema = 'bench';
+
+const database = await openTestDatabase();
+const pool = createPool(database.connectionString, concurrency);
+
+const kitSide = () => {
+  const memory = createMemoryAdapters();
+  const kit = createOnboardingKit({
+    ...createPostgresAdapters({ pool, schema }),
+    documentStorage: memory.documentStorage,
+    clock: systemClock,
+    ids: createRandomIds(),
+    hashing: nodeTextHashing,
+  });
+  const principal: ManagerPrincipal = { kind: 'manager', managerId: `bench-kit-${randomUUID()}` };
+  const owner = `manager:${principal.managerId}`;
+  const scope = `${owner} POST /manager/v1/clients/individuals`;
+  const bytes = new Uint8Array(2048);
+  for (let i = 0; i < warmUp + 3 * requests; i += 1) {
+    memory.testing.putTemporaryFile(owner, `passport-${i}.pdf`, bytes);
+  }
+  return async (i: number) => {
+    const payload = exampleIndividualPayload({ idDocuments: [`passport-${i}.pdf`] });
+    const decision = (
+      await kit.idempotency.claim({ scope, key: `k-${i}`, owner, body: payload })
+    )._unsafeUnwrap();
+    if (decision.type !== 'Claimed') throw new Error('bench key already used');
+    const created = await kit.clients.createIndividual(principal, payload, { claim: decision.ref });
+    if (created.isErr()) throw new Error(`create failed: ${JSON.stringify(created.error)}`);
+  };
+};
+
+const handwrittenSide = () => {
+  const managerId = `bench-baseline-${randomUUID()}`;
+  const create = handwrittenPostgresCreate(pool, schema, nodeTextHashing);
+  return async (i: number) => {
+    const filename = `passport-${i}.pdf`;
+    const parsed = defaultOnboardingPayloadSchemas.individualPayload.safeParse(
+      exampleIndividualPayload({ idDocuments: [filename] }),
+    );
+    if (!parsed.success) throw new Error('the bench payload is invalid');
+    await create({ managerId, idempotencyKey: `k-${i}`, payload: parsed.data, filename });
+  };
+};
+
+const run = async (from: number, total: number, work: (i: number) => Promise<void>) => {
+  let next = from;
+  const cpuBefore = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < from + total) {
+        const i = next;
+        next += 1;
+        await work(i);
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(cpuBefore);
+  return (cpu.user + cpu.system) / 1000 / total;
+};
+
+try {
+  (await migrate(pool, { schema }))._unsafeUnwrap();
+  const work = side === 'kit' ? kitSide() : handwrittenSide();
+  await run(0, warmUp, work);
+  await pool.query('ANALYZE');
+  const perCreate: string[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    perCreate.push((await run(warmUp + round * requests, requests, work)).toFixed(2));
+  }
+  console.log(
+    `${side}: Node CPU per create ${perCreate.join(' / ')} ms (${requests} creates a round); load ${loadAverage()}`,
+  );
+} finally {
+  await pool.end();
+  await database.close();
+}
