@@ -13,64 +13,12 @@
  */
 
 import { Session } from 'node:inspector/promises';
-import {
-  companyName,
-  cultures,
-  personName,
-  pick,
-  seededRandom,
-} from '../packages/screening-list/eval/multicultural-names.js';
 import { loadSanctionsList } from '../packages/screening-list/src/sanctions-list.js';
+import { generatedScreeningList, screenedNames } from './generated-screening-list.js';
 
 const targets = Number(process.env.BENCH_SCALE_TARGETS ?? 200_000);
 const rounds = Number(process.env.BENCH_ALLOCATION_ROUNDS ?? 3);
 const queries = 2000;
-
-const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
-const listedSample: { kind: 'person' | 'organization'; name: string }[] = [];
-
-async function* generatedList(): AsyncGenerator<string> {
-  const random = seededRandom(0x5ca1e);
-  yield 'id,schema,name,aliases,birth_date,countries,dataset\n';
-  for (let i = 0; i < targets; i += 1) {
-    if (random() < 0.7) {
-      const culture = pick(random, cultures);
-      const native = random() < 0.2;
-      const name = personName(random, culture, native ? 'native' : 'latin');
-      if (i % 997 === 0) listedSample.push({ kind: 'person', name });
-      yield `b-${i},Person,${quoted(name)},,,,Bench List\n`;
-    } else {
-      const name = companyName(random);
-      if (i % 997 === 0) listedSample.push({ kind: 'organization', name });
-      yield `b-${i},Company,${quoted(name)},,,,Bench List\n`;
-    }
-  }
-}
-
-const screenedNames = () => {
-  const random = seededRandom(0xbe7c4);
-  const names: { kind: 'person' | 'organization'; name: string }[] = [];
-  for (let i = 0; i < queries; i += 1) {
-    if (i % 2 === 0 && listedSample.length > 0) {
-      const listed = pick(random, listedSample);
-      const words = listed.name.split(' ');
-      const varied =
-        i % 6 === 0
-          ? [...words].reverse().join(' ')
-          : i % 6 === 2
-            ? words
-                .map((word, at) =>
-                  at === words.length - 1 && word.length > 4 ? word.slice(0, 2) + word.slice(3) : word,
-                )
-                .join(' ')
-            : listed.name.toUpperCase();
-      names.push({ kind: listed.kind, name: varied });
-    } else {
-      names.push({ kind: 'person', name: personName(random, pick(random, cultures)) });
-    }
-  }
-  return names;
-};
 
 type ProfileNode = {
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
@@ -78,8 +26,9 @@ type ProfileNode = {
   readonly children: readonly ProfileNode[];
 };
 
-const list = (await loadSanctionsList(generatedList()))._unsafeUnwrap();
-const names = screenedNames();
+const generated = generatedScreeningList(targets);
+const list = (await loadSanctionsList(generated.rows))._unsafeUnwrap();
+const names = screenedNames(generated.listedSample, queries);
 for (const name of names) list.match(name);
 
 const session = new Session();

@@ -13,66 +13,13 @@
  * same names. Goals: p50 ≤ 1 ms, p99 ≤ 5 ms, load ≤ 60 s, RSS ≤ 2 GiB.
  */
 
-import {
-  companyName,
-  cultures,
-  personName,
-  pick,
-  seededRandom,
-} from '../packages/screening-list/eval/multicultural-names.js';
 import { loadSanctionsList } from '../packages/screening-list/src/sanctions-list.js';
 import { loadSanctionsList as loadBaseline } from './baseline/fuzzball-sanctions-list.js';
+import { generatedScreeningList, screenedNames } from './generated-screening-list.js';
 
 const targets = Number(process.env.BENCH_SCALE_TARGETS ?? 1_000_000);
 const queries = Number(process.env.BENCH_SCALE_QUERIES ?? 2000);
 const baselineQueries = Number(process.env.BENCH_BASELINE_QUERIES ?? 100);
-
-const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
-const listedSample: { kind: 'person' | 'organization'; name: string }[] = [];
-
-async function* generatedList(): AsyncGenerator<string> {
-  const random = seededRandom(0x5ca1e);
-  yield 'id,schema,name,aliases,birth_date,countries,dataset\n';
-  for (let i = 0; i < targets; i += 1) {
-    if (random() < 0.7) {
-      const culture = pick(random, cultures);
-      const native = random() < 0.2;
-      const name = personName(random, culture, native ? 'native' : 'latin');
-      if (i % 997 === 0) listedSample.push({ kind: 'person', name });
-      yield `b-${i},Person,${quoted(name)},,,,Bench List\n`;
-    } else {
-      const name = companyName(random);
-      if (i % 997 === 0) listedSample.push({ kind: 'organization', name });
-      yield `b-${i},Company,${quoted(name)},,,,Bench List\n`;
-    }
-  }
-}
-
-/** Screened names: listed ones varied as clients write them, and clean people of every culture. */
-const screenedNames = () => {
-  const random = seededRandom(0xbe7c4);
-  const names: { kind: 'person' | 'organization'; name: string }[] = [];
-  for (let i = 0; i < queries; i += 1) {
-    if (i % 2 === 0 && listedSample.length > 0) {
-      const listed = pick(random, listedSample);
-      const words = listed.name.split(' ');
-      const varied =
-        i % 6 === 0
-          ? [...words].reverse().join(' ')
-          : i % 6 === 2
-            ? words
-                .map((word, at) =>
-                  at === words.length - 1 && word.length > 4 ? word.slice(0, 2) + word.slice(3) : word,
-                )
-                .join(' ')
-            : listed.name.toUpperCase();
-      names.push({ kind: listed.kind, name: varied });
-    } else {
-      names.push({ kind: 'person', name: personName(random, pick(random, cultures)) });
-    }
-  }
-  return names;
-};
 
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -128,11 +75,13 @@ const loading = async <T>(load: () => Promise<T>) => {
 };
 
 collect();
-const tokens = await loading(async () => (await loadSanctionsList(generatedList()))._unsafeUnwrap());
+const generated = generatedScreeningList(targets);
+const { listedSample } = generated;
+const tokens = await loading(async () => (await loadSanctionsList(generated.rows))._unsafeUnwrap());
 const list = tokens.loaded;
 collect();
 const rss = process.memoryUsage().rss;
-const names = screenedNames();
+const names = screenedNames(listedSample, queries);
 // A first pass warms the JIT, as a serving host is; the second is measured.
 time(names.slice(0, 300), (screened) => list.match(screened));
 const measured = time(names, (screened) => list.match(screened));
@@ -141,7 +90,7 @@ console.log(
 );
 report('token matcher', tokens, rss, measured, names.length);
 
-const baseline = await loading(async () => await loadBaseline(generatedList()));
+const baseline = await loading(async () => await loadBaseline(generatedScreeningList(targets).rows));
 collect();
 const both = process.memoryUsage().rss;
 const sample = names.slice(0, baselineQueries);
