@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
+import { markdownFiles, root } from './markdown-files.js';
 
 /**
  * Every migration file and every repository path a README or doc names exists in the tree: a
@@ -10,18 +10,6 @@ import { expect, test } from 'vitest';
  * `bench/…`, `test-support/…`, `.ci/…`), from the root or the doc's folder; migrations are any
  * `NNNN_name.sql`.
  */
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const markdownFiles = (): string[] => [
-  'README.md',
-  ...['packages', 'examples'].flatMap((folder) =>
-    readdirSync(join(root, folder))
-      .map((name) => `${folder}/${name}/README.md`)
-      .filter((path) => existsSync(join(root, path))),
-  ),
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
 const migrations = new Set(readdirSync(join(root, 'packages/postgres/migrations')));
 const PATH =
   /(?:`|\]\()((?:\.\.\/)*(?:packages|examples|docs|tools|bench|test-support|\.ci)\/[\w./*-]*[\w*-])/g;

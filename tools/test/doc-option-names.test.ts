@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
+import { markdownFiles, root } from './markdown-files.js';
 
 /**
  * Every option a README or doc names is an option of the code it names: a renamed or removed
@@ -21,20 +21,7 @@ import { expect, test } from 'vitest';
  * function's parameters' keys. A parameter typed `unknown` (a body its zod schema checks at run
  * time, as `kit.screening.listChanged`'s) is not checked here.
  */
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const checkDirectory = join(root, 'examples/host-app/.tmp/doc-option-names');
-
-const markdownFiles = (): string[] => [
-  'README.md',
-  ...['packages', 'examples'].flatMap((folder) =>
-    readdirSync(join(root, folder))
-      .map((name) => `${folder}/${name}/README.md`)
-      .filter((path) => existsSync(join(root, path))),
-  ),
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
 
 /** One option a doc names: the function (`createX`, `kit.a.b`), the option, where. */
 type NamedOption = { readonly callee: string; readonly option: string; readonly at: string };

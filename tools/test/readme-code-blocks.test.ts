@@ -1,8 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
+import { markdownFiles, root } from './markdown-files.js';
 
 /**
  * Every TypeScript block a host may copy from the READMEs and docs compiles, strictly, against the
@@ -15,21 +15,7 @@ import { expect, test } from 'vitest';
  * fragment says so in its fence (```ts fragment) or in the line before it (`<!-- not compiled: why
  * -->`); the test counts and names them.
  */
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const blocksDirectory = join(root, 'examples/host-app/.tmp/readme-blocks');
-
-const markdownFiles = (): string[] => [
-  'README.md',
-  ...readdirSync(join(root, 'packages'))
-    .map((name) => `packages/${name}/README.md`)
-    .filter((path) => readdirSync(join(root, path, '..')).includes('README.md')),
-  ...readdirSync(join(root, 'examples'))
-    .map((name) => `examples/${name}/README.md`)
-    .filter((path) => readdirSync(join(root, path, '..')).includes('README.md')),
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
 
 /** `prefix`: the code of the blocks it continues, compiled before its own. */
 type Block = {

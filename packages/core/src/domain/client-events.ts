@@ -67,3 +67,16 @@ export const eventsOfCommand = (
   }
   return events;
 };
+
+/** The event a written screening result emits (a first screening, a rescreen, ongoing monitoring). */
+export const screeningCompletedEvent = (client: StoredClient, { newId, at }: Stamp): LoggedEvent => ({
+  managerId: client.managerId,
+  clientId: client.id,
+  event: {
+    id: newId(),
+    type: 'client.screening_completed',
+    apiVersion: CLIENT_EVENT_API_VERSION,
+    createdAt: at,
+    data: { client: toClientResponse(client) },
+  },
+});

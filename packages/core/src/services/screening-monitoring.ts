@@ -1,5 +1,6 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { type StoredClient, toClientResponse } from '../domain/client.js';
+import type { StoredClient } from '../domain/client.js';
+import { screeningCompletedEvent } from '../domain/client-events.js';
 import { sameFinding, screeningHitOf, screeningHitPath, screeningSubjectsOf } from '../domain/screening.js';
 import { screeningNameKeys } from '../domain/screening-name-keys.js';
 import { type DomainError, lockLostAsInProgress } from '../errors.js';
@@ -16,7 +17,6 @@ import type {
 import type { TransactionalStores } from '../ports/unit-of-work.js';
 import { combineBounded } from '../results/bounded-concurrency.js';
 import type { AuditActor, AuditChange, AuditEntry } from '../schemas/audit.js';
-import { CLIENT_EVENT_API_VERSION } from '../schemas/client-events.js';
 import type { Screening } from '../schemas/client-response.js';
 import { type ScreeningListChange, screeningListChangeSchema } from '../schemas/screening-list-change.js';
 import { isUuid, parseRequest } from '../validation/parse-request.js';
@@ -154,17 +154,7 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
         changes.unshift({ path: 'screening.status', before: screening.status, after: next.status });
       }
       const updated: StoredClient = { ...client, screening: next };
-      const event: LoggedEvent = {
-        managerId: client.managerId,
-        clientId,
-        event: {
-          id: ports.ids.uuid(),
-          type: 'client.screening_completed',
-          apiVersion: CLIENT_EVENT_API_VERSION,
-          createdAt: at,
-          data: { client: toClientResponse(updated) },
-        },
-      };
+      const event = screeningCompletedEvent(updated, { newId: () => ports.ids.uuid(), at });
       const entry: AuditEntry = {
         id: ports.ids.uuid(),
         clientId,

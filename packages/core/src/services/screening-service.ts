@@ -2,6 +2,7 @@ import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import { type StoredClient, toClientResponse } from '../domain/client.js';
+import { screeningCompletedEvent } from '../domain/client-events.js';
 import { completedScreening, screeningAuditChanges, screeningSubjectsOf } from '../domain/screening.js';
 import {
   clientNotFound,
@@ -109,19 +110,7 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
           const events: LoggedEvent[] =
             screening.status === 'ERROR'
               ? []
-              : [
-                  {
-                    managerId: client.managerId,
-                    clientId,
-                    event: {
-                      id: ports.ids.uuid(),
-                      type: 'client.screening_completed',
-                      apiVersion: CLIENT_EVENT_API_VERSION,
-                      createdAt: at,
-                      data: { client: toClientResponse(next) },
-                    },
-                  },
-                ];
+              : [screeningCompletedEvent(next, { newId: () => ports.ids.uuid(), at })];
           // The names just screened are what later list versions are matched against.
           const index = () =>
             screening.status === 'ERROR'
