@@ -164,6 +164,19 @@ const handWritten: Pair[] = [
   ['person', 'Henrik LINDQVIST', 'Henrik Lindqvust', 1, 'keyboard slip'],
   ['person', 'Henrik LINDQVIST', 'Henrik Lindqvism', 0, 'other family name'],
   ['person', 'Marta KOWALCZYK', 'Marta Kowalczyn', 0, 'other family name'],
+  // A letter added before a word is another name (a slip rarely falls on the first letter); `y`
+  // before a vowel is a romanization of Cyrillic Е, Ю, Я; a long word's first letter typed from a
+  // neighbouring key is still a slip.
+  ['person', 'Thomas STILLMAN', 'Thomas Tillman', 0, 'other family name'],
+  ['person', 'Robert BRADFORD', 'Robert Radford', 0, 'other family name'],
+  ['person', 'Daniel ABRAMSON', 'Daniel Bramson', 0, 'other family name'],
+  ['person', 'Yevgeniy Viktorovich PRIGOZHIN', 'Evgeniy Prigozhin', 1, 'romanization'],
+  ['person', 'Yekaterina VOLKOVA', 'Ekaterina Volkova', 1, 'romanization'],
+  ['person', 'Wolfgang SCHAEUBLE', 'Wolfgang Achaeuble', 1, 'keyboard slip'],
+  // Two letters typed for others, both from far keys, are another name; from neighbouring keys, slips.
+  ['person', 'Esteban VILLACORTA', 'Esteban Villagorpa', 0, 'other family name'],
+  ['person', 'Georgios KARAMANLIS', 'Georgios Karavanzis', 0, 'other family name'],
+  ['person', 'Esteban VILLACORTA', 'Esteban Villaxorra', 1, 'keyboard slip'],
 ];
 
 const written = (part: Part, native: boolean) => (native ? (part[1] ?? part[0]) : part[0]);

@@ -45,6 +45,12 @@ export type NameIndex = {
   wordsInto(id: number, into: WeightedWord[]): WeightedWord[];
   /** A screened word with its weight: its rarity on the list, an unknown word the rarest. */
   weigh(word: string): WeightedWord;
+  /**
+   * How many other listed persons or organizations (another target, another name: not an alias
+   * or a copy of this one) hold every word of `name(id)` at the positions of `positions` (a bit
+   * each), counted up to `limit`: whether those words together name this listed one alone.
+   */
+  sharedByOthers(id: number, positions: number, limit: number): number;
 };
 
 /** The bit of a word's first letter (a..z), 0 for another. */
@@ -220,6 +226,63 @@ export const createNameIndexBuilder = () => {
         for (let at = from; at < to; at += 1) into[at - from] = weighted(wordIds[at] as number);
         into.length = to - from;
         return into;
+      };
+
+      // The word ids a namesake must hold, and the targets counted (a target's names are added one after another).
+      const required: number[] = [];
+      const sameWords = (a: number, b: number): boolean => {
+        const length = (starts[a + 1] as number) - (starts[a] as number);
+        if ((starts[b + 1] as number) - (starts[b] as number) !== length) return false;
+        for (let at = 0; at < length; at += 1) {
+          if (wordIds[(starts[a] as number) + at] !== wordIds[(starts[b] as number) + at]) return false;
+        }
+        return true;
+      };
+      const sharedByOthers = (id: number, positions: number, limit: number): number => {
+        let requiredCount = 0;
+        let rarest = -1;
+        const from = starts[id] as number;
+        const to = Math.min(starts[id + 1] as number, from + 31);
+        for (let at = from; at < to; at += 1) {
+          if ((positions & (1 << (at - from))) === 0) continue;
+          const word = wordIds[at] as number;
+          required[requiredCount] = word;
+          requiredCount += 1;
+          if (
+            rarest < 0 ||
+            (postingStarts[word + 1] as number) - (postingStarts[word] as number) <
+              (postingStarts[rarest + 1] as number) - (postingStarts[rarest] as number)
+          )
+            rarest = word;
+        }
+        if (rarest < 0) return 0;
+        const target = nameTargets[id] as number;
+        const organization = nameOrganizations[id];
+        let others = 0;
+        let lastTarget = -1;
+        const end = postingStarts[rarest + 1] as number;
+        for (let posting = postingStarts[rarest] as number; posting < end && others < limit; posting += 1) {
+          const name = postingNames[posting] as number;
+          const holder = nameTargets[name] as number;
+          if (holder === target || holder === lastTarget || nameOrganizations[name] !== organization)
+            continue;
+          if (sameWords(name, id)) continue;
+          let holdsAll = true;
+          for (let index = 0; index < requiredCount && holdsAll; index += 1) {
+            const word = required[index] as number;
+            holdsAll = false;
+            for (let at = starts[name] as number; at < (starts[name + 1] as number); at += 1) {
+              if (wordIds[at] === word) {
+                holdsAll = true;
+                break;
+              }
+            }
+          }
+          if (!holdsAll) continue;
+          others += 1;
+          lastTarget = holder;
+        }
+        return others;
       };
 
       const candidates = (query: readonly WeightedWord[], organization: boolean): number[] => {
@@ -486,6 +549,7 @@ export const createNameIndexBuilder = () => {
         }),
         wordsInto,
         weigh,
+        sharedByOthers,
       };
     },
   };

@@ -34,6 +34,16 @@ export type NameScore = {
   readonly score: number;
   /** Every word of both names paired with the same word (`EXACT` or `LEGAL_FORM`), none left over. */
   readonly exact: boolean;
+  /**
+   * Every word of the screened name paired, and some of the listed name's left over (`Ivan Frolov`
+   * / `Ivan Sergeyevich Frolov`): whether the words paired name this listed person alone is for
+   * the list to say (`sharedByOthers` in `name-index.ts`).
+   */
+  readonly shorter: boolean;
+  /** The positions of the listed name's words paired, a bit each (the first 31). */
+  readonly pairedListed: number;
+  /** Scored as a name other listed ones share the paired words of (`scoreName`'s `namesakes`). */
+  readonly namesakes: boolean;
 };
 
 /**
@@ -206,15 +216,32 @@ const joinedSimilarity = (a: string, b: string): WordSimilarity | null => {
  * name whose every word is found scores at least 0.6, and then more the fewer words the other side
  * has left over (a missing middle name costs little, a second surname more). One shared word
  * between two names of two words or more is never more than 0.6.
+ *
+ * With `namesakes` (the caller found other listed names holding every listed word paired), the
+ * listed words left over weigh in full and the score is the listed side's coverage times 0.6 +
+ * 0.4 × the screened side's: what the client's name leaves out is what tells those listed apart.
  */
-export const scoreName = (subject: readonly WeightedWord[], listed: readonly WeightedWord[]): NameScore =>
-  pairNames(subject, listed);
+export const scoreName = (
+  subject: readonly WeightedWord[],
+  listed: readonly WeightedWord[],
+  namesakes = false,
+): NameScore => pairNames(subject, listed, namesakes);
 
 /** `scoreName`'s score, with the weight of both names' words the pairs' weights are shares of. */
 type Paired = NameScore & { readonly total: number };
 
-/** Scores two names (`scoreName`), leaving the pairs it chose in `chosen`. */
-const pairNames = (subject: readonly WeightedWord[], listed: readonly WeightedWord[]): Paired => {
+/**
+ * Scores two names (`scoreName`), leaving the pairs it chose in `chosen`. With `namesakes`, other
+ * listed persons hold the words the screened name shares with this one (`Nikolay Zakharov` /
+ * `Nikolay Petrovich Zakharov` beside `Nikolay Borisovich Zakharov`): the listed words it leaves
+ * out are what tells them apart, so they weigh in full (a patronymic too), and the score is led by
+ * how much of the listed name's weight is covered.
+ */
+const pairNames = (
+  subject: readonly WeightedWord[],
+  listed: readonly WeightedWord[],
+  namesakes: boolean,
+): Paired => {
   pairCount = 0;
   for (let s = 0; s < subject.length; s += 1) {
     const subjectWord = subject[s] as WeightedWord;
@@ -296,16 +323,21 @@ const pairNames = (subject: readonly WeightedWord[], listed: readonly WeightedWo
   }
   let listedTotal = pairedWeight;
   let listedAllUsed = true;
+  let pairedListed = 0;
   for (let at = 0; at < listed.length; at += 1) {
-    if (listedUsed[at] === 1) continue;
-    listedTotal += leftOverWeight(listed[at] as WeightedWord);
+    if (listedUsed[at] === 1) {
+      if (at < 31) pairedListed |= 1 << at;
+      continue;
+    }
+    const word = listed[at] as WeightedWord;
+    listedTotal += namesakes ? word.weight : leftOverWeight(word);
     listedAllUsed = false;
   }
   const subjectCoverage = pairedWeight + subjectLeft === 0 ? 0 : matched / (pairedWeight + subjectLeft);
   const listedCoverage = listedTotal === 0 ? 0 : matched / listedTotal;
   const better = Math.max(subjectCoverage, listedCoverage);
   const other = Math.min(subjectCoverage, listedCoverage);
-  let score = better * (0.6 + 0.4 * other);
+  let score = namesakes ? listedCoverage * (0.6 + 0.4 * subjectCoverage) : better * (0.6 + 0.4 * other);
   let meaningful = 0;
   for (let at = 0; at < chosenCount; at += 1)
     if ((chosen[at] as Pair).similarity.kind !== 'LEGAL_FORM') meaningful += 1;
@@ -315,7 +347,14 @@ const pairNames = (subject: readonly WeightedWord[], listed: readonly WeightedWo
     const pair = chosen[at] as Pair;
     if (pair.similarity.similarity !== 1 || pair.similarity.kind === 'JOINED') exact = false;
   }
-  return { score, exact, total: pairedWeight + subjectLeft + listedTotal };
+  return {
+    score,
+    exact,
+    shorter: subjectAllUsed && !listedAllUsed,
+    pairedListed,
+    namesakes,
+    total: pairedWeight + subjectLeft + listedTotal,
+  };
 };
 
 /**
@@ -325,8 +364,9 @@ const pairNames = (subject: readonly WeightedWord[], listed: readonly WeightedWo
 export const explainName = (
   subject: readonly WeightedWord[],
   listed: readonly WeightedWord[],
+  namesakes = false,
 ): NamePairing => {
-  const { total } = pairNames(subject, listed);
+  const { total } = pairNames(subject, listed, namesakes);
   const paired = chosen.slice(0, chosenCount);
   // In the subject's order, by insertion (stable, and Array#sort allocates a work array a call).
   for (let at = 1; at < paired.length; at += 1) {

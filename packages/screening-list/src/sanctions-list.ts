@@ -52,6 +52,13 @@ export type SanctionsList = {
  */
 export const DEFAULT_MATCH_THRESHOLD = 80;
 
+/**
+ * A screened name that leaves out words of a listed one (a patronymic, a middle name) names that
+ * listed person only if no other listed name holds the words it does: from this many others on,
+ * the words left out are what tells the listed ones apart (`name-score.ts`, `namesakes`).
+ */
+const NAMESAKES = 3;
+
 /** A client whose country is none of the target's scores this much of its name's score. */
 const COUNTRY_MISMATCH_FACTOR = 0.9;
 
@@ -97,7 +104,11 @@ const before = (a: ListMatch, b: ListMatch): boolean =>
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
-const summaryOf = (score: number, explanation: Omit<ScreeningExplanation, 'summary'>): string => {
+const summaryOf = (
+  score: number,
+  explanation: Omit<ScreeningExplanation, 'summary'>,
+  namesakes: boolean,
+): string => {
   const pairs = explanation.tokens.map(
     (token) =>
       `"${token.subject}" ${token.kind === 'EXACT' ? '=' : '≈'} "${token.listed}" (${token.kind.toLowerCase().replace('_', ' ')}, ${percent(token.weight)} of the weight)`,
@@ -110,6 +121,11 @@ const summaryOf = (score: number, explanation: Omit<ScreeningExplanation, 'summa
   }
   if (explanation.unmatchedListed.length > 0) {
     parts.push(`Only in the listed name: ${explanation.unmatchedListed.join(', ')}.`);
+  }
+  if (namesakes) {
+    parts.push(
+      'Other listed names hold the words paired too: the words only the listed name has are what tells them apart, and count in full.',
+    );
   }
   if (explanation.country?.outcome === 'MISMATCH') {
     parts.push(
@@ -184,6 +200,12 @@ export const loadSanctionsList = (
           let scored = scoredNames.get(listedText);
           if (scored === undefined) {
             scored = scoreName(words, names.wordsInto(candidate, listedWords));
+            if (
+              scored.shorter &&
+              scored.score * 100 >= threshold &&
+              names.sharedByOthers(candidate, scored.pairedListed, NAMESAKES) >= NAMESAKES
+            )
+              scored = scoreName(words, listedWords, true);
             scoredNames.set(listedText, scored);
           }
           const country =
@@ -200,17 +222,20 @@ export const loadSanctionsList = (
           explained ??= new Map();
           let same = explained.get(listedText);
           if (same === undefined) {
-            same = { pairing: explainName(words, names.wordsInto(candidate, listedWords)) };
+            same = { pairing: explainName(words, names.wordsInto(candidate, listedWords), scored.namesakes) };
             explained.set(listedText, same);
           }
           let explanation: ScreeningExplanation;
           if (country === undefined) {
             // One explanation for every target of the same name (read, never changed, by the caller).
-            same.explanation ??= { summary: summaryOf(score, same.pairing), ...same.pairing };
+            same.explanation ??= {
+              summary: summaryOf(score, same.pairing, scored.namesakes),
+              ...same.pairing,
+            };
             explanation = same.explanation;
           } else {
             const details = { ...same.pairing, country };
-            explanation = { summary: summaryOf(score, details), ...details };
+            explanation = { summary: summaryOf(score, details, scored.namesakes), ...details };
           }
           const match: ListMatch = {
             targetId: target.id,

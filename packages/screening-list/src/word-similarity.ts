@@ -86,6 +86,29 @@ const farSubstitution = (a: string, b: string): boolean => {
   return differing >= 0 && !areKeyboardNeighbours(a.charAt(differing), b.charAt(differing));
 };
 
+/** Whether two words of one length differ by two letters, neither typed from a key next to the other's. */
+const farSubstitutions = (a: string, b: string): boolean => {
+  let differing = 0;
+  for (let at = 0; at < a.length; at += 1) {
+    if (a.charCodeAt(at) === b.charCodeAt(at)) continue;
+    if (areKeyboardNeighbours(a.charAt(at), b.charAt(at))) return false;
+    differing += 1;
+  }
+  return differing === 2;
+};
+
+/**
+ * Whether one word is the other with a letter added before it (`oupouge` / `poupouge`): a slip
+ * rarely falls on a word's first letter, but `y` or `j` before a vowel is a romanization of
+ * Cyrillic Е, Ю, Я (`ermakov` / `yermakov`, `elena` / `jelena`), not a slip.
+ */
+const firstLetterAddedOrDropped = (a: string, b: string): boolean => {
+  if (Math.abs(a.length - b.length) !== 1 || a.charAt(0) === b.charAt(0)) return false;
+  const [shorter, longer] = a.length < b.length ? [a, b] : [b, a];
+  if (!longer.endsWith(shorter)) return false;
+  return !/^[yj][aeiou]/.test(longer);
+};
+
 /** A word of this many letters or more: a slip on its first letter or on a vowel is still a slip. */
 const LONG_WORD = 7;
 
@@ -136,7 +159,7 @@ export const spellingEdits = (a: string, b: string): number => {
  * consonants when one is written without vowels (`mhmd` / `muhammad`, 0.95); a spelling variant
  * within a few edits for its length, a swap of two letters one edit (`navalnyy` / `navalny` 0.88,
  * `jnoes` / `jones` 0.8; none for words under 5 letters, nor on the first letter of a word under
- * 7); the same but for another vowel, or the same Double Metaphone code (`mohammed` / `muhammad`
+ * 7, nor a letter added before a word, nor two letters typed from far keys); the same but for another vowel, or the same Double Metaphone code (`mohammed` / `muhammad`
  * 0.71, `aleksandr` / `alexander`): alike in sound, but as often another name (`belov` / `balov`),
  * so they count less; an initial (`j` / `john`, 0.75); two legal forms (1 in the same family, 0.7
  * otherwise).
@@ -178,7 +201,11 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
   // One letter typed for another: a slip only from a neighbouring key (`chermit` / `chermir`);
   // another vowel is then alike in sound at most, another consonant another name (`guezgasno` /
   // `guezgasro`), unless the romanizations agree (above).
-  const farKey = edits === 1 && a.text.length === b.text.length && farSubstitution(a.text, b.text);
+  // Two letters typed for others, neither from a neighbouring key (`turcelter` / `turgulter`): two
+  // slips in one word, both far, are another name far more often.
+  const farKey =
+    a.text.length === b.text.length &&
+    ((edits === 1 && farSubstitution(a.text, b.text)) || (edits === 2 && farSubstitutions(a.text, b.text)));
   const spelling = 1 - edits / longest;
   let phonetic = 0;
   if (romanized) {
@@ -197,7 +224,8 @@ export const wordSimilarity = (a: WordForms, b: WordForms): WordSimilarity | nul
     !farKey &&
     (!otherVowels || shorter >= LONG_WORD) &&
     (edits <= toleratedEdits(shorter) || (edits === 1 && droppedInside(a.text, b.text))) &&
-    (shorter >= LONG_WORD || a.text.charAt(0) === b.text.charAt(0))
+    (shorter >= LONG_WORD || a.text.charAt(0) === b.text.charAt(0)) &&
+    !firstLetterAddedOrDropped(a.text, b.text)
       ? spelling
       : 0;
   if (phonetic === 0 && spelled === 0) return dropped ? SHORT_WORD_DROP : null;

@@ -37,6 +37,19 @@ const listed: readonly (readonly [id: string, schema: string, name: string])[] =
   ['guezgasro', 'Person', 'Isabel GUEZGASRO'],
   ['mizrahi', 'Person', 'Eliyahu MIZRAHI'],
   ['levi', 'Person', 'Avraham LEVI'],
+  ['harrington', 'Person', 'James HARRINGTON'],
+  ['yermakov', 'Person', 'Sergey YERMAKOV'],
+  ['turgulter', 'Person', 'Sukru TURGULTER'],
+  ['putin', 'Person', 'Vladimir Vladimirovich PUTIN'],
+  // Four listed persons named Ivan … Petrov, told apart by their patronymics.
+  ['petrov-1', 'Person', 'Ivan Sergeyevich PETROV'],
+  ['petrov-2', 'Person', 'Ivan Borisovich PETROV'],
+  ['petrov-3', 'Person', 'Ivan Nikolayevich PETROV'],
+  ['petrov-4', 'Person', 'Ivan Pavlovich PETROV'],
+  // Three listed persons named Oleg … Volkov: a name three listed persons share is still theirs.
+  ['volkov-1', 'Person', 'Oleg Sergeyevich VOLKOV'],
+  ['volkov-2', 'Person', 'Oleg Borisovich VOLKOV'],
+  ['volkov-3', 'Person', 'Oleg Nikolayevich VOLKOV'],
 ];
 
 /**
@@ -163,6 +176,32 @@ describe('the classes of variation a screened name is found through', () => {
     const screening = await list();
     expect(ids(screening.match(person('Isabel Guezgasto')))).toContain('guezgasro');
     expect(ids(screening.match(person('Isabel Guezgasno')))).not.toContain('guezgasro');
+  });
+
+  it('reads a letter added before a word as another name, but `y` before a vowel as a romanization', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('James Arrington')))).not.toContain('harrington');
+    expect(ids(screening.match(person('James Harington')))).toContain('harrington');
+    expect(ids(screening.match(person('Sergey Ermakov')))).toContain('yermakov');
+  });
+
+  it('reads two letters typed from far keys as another name, from neighbouring keys as slips', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('Sukru Turcelter')))).not.toContain('turgulter');
+    expect(ids(screening.match(person('Sukru Turguktet')))).toContain('turgulter');
+  });
+
+  it('tolerates a patronymic left out unless four listed persons or more share the words given', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('Vladimir Putin')))).toContain('putin');
+    expect(ids(screening.match(person('Oleg Volkov'))).sort()).toEqual(['volkov-1', 'volkov-2', 'volkov-3']);
+    // Each of the four is told apart from the client by what the client's name leaves out.
+    expect(ids(screening.match(person('Ivan Petrov')))).toEqual([]);
+    expect(ids(screening.match(person('Ivan Sergeyevich Petrov')))).toEqual(['petrov-1']);
+    // Below the threshold, the explanation says why.
+    const [hit] = screening.match(person('Ivan Petrov'), 0, ['petrov-2']);
+    expect(hit?.explanation.summary).toContain('Other listed names hold the words paired too');
+    expect(hit?.explanation.unmatchedListed).toEqual(['borisovich']);
   });
 
   it('does not read another vowel as a misspelling: Balov is not Belov', async () => {
