@@ -27,30 +27,23 @@ import { createRandomIds } from './id-generators.js';
 import { createMemoryApiKeyStore } from './memory-api-key-store.js';
 import { createMemoryAuditLog } from './memory-audit-log.js';
 import { createMemoryClientRepository } from './memory-client-repository.js';
-import { createMemoryDatabase } from './memory-database.js';
+import { createMemoryDatabase, dueOrder, idempotencyRecordId } from './memory-database.js';
 import { createMemoryDocumentIndex } from './memory-document-index.js';
-import {
-  createMemoryDocumentStorage,
-  type MemoryFileStore,
-  type MemorySignedLinks,
-  purgeExpiredTemporaryFiles,
-  storeTemporaryFile,
-} from './memory-document-storage.js';
+import { createMemoryDocumentStorage, type MemorySignedLinks } from './memory-document-storage.js';
 import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
 import { createMemoryScreenedNameIndex } from './memory-screened-name-index.js';
 import {
-  listScreeningJobs,
+  queuedScreeningJobs,
   runDueScreeningJobs,
   type ScreeningRound,
   type ScreeningRoundOptions,
 } from './memory-screening-job-queue.js';
-import { ascending, entries, idempotencyRecordId } from './memory-tables.js';
 import { createMemoryUnitOfWork } from './memory-unit-of-work.js';
 import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-store.js';
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
-import { createJobSequence, enqueueWebhookJob, takeDueWebhookJobs } from './memory-webhook-job-queue.js';
+import { enqueueWebhookJob, takeDueWebhookJobs } from './memory-webhook-job-queue.js';
 import {
   runDueWebhookJobs,
   type WebhookDeliveryRound,
@@ -172,21 +165,12 @@ export type MemoryAdapters = OnboardingKitPorts & {
   readonly testing: MemoryTestingHelpers;
 };
 
-const defaultMaxUploadBytes = 25 * 1024 * 1024 + 1024;
-const DEFAULT_TRANSACTION_TIMEOUT_MS = 30_000;
 /** The longest delay a Node timer keeps (2^31 - 1 ms); a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-const secretBytes = (secret: string | Uint8Array | undefined): Uint8Array =>
-  secret === undefined
-    ? new Uint8Array(randomBytes(32))
-    : typeof secret === 'string'
-      ? new TextEncoder().encode(secret)
-      : new Uint8Array(secret);
-
 /** Every port of the kit in memory, sharing one state: for host unit tests and the demo. */
 export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): MemoryAdapters => {
-  const transactionTimeoutMs = options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
+  const transactionTimeoutMs = options.transactionTimeoutMs ?? 30_000;
   if (
     !Number.isInteger(transactionTimeoutMs) ||
     transactionTimeoutMs < 1 ||
@@ -197,61 +181,61 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     );
   }
   const clock = options.clock ?? systemClock;
-  const database = createMemoryDatabase();
-  const files: MemoryFileStore = { temporary: new Map(), permanent: new Map() };
-  const temporaryFileTtlMs = options.temporaryFileTtlMs ?? 24 * 60 * 60_000;
+  const database = createMemoryDatabase(transactionTimeoutMs);
+  const access = database.committedAccess;
+  const committed = database.committed;
   const presetFees = new Map<string, OwnedPresetFee>();
   const apiKeys = new Map<string, Principal>();
-  const { storage, signedLinks } = createMemoryDocumentStorage({
-    files,
+  const secret = options.signingSecret ?? randomBytes(32);
+  const files = createMemoryDocumentStorage({
     clock,
-    signingSecret: secretBytes(options.signingSecret),
+    signingSecret: typeof secret === 'string' ? new TextEncoder().encode(secret) : new Uint8Array(secret),
     publicBaseUrl: options.publicBaseUrl ?? 'http://localhost:3000/storage',
-    maxUploadBytes: options.maxUploadBytes ?? defaultMaxUploadBytes,
-    temporaryFileTtlMs,
+    maxUploadBytes: options.maxUploadBytes ?? 25 * 1024 * 1024 + 1024,
+    temporaryFileTtlMs: options.temporaryFileTtlMs ?? 24 * 60 * 60_000,
     maxTemporaryFilesPerOwner: options.maxTemporaryFilesPerOwner ?? 100,
     maxTemporaryBytesPerOwner: options.maxTemporaryBytesPerOwner ?? 256 * 1024 * 1024,
   });
-  const committed = database.committed;
-  const jobSequence = createJobSequence();
   const recordingTransport = createRecordingWebhookTransport();
-  const webhookTransport = options.webhookTransport ?? recordingTransport;
+  const copy = <T>(value: T | undefined): T | null => structuredClone(value ?? null);
 
   const testing: MemoryTestingHelpers = {
-    putTemporaryFile: (owner, filename, bytes) =>
-      storeTemporaryFile(files, owner, filename, bytes, clock.now()),
-    readTemporaryFile: (owner, filename) => {
-      const file = files.temporary.get(owner)?.get(filename);
-      return file === undefined ? null : new Uint8Array(file.bytes);
-    },
-    readDocument: (key) => {
-      const bytes = files.permanent.get(key)?.bytes;
-      return bytes === undefined ? null : new Uint8Array(bytes);
-    },
+    putTemporaryFile: (owner, filename, bytes) => files.putTemporary(owner, filename, bytes),
+    readTemporaryFile: (owner, filename) => copy(files.temporary.get(owner)?.get(filename)?.bytes),
+    readDocument: (key) => copy(files.permanent.get(key)?.bytes),
     listTemporaryOwners: () => [...files.temporary.keys()],
     dump: () =>
-      JSON.stringify({ tables: committed(), files, apiKeys, presetFees }, (_name, value: unknown) => {
-        if (value instanceof Map) return [...value];
-        if (value instanceof Uint8Array) return Buffer.from(value).toString('latin1');
-        return value;
-      }),
-    purgeExpiredTemporaryFiles: () => purgeExpiredTemporaryFiles(files, clock.now(), temporaryFileTtlMs),
+      JSON.stringify(
+        {
+          tables: database.dump(),
+          temporary: files.temporary,
+          permanent: files.permanent,
+          apiKeys,
+          presetFees,
+        },
+        (_name, value: unknown) => {
+          if (value instanceof Map) return [...value];
+          if (value instanceof Uint8Array) return Buffer.from(value).toString('latin1');
+          return value;
+        },
+      ),
+    purgeExpiredTemporaryFiles: () => files.purgeExpired(),
     listDocumentKeys: () => [...files.permanent.keys()],
-    readClient: (clientId) => structuredClone(committed().clients.get(clientId) ?? null),
-    readStatusHistory: (clientId) => structuredClone([...(committed().statusHistory.get(clientId) ?? [])]),
-    readDocumentRecord: (key) => structuredClone(committed().documents.get(key) ?? null),
+    readClient: (clientId) => copy(committed.clients.get(clientId)),
+    readStatusHistory: (clientId) => structuredClone([...(committed.statusHistory.get(clientId) ?? [])]),
+    readDocumentRecord: (key) => copy(committed.documents.get(key)),
     readUploadClaim: (upload) => {
-      const claim = committed().uploadClaims.get(upload);
+      const claim = committed.uploadClaims.get(upload);
       return claim === undefined ? null : { holder: claim.holder, expiresAt: new Date(claim.expiresAt) };
     },
     readAuditEntries: (clientId) =>
       structuredClone(
-        [...ascending(committed().auditByClient, clientId)].flatMap(
-          ([, id]) => committed().auditEntries.get(id)?.entry ?? [],
+        [...committed.auditEntries.values()].flatMap(({ entry }) =>
+          entry.clientId === clientId ? [entry] : [],
         ),
       ),
     forgeAuditEntry: async (entryId, forged) => {
-      const written = await database.committedAccess.write((tables) => {
+      const written = await access.write((tables) => {
         const row = tables.auditEntries.get(entryId);
         if (row === undefined) return err(new Error(`No audit entry ${entryId}`));
         if (forged === null) tables.auditEntries.delete(entryId);
@@ -261,68 +245,64 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
       if (written.isErr()) throw written.error;
     },
     readIdempotencyRecord: (scope, key) => {
-      const record = committed().idempotency.get(idempotencyRecordId(scope, key));
+      const record = committed.idempotency.get(idempotencyRecordId(scope, key));
       return record === undefined
         ? null
         : {
             fingerprint: record.fingerprint,
-            outcome: structuredClone(record.outcome),
+            outcome: copy(record.outcome),
             claimedAt: new Date(record.claimedAt),
           };
     },
-    readPresetFee: (presetFeeId) => structuredClone(presetFees.get(presetFeeId) ?? null),
+    readPresetFee: (presetFeeId) => copy(presetFees.get(presetFeeId)),
     listApiKeyDigests: () =>
       [...apiKeys].map(([keyHash, principal]) => ({ keyHash, principal: structuredClone(principal) })),
     deliverDueWebhooks: (kit, options) =>
       runDueWebhookJobs(
         kit,
-        () => takeDueWebhookJobs(database.committedAccess, clock.now()),
+        () => takeDueWebhookJobs(access, clock.now()),
         async (job, delayMs) => {
-          await enqueueWebhookJob(
-            database.committedAccess,
-            jobSequence,
-            job,
-            new Date(clock.now().getTime() + delayMs),
-          );
+          await enqueueWebhookJob(access, job, new Date(clock.now().getTime() + delayMs));
         },
         options,
       ),
     listWebhookJobs: () =>
-      [...entries(committed().webhookJobs)].map(([key, job]) => ({
+      [...committed.webhookJobs.values()]
+        .sort(dueOrder)
+        .map(({ job, runAt }) => ({ job: structuredClone(job), runAt: new Date(runAt) })),
+    screenDueClients: (kit, options) => runDueScreeningJobs(kit, access, clock, options),
+    listScreeningJobs: () =>
+      queuedScreeningJobs(committed).map(({ job, attempts, runAt }) => ({
         job: structuredClone(job),
-        runAt: new Date(key[0] as number),
+        ...(job.type === 'screen-client' ? { clientId: job.clientId } : {}),
+        attempts,
+        runAt: new Date(runAt),
       })),
-    screenDueClients: (kit, options) =>
-      runDueScreeningJobs(kit, database.committedAccess, clock, jobSequence, options),
-    listScreeningJobs: () => structuredClone(listScreeningJobs(committed().screeningJobs)),
-    countListChangeJobs: (version) => committed().screeningListVersions.get(version)?.batches ?? 0,
-    readScreenedNames: (clientId) => structuredClone([...(committed().screenedNames.get(clientId) ?? [])]),
+    countListChangeJobs: (version) => committed.screeningListVersions.get(version) ?? 0,
+    readScreenedNames: (clientId) =>
+      structuredClone([...(committed.screenedNames.get(clientId)?.names ?? [])]),
     sentWebhooks: () => [...recordingTransport.sent],
     answerWebhooksWith: (answer) => recordingTransport.answerWith(answer),
   };
 
   return {
-    clients: createMemoryClientRepository(database.committedAccess),
-    documentIndex: createMemoryDocumentIndex(database.committedAccess),
-    documentStorage: storage,
+    clients: createMemoryClientRepository(access),
+    documentIndex: createMemoryDocumentIndex(access),
+    documentStorage: files.storage,
     presetFees: createMemoryPresetFeeRepository(presetFees),
-    idempotency: createMemoryIdempotencyStore(database.committedAccess),
-    events: createMemoryEventLog(database.committedAccess),
-    audit: createMemoryAuditLog(database.committedAccess),
-    webhookEndpoints: createMemoryWebhookEndpointStore(database.committedAccess),
-    webhookDeliveries: createMemoryWebhookDeliveryStore(database.committedAccess),
-    screenedNames: createMemoryScreenedNameIndex(database.committedAccess),
-    webhookTransport,
+    idempotency: createMemoryIdempotencyStore(access),
+    events: createMemoryEventLog(access),
+    audit: createMemoryAuditLog(access),
+    webhookEndpoints: createMemoryWebhookEndpointStore(access),
+    webhookDeliveries: createMemoryWebhookDeliveryStore(access),
+    screenedNames: createMemoryScreenedNameIndex(access),
+    webhookTransport: options.webhookTransport ?? recordingTransport,
     apiKeys: createMemoryApiKeyStore(apiKeys),
-    unitOfWork: createMemoryUnitOfWork(database, {
-      clock,
-      jobSequence,
-      timeoutMs: transactionTimeoutMs,
-    }),
+    unitOfWork: createMemoryUnitOfWork(database, clock),
     clock,
     ids: options.ids ?? createRandomIds(),
     ...(options.screening === undefined ? {} : { screening: options.screening }),
-    signedLinks,
+    signedLinks: files.signedLinks,
     testing,
   };
 };

@@ -1,35 +1,113 @@
-import { type StorageUnavailable, storageUnavailable } from '@onboarding-kit/core/adapter';
-import { err, ok, type Result, ResultAsync } from 'neverthrow';
+import { clearTimeout, setTimeout } from 'node:timers';
+import type { AuditEntry, StatusHistoryEntry } from '@onboarding-kit/core';
 import {
-  applyChanges,
-  changesOver,
-  emptyTables,
-  type MemoryTables,
-  type ReadableTables,
-} from './memory-tables.js';
-import { createSerialQueue } from './serial-queue.js';
+  type AuditChainLink,
+  type DocumentRecord,
+  type IndexedScreeningName,
+  type LoggedEvent,
+  type RecordedOutcome,
+  type ScreeningJob,
+  type StorageUnavailable,
+  type StoredClient,
+  type StoredWebhookDelivery,
+  type StoredWebhookEndpoint,
+  storageUnavailable,
+  type WebhookJob,
+} from '@onboarding-kit/core/adapter';
+import { err, ok, type Result, ResultAsync } from 'neverthrow';
+import { Table } from './memory-table.js';
 
-/** How a store reaches the tables: the committed ones outside a transaction, its view inside one. */
-export type TableAccess = {
-  read<T>(query: (tables: ReadableTables) => T): ResultAsync<T, StorageUnavailable>;
-  write<T, E>(command: (tables: MemoryTables) => Result<T, E>): ResultAsync<T, E | StorageUnavailable>;
+export type IdempotencyRecord = {
+  readonly owner: string;
+  readonly scope: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly token: string;
+  /** When the current holder claimed it (ms): the age both TTLs and purges judge. */
+  readonly claimedAt: number;
+  /** When the lock was taken or last renewed (ms): the lock TTL counts from here. */
+  readonly lockedAt: number;
+  readonly outcome: RecordedOutcome | null;
+};
+/** Positions count 1, 2, 3 … in commit order: writers run one at a time. */
+export type EventRow = LoggedEvent & { readonly position: number };
+export type AuditRow = {
+  readonly position: number;
+  readonly entry: AuditEntry;
+  readonly link: AuditChainLink;
+};
+/**
+ * A job due at `runAt` (ms), by its `number` (the order enqueued); `attempts` it failed already
+ * (the screening back-off grows with it).
+ */
+export type QueuedJob<Job> = {
+  readonly number: number;
+  readonly runAt: number;
+  readonly job: Job;
+  readonly attempts: number;
 };
 
-/** One transaction's view of the tables. */
-export type TransactionView = {
-  readonly access: TableAccess;
-  /**
-   * Writes the transaction's changes into the committed state; refused when one of its writes
-   * failed (nothing is written then).
-   */
-  commit(): Result<void, StorageUnavailable>;
-  /** Refuses later reads and writes: work still running after its transaction ended must not land anywhere. */
-  close(): void;
+/** Jobs soonest due first, then in the order enqueued. */
+export const dueOrder = (a: QueuedJob<unknown>, b: QueuedJob<unknown>): number =>
+  a.runAt - b.runAt || a.number - b.number;
+
+const rowsOf = <Row>() => new Map<string, Row>();
+/** The tables of the memory database, by key; lists scan them. */
+const emptyTables = () => ({
+  clients: rowsOf<StoredClient>(),
+  /** By client id. */
+  statusHistory: rowsOf<readonly StatusHistoryEntry[]>(),
+  documents: rowsOf<DocumentRecord>(),
+  /** Upload → the key of the one document made from it. */
+  documentUploads: rowsOf<string>(),
+  /** Upload → the claim of a command in flight (`DocumentIndex.claimUploads`), `expiresAt` in ms. */
+  uploadClaims: rowsOf<{ readonly holder: string; readonly expiresAt: number }>(),
+  /** By `idempotencyRecordId(scope, key)`. */
+  idempotency: rowsOf<IdempotencyRecord>(),
+  /** Owner → its record ids, oldest claim first: the quota counts the live ones at the end. */
+  idempotencyOwners: rowsOf<readonly string[]>(),
+  /** By event id, in position order. */
+  events: rowsOf<EventRow>(),
+  /** By entry id, in position order. */
+  auditEntries: rowsOf<AuditRow>(),
+  /** Client id → the id of its last entry, which the next one is chained to. */
+  auditHeads: rowsOf<string>(),
+  webhookEndpoints: rowsOf<StoredWebhookEndpoint>(),
+  webhookDeliveries: rowsOf<StoredWebhookDelivery>(),
+  /** Delivery id → until when (ms) a worker holds its next attempt. */
+  webhookAttemptClaims: rowsOf<number>(),
+  /** By job number, in the order enqueued. */
+  webhookJobs: rowsOf<QueuedJob<WebhookJob>>(),
+  screeningJobs: rowsOf<QueuedJob<ScreeningJob>>(),
+  /** By client id: the names its last screening looked at. */
+  screenedNames: rowsOf<{ readonly clientId: string; readonly names: readonly IndexedScreeningName[] }>(),
+  /** List version → how many monitoring jobs it was given (each version once). */
+  screeningListVersions: rowsOf<number>(),
+  /** The last number given to events, audit entries and jobs. */
+  sequences: rowsOf<number>(),
+});
+type CommittedTables = ReturnType<typeof emptyTables>;
+export type Tables = {
+  readonly [N in keyof CommittedTables]: Table<Parameters<CommittedTables[N]['set']>[1]>;
+};
+
+export const idempotencyRecordId = (scope: string, key: string): string => JSON.stringify([scope, key]);
+
+/** The next number of `sequence` (1, 2, 3 …), rolled back with the write that took it. */
+export const nextNumber = (tables: Tables, sequence: 'events' | 'audit' | 'jobs'): number => {
+  const next = (tables.sequences.get(sequence) ?? 0) + 1;
+  tables.sequences.set(sequence, next);
+  return next;
+};
+
+/** How a store reaches the tables: the committed ones outside a transaction, its own inside one. */
+export type TableAccess = {
+  read<T>(query: (tables: Tables) => T): ResultAsync<T, StorageUnavailable>;
+  write<T, E>(command: (tables: Tables) => Result<T, E>): ResultAsync<T, E | StorageUnavailable>;
 };
 
 const memoryUnavailable = storageUnavailable('memory');
-
-/** Runs a synchronous table operation, turning an unexpected throw into `StorageUnavailable`. */
+/** Runs a table operation, turning an unexpected throw into `StorageUnavailable`. */
 const attempt = <T>(operation: () => T): Result<T, StorageUnavailable> => {
   try {
     return ok(operation());
@@ -37,87 +115,117 @@ const attempt = <T>(operation: () => T): Result<T, StorageUnavailable> => {
     return err(memoryUnavailable(cause));
   }
 };
-
 const answer = <T, E>(outcome: Result<T, E>): ResultAsync<T, E> => new ResultAsync(Promise.resolve(outcome));
+const settled = <T, E>(outcome: Promise<Result<T, E>>): ResultAsync<T, E | StorageUnavailable> =>
+  ResultAsync.fromPromise(outcome, memoryUnavailable).andThen((result) => result);
 
 /**
- * The transaction model of this test and demo adapter: plain, not fast.
+ * The transaction model of this test and demo adapter: plain, not fast. Writers run one at a time,
+ * in call order (a promise-chain lock). A transaction, or a single write outside one, works on its
+ * own `Table`s over the committed rows: it reads its own writes, and they are written in when it
+ * ends Ok; when it ends Err, throws or passes its deadline, they are dropped. Readers outside a
+ * transaction read the committed rows and never wait.
  *
- * Writers run one at a time, in call order (a promise-chain queue). A transaction, or a single
- * write outside one, works on its own view of the committed state (memory-tables.ts): the rows it
- * changes are kept beside the committed Maps, and the ordered tables are persistent trees, so its
- * versions of them share all but the paths it wrote with the committed ones. When it ends Ok, its
- * changed rows are written into the Maps and its trees become the committed ones; when it ends
- * Err, throws or passes its deadline, the view is dropped. Readers outside a transaction read the
- * committed state and never wait; reads inside one see its own writes.
+ * As in PostgreSQL, a write that fails inside a transaction (an Err, or a throw) aborts it: every
+ * later read and write of it is refused and it cannot commit, even if its work goes on to end Ok.
  *
- * As in PostgreSQL, a write that fails inside a transaction (an Err, or a throw) aborts it: it may
- * have changed some rows before it failed, so every later read and write of the transaction is
- * refused and it cannot commit, even if its work goes on to end Ok.
+ * Every transaction has a deadline (`timeoutMs`): then its work is abandoned, its later writes
+ * refused, the lock passes on, and it resolves to `StorageUnavailable`. Without it, work waiting
+ * for the lock its own transaction holds (a write through an outer store, a nested transaction),
+ * or that never settles, would stop every later write. The timer is Node's own (`node:timers`),
+ * so a test's fake timers neither fire nor hold it.
  */
-export const createMemoryDatabase = () => {
+export const createMemoryDatabase = (timeoutMs: number) => {
   const committed = emptyTables();
-  const queue = createSerialQueue();
+  const open = () =>
+    Object.fromEntries(
+      Object.entries(committed).map(([name, rows]) => [name, new Table<unknown>(rows)]),
+    ) as unknown as Tables;
+  const commit = (tables: Tables) => {
+    for (const table of Object.values(tables)) table.commit();
+  };
+  /** The committed rows as a read sees them (never written through). */
+  const committedTables = open();
+  let lock: Promise<unknown> = Promise.resolve();
+  const serialized = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = lock.then(task);
+    // The next task waits for this one however it ends.
+    lock = run.catch(() => undefined);
+    return run;
+  };
 
   const committedAccess: TableAccess = {
-    read: (query) => answer(attempt(() => query(committed))),
-    write: <T, E>(command: (tables: MemoryTables) => Result<T, E>) =>
-      ResultAsync.fromPromise(
-        queue.run(async () => {
-          const changes = changesOver(committed);
-          const outcome = command(changes);
-          if (outcome.isOk()) applyChanges(changes, committed);
+    read: (query) => answer(attempt(() => query(committedTables))),
+    write: (command) =>
+      settled(
+        serialized(async () => {
+          const tables = open();
+          const outcome = command(tables);
+          if (outcome.isOk()) commit(tables);
           return outcome;
         }),
-        memoryUnavailable,
-      ).andThen((outcome): Result<T, E | StorageUnavailable> => outcome),
+      ),
   };
 
-  /** A transaction's view of the committed state: open it under the lock (`serialized`). */
-  const openTransaction = (): TransactionView => {
-    const view = changesOver(committed);
-    let state: 'open' | 'aborted' | 'ended' = 'open';
-    const refused = () =>
-      err(
-        memoryUnavailable(
-          new Error(
-            state === 'aborted'
-              ? 'The transaction was aborted by a failed write'
-              : 'The transaction has already ended',
-          ),
-        ),
-      );
-    return {
-      access: {
-        read: (query) => answer(state === 'open' ? attempt(() => query(view)) : refused()),
-        write: <T, E>(command: (tables: MemoryTables) => Result<T, E>) => {
-          if (state !== 'open') return answer<T, E | StorageUnavailable>(refused());
-          const outcome = attempt(() => command(view)).andThen(
-            (written): Result<T, E | StorageUnavailable> => written,
-          );
-          if (outcome.isErr()) state = 'aborted';
-          return answer(outcome);
-        },
-      },
-      commit: () => {
-        if (state !== 'open') return refused();
-        applyChanges(view, committed);
-        return ok(undefined);
-      },
-      close: () => {
-        state = 'ended';
-      },
-    };
-  };
+  const transaction = <T, E>(
+    work: (access: TableAccess) => ResultAsync<T, E>,
+  ): ResultAsync<T, E | StorageUnavailable> =>
+    settled(
+      serialized(
+        () =>
+          new Promise<Result<T, E | StorageUnavailable>>((resolve, reject) => {
+            const tables = open();
+            let state: 'open' | 'aborted' | 'ended' = 'open';
+            const refused = () =>
+              err(
+                memoryUnavailable(
+                  new Error(
+                    state === 'aborted'
+                      ? 'The transaction was aborted by a failed write'
+                      : 'The transaction has already ended',
+                  ),
+                ),
+              );
+            const access: TableAccess = {
+              read: (query) => answer(state === 'open' ? attempt(() => query(tables)) : refused()),
+              write: <W, F>(command: (tables: Tables) => Result<W, F>) => {
+                if (state !== 'open') return answer<W, F | StorageUnavailable>(refused());
+                const outcome = attempt(() => command(tables)).andThen(
+                  (written): Result<W, F | StorageUnavailable> => written,
+                );
+                if (outcome.isErr()) state = 'aborted';
+                return answer(outcome);
+              },
+            };
+            const deadline = setTimeout(() => {
+              state = 'ended';
+              reject(new Error(`The transaction did not end within ${timeoutMs} ms`));
+            }, timeoutMs);
+            deadline.unref();
+            Promise.resolve()
+              .then(() => work(access))
+              .then(
+                (outcome) => {
+                  if (state === 'ended') return;
+                  clearTimeout(deadline);
+                  // A transaction a failed write aborted does not commit, whatever its work answers.
+                  const ending = outcome.isOk() && state === 'aborted' ? refused() : outcome;
+                  if (ending.isOk()) commit(tables);
+                  state = 'ended';
+                  resolve(ending);
+                },
+                (thrown: unknown) => {
+                  if (state === 'ended') return;
+                  clearTimeout(deadline);
+                  state = 'ended';
+                  reject(thrown);
+                },
+              );
+          }),
+      ),
+    );
 
-  return {
-    /** The committed tables now (synchronous reads of the testing helpers). */
-    committed: (): ReadableTables => committed,
-    committedAccess,
-    openTransaction,
-    /** Runs a task under the writers' lock, after every task queued before it. */
-    serialized: <T>(task: () => Promise<T>): Promise<T> => queue.run(task),
-  };
+  return { committed: committedTables, committedAccess, transaction, dump: () => committed };
 };
 
 export type MemoryDatabase = ReturnType<typeof createMemoryDatabase>;

@@ -4,8 +4,6 @@ import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
 
-const memoryUnavailable = storageUnavailable('memory');
-
 export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex => ({
   insertMany: (documents) =>
     access.write((tables) => {
@@ -13,7 +11,9 @@ export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex =>
         if (document.upload !== undefined) {
           // The unique constraint of a database: refused, and nothing of the write is kept.
           if (tables.documentUploads.get(document.upload) !== undefined) {
-            return err(memoryUnavailable(new Error('A document was already made from this upload')));
+            return err(
+              storageUnavailable('memory')(new Error('A document was already made from this upload')),
+            );
           }
           tables.documentUploads.set(document.upload, document.key);
           // The document keeps the upload used from now on: its claim is no longer needed.

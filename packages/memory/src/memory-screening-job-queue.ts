@@ -1,16 +1,8 @@
 import type { Clock, OnboardingKit } from '@onboarding-kit/core';
-import type { ScreeningJob, ScreeningJobQueue, StorageUnavailable } from '@onboarding-kit/core/adapter';
-import { ok, type ResultAsync } from 'neverthrow';
+import type { ScreeningJob, ScreeningJobQueue } from '@onboarding-kit/core/adapter';
+import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
-import type { TableAccess } from './memory-database.js';
-import {
-  entries,
-  type OrderKey,
-  type QueuedScreeningJob,
-  type ReadableTables,
-  type Tree,
-} from './memory-tables.js';
-import type { JobSequence } from './memory-webhook-job-queue.js';
+import { dueOrder, nextNumber, type TableAccess, type Tables } from './memory-database.js';
 
 /** A failed screening is retried after 1 s, 2 s, 4 s … at most an hour apart (as pg-boss's back-off). */
 const FIRST_RETRY_MS = 1_000;
@@ -18,71 +10,27 @@ const LONGEST_RETRY_MS = 60 * 60_000;
 export const screeningRetryDelayMs = (attempts: number): number =>
   Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 
-/** Adds one screening job, due at `runAt`. */
-const enqueue = (access: TableAccess, sequence: JobSequence, queued: QueuedScreeningJob, runAt: Date) =>
-  access.write((tables) => {
-    tables.screeningJobs = tables.screeningJobs.insert([runAt.getTime(), sequence.next()], queued);
-    return ok(undefined);
-  });
+const enqueue = (tables: Tables, job: ScreeningJob, runAt: number, attempts = 0) => {
+  const number = nextNumber(tables, 'jobs');
+  tables.screeningJobs.set(String(number), { number, runAt, job: frozenClone(job), attempts });
+};
 
 /** The screening job queue in memory: rows of the memory tables, committed with the command. */
-export const createMemoryScreeningJobQueue = (
-  access: TableAccess,
-  clock: Clock,
-  sequence: JobSequence,
-): ScreeningJobQueue => ({
+export const createMemoryScreeningJobQueue = (access: TableAccess, clock: Clock): ScreeningJobQueue => ({
   enqueueScreening: (clientId) =>
-    enqueue(access, sequence, { job: { type: 'screen-client', clientId }, attempts: 0 }, clock.now()),
-  enqueueNameIndexing: (job) =>
-    enqueue(access, sequence, { job: frozenClone(job), attempts: 0 }, clock.now()),
+    access.write((tables) => ok(enqueue(tables, { type: 'screen-client', clientId }, clock.now().getTime()))),
+  enqueueNameIndexing: (job) => access.write((tables) => ok(enqueue(tables, job, clock.now().getTime()))),
   enqueueListChange: (version, jobs) =>
     access.write((tables) => {
       if (tables.screeningListVersions.get(version) !== undefined) return ok(false);
-      tables.screeningListVersions.set(version, { batches: jobs.length });
-      const runAt = clock.now().getTime();
-      for (const job of jobs) {
-        tables.screeningJobs = tables.screeningJobs.insert([runAt, sequence.next()], {
-          job: frozenClone(job),
-          attempts: 0,
-        });
-      }
+      tables.screeningListVersions.set(version, jobs.length);
+      for (const job of jobs) enqueue(tables, job, clock.now().getTime());
       return ok(true);
     }),
 });
 
-/** Whose turn a job takes: the client's manager; monitoring jobs share one turn of their own. */
-const turnOf = (tables: ReadableTables, job: ScreeningJob): string =>
-  job.type === 'screen-client'
-    ? `manager:${tables.clients.get(job.clientId)?.managerId ?? ''}`
-    : 'list-monitoring';
-
-/**
- * Takes the next screening job due at `now` off the queue, fairly: the oldest due job of the turn
- * (a manager) served longest ago in `served`, so that one manager's backlog takes one job in
- * turn with every other manager's, not all of its jobs first.
- */
-const takeNext = (
-  access: TableAccess,
-  now: Date,
-  served: Map<string, number>,
-  sequence: { value: number },
-): ResultAsync<QueuedScreeningJob | null, StorageUnavailable> =>
-  access.write((tables) => {
-    let chosen: { key: OrderKey; queued: QueuedScreeningJob; turn: string; last: number } | null = null;
-    for (const [key, queued] of entries(tables.screeningJobs)) {
-      if ((key[0] as number) > now.getTime()) break;
-      const turn = turnOf(tables, queued.job);
-      const last = served.get(turn) ?? -1;
-      if (chosen === null || last < chosen.last) chosen = { key, queued, turn, last };
-      // Nobody comes before a turn never served: its oldest job is the one.
-      if (last === -1) break;
-    }
-    if (chosen === null) return ok(null);
-    tables.screeningJobs = tables.screeningJobs.remove(chosen.key);
-    sequence.value += 1;
-    served.set(chosen.turn, sequence.value);
-    return ok(chosen.queued);
-  });
+/** The queued screening jobs, soonest due first. */
+export const queuedScreeningJobs = (tables: Tables) => [...tables.screeningJobs.values()].sort(dueOrder);
 
 /** What one round of screening did. */
 export type ScreeningRound = { readonly jobs: number; readonly failed: number };
@@ -93,57 +41,57 @@ export type ScreeningRoundOptions = {
 };
 
 /**
- * Runs the screening jobs due at the clock's now through `kit`, fairly between managers (see
- * `takeNext`), `concurrency` at a time; a job that fails goes back on the queue after its
- * back-off (`screeningRetryDelayMs`). A job enqueued during the round takes its turn in it; the
- * round ends after as many jobs as were due when it began (so a steady stream cannot hold it).
+ * Runs the screening jobs due at the clock's now through `kit`, `concurrency` at a time, fairly:
+ * each job taken is the oldest due one of the turn (the client's manager; monitoring jobs share
+ * one turn) served longest ago, so one manager's backlog takes one job in turn with every other
+ * manager's, not all of its jobs first. A job that fails goes back on the queue after its back-off
+ * (`screeningRetryDelayMs`). A job enqueued during the round takes its turn in it; the round ends
+ * after as many jobs as were due when it began (so a steady stream cannot hold it).
  */
 export const runDueScreeningJobs = async (
   kit: Pick<OnboardingKit, 'screening'>,
   access: TableAccess,
   clock: Clock,
-  sequence: JobSequence,
   { concurrency = 1 }: ScreeningRoundOptions = {},
 ): Promise<ScreeningRound> => {
-  const due = await access.read(
-    (tables) =>
-      [...entries(tables.screeningJobs)].filter(([key]) => (key[0] as number) <= clock.now().getTime())
-        .length,
-  );
+  const isDue = ({ runAt }: { runAt: number }) => runAt <= clock.now().getTime();
+  const due = await access.read((tables) => queuedScreeningJobs(tables).filter(isDue).length);
   let budget = due.isOk() ? due.value : 0;
+  /** Turn → when it was last served (the number of jobs taken then). */
   const served = new Map<string, number>();
-  const turns = { value: 0 };
   let jobs = 0;
   let failed = 0;
+  const turnOf = (tables: Tables, job: ScreeningJob) =>
+    job.type === 'screen-client'
+      ? `manager:${tables.clients.get(job.clientId)?.managerId ?? ''}`
+      : 'list-monitoring';
+  const takeNext = () =>
+    access.write((tables) => {
+      const [next] = queuedScreeningJobs(tables)
+        .filter(isDue)
+        .map((queued) => ({ queued, turn: turnOf(tables, queued.job) }))
+        // Stable: among turns served as long ago, the oldest job first.
+        .sort((a, b) => (served.get(a.turn) ?? -1) - (served.get(b.turn) ?? -1));
+      if (next === undefined) return ok(null);
+      tables.screeningJobs.delete(String(next.queued.number));
+      served.set(next.turn, jobs);
+      jobs += 1;
+      return ok(next.queued);
+    });
   const work = async () => {
     while (budget > 0) {
       budget -= 1;
-      const next = await takeNext(access, clock.now(), served, turns);
+      const next = await takeNext();
       if (next.isErr() || next.value === null) return;
-      const queued = next.value;
-      jobs += 1;
-      const outcome = await kit.screening.runJob(queued.job);
+      const { job, attempts } = next.value;
+      const outcome = await kit.screening.runJob(job);
       if (outcome.isErr()) {
         failed += 1;
-        const attempts = queued.attempts + 1;
-        await enqueue(
-          access,
-          sequence,
-          { job: queued.job, attempts },
-          new Date(clock.now().getTime() + screeningRetryDelayMs(attempts)),
-        );
+        const retryAt = clock.now().getTime() + screeningRetryDelayMs(attempts + 1);
+        await access.write((tables) => ok(enqueue(tables, job, retryAt, attempts + 1)));
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.floor(concurrency)) }, work));
   return { jobs, failed };
 };
-
-/** The queued screening jobs, soonest first, with when each is due (`clientId` of a client's screening). */
-export const listScreeningJobs = (queue: Tree<OrderKey, QueuedScreeningJob>) =>
-  [...entries(queue)].map(([key, queued]) => ({
-    job: queued.job,
-    ...(queued.job.type === 'screen-client' ? { clientId: queued.job.clientId } : {}),
-    attempts: queued.attempts,
-    runAt: new Date(key[0] as number),
-  }));

@@ -1,101 +1,62 @@
-import type { StoredWebhookDelivery, WebhookDeliveryStore } from '@onboarding-kit/core/adapter';
+import {
+  newestFirst,
+  type StoredWebhookDelivery,
+  type WebhookDeliveryStore,
+} from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
-import { ascending, descending, type MemoryTables, type OrderKey } from './memory-tables.js';
 
-/** Where a delivery sits in its endpoint's list (newest first: createdAt, then id, descending). */
-const endpointKey = (
-  delivery: { readonly createdAt: string; readonly id: string },
-  endpointId: string,
-): OrderKey => [endpointId, Date.parse(delivery.createdAt), delivery.id];
-const eventKey = (delivery: StoredWebhookDelivery): OrderKey => [delivery.eventId, delivery.endpointId];
-
-const removeDelivery = (tables: MemoryTables, delivery: StoredWebhookDelivery): void => {
-  tables.webhookDeliveries.delete(delivery.id);
-  tables.webhookAttemptClaims.delete(delivery.id);
-  tables.deliveriesByEndpoint = tables.deliveriesByEndpoint.remove(
-    endpointKey(delivery, delivery.endpointId),
-  );
-  tables.deliveriesByEvent = tables.deliveriesByEvent.remove(eventKey(delivery));
-};
-
-const putDelivery = (tables: MemoryTables, delivery: StoredWebhookDelivery): void => {
-  const previous = tables.webhookDeliveries.get(delivery.id);
-  if (previous !== undefined) removeDelivery(tables, previous);
-  const stored = frozenClone(delivery);
-  tables.webhookDeliveries.set(stored.id, stored);
-  tables.deliveriesByEndpoint = tables.deliveriesByEndpoint.insert(
-    endpointKey(stored, stored.endpointId),
-    stored.id,
-  );
-  tables.deliveriesByEvent = tables.deliveriesByEvent.insert(eventKey(stored), stored.id);
-};
-
-/** Removes every delivery to an endpoint (the endpoint is being removed). */
-export const removeDeliveriesOfEndpoint = (tables: MemoryTables, endpointId: string): void => {
-  const ids = [...ascending(tables.deliveriesByEndpoint, endpointId)].map(([, id]) => id);
-  for (const id of ids) {
-    const delivery = tables.webhookDeliveries.get(id);
-    if (delivery !== undefined) removeDelivery(tables, delivery);
-  }
-};
+/** At most one delivery per event and endpoint. */
+const pairOf = ({ eventId, endpointId }: StoredWebhookDelivery) => JSON.stringify([eventId, endpointId]);
 
 /** Webhook deliveries in the memory tables. */
 export const createMemoryWebhookDeliveryStore = (access: TableAccess): WebhookDeliveryStore => ({
   insertMissing: (deliveries) =>
     access.write((tables) => {
+      const taken = new Set([...tables.webhookDeliveries.values()].map(pairOf));
       for (const delivery of deliveries) {
         // An endpoint removed meanwhile takes no delivery (PostgreSQL's foreign key does the same).
-        if (
-          tables.deliveriesByEvent.get(eventKey(delivery)) !== undefined ||
-          tables.webhookEndpoints.get(delivery.endpointId) === undefined
-        ) {
+        if (taken.has(pairOf(delivery)) || tables.webhookEndpoints.get(delivery.endpointId) === undefined)
           continue;
-        }
-        putDelivery(tables, delivery);
+        tables.webhookDeliveries.set(delivery.id, frozenClone(delivery));
+        taken.add(pairOf(delivery));
       }
       return ok(undefined);
     }),
   find: (deliveryId) => access.read((tables) => tables.webhookDeliveries.get(deliveryId) ?? null),
   listForEvents: (eventIds) =>
-    access.read((tables) =>
-      [...new Set(eventIds)].flatMap((eventId) =>
-        [...ascending(tables.deliveriesByEvent, eventId)].flatMap(([, id]) => {
-          const delivery = tables.webhookDeliveries.get(id);
-          return delivery === undefined ? [] : [delivery];
-        }),
-      ),
-    ),
-  listForEndpoint: ({ managerId, endpointId, status, limit, before }) =>
     access.read((tables) => {
-      const page: StoredWebhookDelivery[] = [];
-      // Another manager's endpoint answers like an unknown one, without reading its deliveries.
-      if (tables.webhookEndpoints.get(endpointId)?.managerId !== managerId) return page;
-      const size = Math.max(1, Math.floor(limit));
-      const below = before === undefined ? undefined : endpointKey(before, endpointId);
-      for (const [, id] of descending(tables.deliveriesByEndpoint, endpointId, below)) {
-        if (page.length >= size) break;
-        const delivery = tables.webhookDeliveries.get(id);
-        if (
-          delivery !== undefined &&
-          delivery.managerId === managerId &&
-          (status === undefined || delivery.status === status)
-        ) {
-          page.push(delivery);
-        }
-      }
-      return page;
+      const all = [...tables.webhookDeliveries.values()].sort((a, b) =>
+        a.endpointId < b.endpointId ? -1 : 1,
+      );
+      return [...new Set(eventIds)].flatMap((eventId) =>
+        all.filter((delivery) => delivery.eventId === eventId),
+      );
     }),
+  listForEndpoint: ({ managerId, endpointId, status, limit, before }) =>
+    access.read((tables) =>
+      // Another manager's endpoint answers like an unknown one.
+      (tables.webhookEndpoints.get(endpointId)?.managerId === managerId
+        ? [...tables.webhookDeliveries.values()]
+        : []
+      )
+        .filter(
+          (delivery) =>
+            delivery.endpointId === endpointId &&
+            delivery.managerId === managerId &&
+            (status === undefined || delivery.status === status) &&
+            (before === undefined || newestFirst(delivery, before) > 0),
+        )
+        .sort(newestFirst)
+        .slice(0, Math.max(1, Math.floor(limit))),
+    ),
   update: (delivery, expectedAttempts) =>
     access.write((tables) => {
-      const stored = tables.webhookDeliveries.get(delivery.id);
-      if (stored === undefined || stored.attempts !== expectedAttempts) return ok(false);
-      const claim = tables.webhookAttemptClaims.get(delivery.id);
-      putDelivery(tables, delivery);
-      if (claim !== undefined && delivery.attempts === expectedAttempts) {
-        tables.webhookAttemptClaims.set(delivery.id, claim);
-      }
+      if (tables.webhookDeliveries.get(delivery.id)?.attempts !== expectedAttempts) return ok(false);
+      tables.webhookDeliveries.set(delivery.id, frozenClone(delivery));
+      // A claim is for the attempt it was taken for: a new attempt count ends it.
+      if (delivery.attempts !== expectedAttempts) tables.webhookAttemptClaims.delete(delivery.id);
       return ok(true);
     }),
   claimAttempt: (deliveryId, expectedAttempts, now, until) =>
@@ -103,8 +64,7 @@ export const createMemoryWebhookDeliveryStore = (access: TableAccess): WebhookDe
       const stored = tables.webhookDeliveries.get(deliveryId);
       const claimedUntil = tables.webhookAttemptClaims.get(deliveryId);
       if (
-        stored === undefined ||
-        stored.status !== 'pending' ||
+        stored?.status !== 'pending' ||
         stored.attempts !== expectedAttempts ||
         (claimedUntil !== undefined && claimedUntil > now.getTime())
       ) {

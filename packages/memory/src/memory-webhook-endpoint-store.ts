@@ -1,37 +1,31 @@
-import type { StoredWebhookEndpoint, WebhookEndpointStore } from '@onboarding-kit/core/adapter';
+import {
+  newestFirst,
+  type StoredWebhookEndpoint,
+  type WebhookEndpointStore,
+} from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
-import type { TableAccess } from './memory-database.js';
-import { ascending, type MemoryTables, type OrderKey, type ReadableTables } from './memory-tables.js';
-import { removeDeliveriesOfEndpoint } from './memory-webhook-delivery-store.js';
-
-const managerKey = (endpoint: StoredWebhookEndpoint): OrderKey => [
-  endpoint.managerId,
-  Date.parse(endpoint.createdAt),
-  endpoint.id,
-];
-
-/** Stores `endpoint`, replacing one of the same id and its place in the manager index. */
-const putEndpoint = (tables: MemoryTables, endpoint: StoredWebhookEndpoint): void => {
-  const previous = tables.webhookEndpoints.get(endpoint.id);
-  if (previous !== undefined) {
-    tables.endpointsByManager = tables.endpointsByManager.remove(managerKey(previous));
-  }
-  const stored = frozenClone(endpoint);
-  tables.webhookEndpoints.set(stored.id, stored);
-  tables.endpointsByManager = tables.endpointsByManager.insert(managerKey(stored), stored.id);
-};
+import type { TableAccess, Tables } from './memory-database.js';
 
 /** A manager's endpoints, oldest first. */
-const endpointsOf = (tables: ReadableTables, managerId: string): StoredWebhookEndpoint[] =>
-  [...ascending(tables.endpointsByManager, managerId)].flatMap(([, id]) => {
-    const endpoint = tables.webhookEndpoints.get(id);
-    return endpoint === undefined ? [] : [endpoint];
-  });
+export const endpointsOf = (tables: Tables, managerId: string): StoredWebhookEndpoint[] =>
+  [...tables.webhookEndpoints.values()]
+    .filter((endpoint) => endpoint.managerId === managerId)
+    .sort((a, b) => newestFirst(b, a));
 
-/** Whether the manager has at least one endpoint (the job queue asks it on every event). */
-export const hasWebhookEndpoint = (tables: ReadableTables, managerId: string): boolean =>
-  !ascending(tables.endpointsByManager, managerId).next().done;
+/** Writes `change` over the manager's endpoint; false when the manager has no such endpoint. */
+const updateOwn = (
+  tables: Tables,
+  managerId: string,
+  endpointId: string,
+  change: (endpoint: StoredWebhookEndpoint) => Partial<StoredWebhookEndpoint> | null,
+): boolean => {
+  const endpoint = tables.webhookEndpoints.get(endpointId);
+  const changed = endpoint?.managerId === managerId ? change(endpoint) : null;
+  if (endpoint === undefined || changed === null) return false;
+  tables.webhookEndpoints.set(endpointId, frozenClone({ ...endpoint, ...changed }));
+  return true;
+};
 
 const findOwn = (access: TableAccess, managerId: string, endpointId: string) =>
   access.read((tables) => {
@@ -39,18 +33,13 @@ const findOwn = (access: TableAccess, managerId: string, endpointId: string) =>
     return endpoint?.managerId === managerId ? endpoint : null;
   });
 
-/** Webhook endpoints in the memory tables; removing one removes its deliveries and their jobs. */
+/** Webhook endpoints in the memory tables; removing one removes its deliveries. */
 export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEndpointStore => ({
   // One write: the count and the insert cannot interleave with another manager's write.
   insertWithinLimit: (endpoint, maxPerManager) =>
     access.write((tables) => {
-      let held = 0;
-      for (const _endpoint of ascending(tables.endpointsByManager, endpoint.managerId)) {
-        if (held >= maxPerManager) break;
-        held += 1;
-      }
-      if (held >= maxPerManager) return ok(false);
-      putEndpoint(tables, endpoint);
+      if (endpointsOf(tables, endpoint.managerId).length >= maxPerManager) return ok(false);
+      tables.webhookEndpoints.set(endpoint.id, frozenClone(endpoint));
       return ok(true);
     }),
   listForManager: (managerId) => access.read((tables) => endpointsOf(tables, managerId)),
@@ -59,53 +48,48 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
   findForUpdate: (managerId, endpointId) => findOwn(access, managerId, endpointId),
   remove: (managerId, endpointId) =>
     access.write((tables) => {
-      const endpoint = tables.webhookEndpoints.get(endpointId);
-      if (endpoint?.managerId !== managerId) return ok(false);
+      if (tables.webhookEndpoints.get(endpointId)?.managerId !== managerId) return ok(false);
       tables.webhookEndpoints.delete(endpointId);
-      tables.endpointsByManager = tables.endpointsByManager.remove(managerKey(endpoint));
-      removeDeliveriesOfEndpoint(tables, endpointId);
+      for (const delivery of [...tables.webhookDeliveries.values()]) {
+        if (delivery.endpointId !== endpointId) continue;
+        tables.webhookDeliveries.delete(delivery.id);
+        tables.webhookAttemptClaims.delete(delivery.id);
+      }
       return ok(true);
     }),
   replaceSecrets: (managerId, endpointId, expected, next) =>
-    access.write((tables) => {
-      const endpoint = tables.webhookEndpoints.get(endpointId);
-      if (endpoint?.managerId !== managerId) return ok(false);
-      if (JSON.stringify(endpoint.secrets) !== JSON.stringify(expected)) return ok(false);
-      tables.webhookEndpoints.set(endpointId, frozenClone({ ...endpoint, secrets: next }));
-      return ok(true);
-    }),
+    access.write((tables) =>
+      ok(
+        updateOwn(tables, managerId, endpointId, (endpoint) =>
+          JSON.stringify(endpoint.secrets) === JSON.stringify(expected) ? { secrets: next } : null,
+        ),
+      ),
+    ),
   // One write: attempts of one endpoint ending at once are noted one after the other.
   noteAttemptResult: (managerId, endpointId, result, at, disableAfterFailingMs) =>
     access.write((tables) => {
-      const endpoint = tables.webhookEndpoints.get(endpointId);
-      if (endpoint?.managerId !== managerId) return ok(null);
-      const failingSince = result === 'succeeded' ? null : (endpoint.failingSince ?? at.toISOString());
-      const disabling =
-        endpoint.disabledAt !== null || failingSince === null
-          ? null
-          : result === 'gone'
-            ? 'gone'
-            : Date.parse(failingSince) <= at.getTime() - disableAfterFailingMs
-              ? 'failing'
-              : null;
-      tables.webhookEndpoints.set(
-        endpointId,
-        frozenClone({
-          ...endpoint,
+      let disabling: 'gone' | 'failing' | null = null;
+      const noted = updateOwn(tables, managerId, endpointId, (endpoint) => {
+        const failingSince = result === 'succeeded' ? null : (endpoint.failingSince ?? at.toISOString());
+        if (endpoint.disabledAt === null && failingSince !== null) {
+          if (result === 'gone') disabling = 'gone';
+          else if (Date.parse(failingSince) <= at.getTime() - disableAfterFailingMs) disabling = 'failing';
+        }
+        return {
           failingSince,
           ...(disabling === null ? {} : { disabledAt: at.toISOString(), disabledReason: disabling }),
-        }),
-      );
-      return ok(disabling);
+        };
+      });
+      return ok(noted ? disabling : null);
     }),
   enable: (managerId, endpointId) =>
-    access.write((tables) => {
-      const endpoint = tables.webhookEndpoints.get(endpointId);
-      if (endpoint?.managerId !== managerId) return ok(false);
-      tables.webhookEndpoints.set(
-        endpointId,
-        frozenClone({ ...endpoint, failingSince: null, disabledAt: null, disabledReason: null }),
-      );
-      return ok(true);
-    }),
+    access.write((tables) =>
+      ok(
+        updateOwn(tables, managerId, endpointId, () => ({
+          failingSince: null,
+          disabledAt: null,
+          disabledReason: null,
+        })),
+      ),
+    ),
 });
