@@ -104,8 +104,8 @@ const farSubstitutions = (a: string, b: string): boolean => {
  */
 const firstLetterAddedOrDropped = (a: string, b: string): boolean => {
   if (Math.abs(a.length - b.length) !== 1 || a.charAt(0) === b.charAt(0)) return false;
-  const [shorter, longer] = a.length < b.length ? [a, b] : [b, a];
-  if (!longer.endsWith(shorter)) return false;
+  const longer = a.length > b.length ? a : b;
+  if (!longer.endsWith(a.length > b.length ? b : a)) return false;
   return !/^[yj][aeiou]/.test(longer);
 };
 
