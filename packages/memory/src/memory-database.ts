@@ -116,8 +116,6 @@ const attempt = <T>(operation: () => T): Result<T, StorageUnavailable> => {
   }
 };
 const answer = <T, E>(outcome: Result<T, E>): ResultAsync<T, E> => new ResultAsync(Promise.resolve(outcome));
-const settled = <T, E>(outcome: Promise<Result<T, E>>): ResultAsync<T, E | StorageUnavailable> =>
-  ResultAsync.fromPromise(outcome, memoryUnavailable).andThen((result) => result);
 
 /**
  * The transaction model of this test and demo adapter: plain, not fast. Writers run one at a time,
@@ -141,89 +139,64 @@ export const createMemoryDatabase = (timeoutMs: number) => {
     Object.fromEntries(
       Object.entries(committed).map(([name, rows]) => [name, new Table<unknown>(rows)]),
     ) as unknown as Tables;
-  const commit = (tables: Tables) => {
-    for (const table of Object.values(tables)) table.commit();
-  };
   /** The committed rows as a read sees them (never written through). */
   const committedTables = open();
   let lock: Promise<unknown> = Promise.resolve();
-  const serialized = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = lock.then(task);
-    // The next task waits for this one however it ends.
+
+  const transaction = <T, E>(
+    work: (access: TableAccess) => ResultAsync<T, E>,
+  ): ResultAsync<T, E | StorageUnavailable> => {
+    const run = lock.then(async (): Promise<Result<T, E | StorageUnavailable>> => {
+      const tables = open();
+      let state = 'open' as 'open' | 'aborted' | 'ended';
+      const refused = () =>
+        err(
+          memoryUnavailable(
+            new Error(
+              `The transaction ${state === 'aborted' ? 'was aborted by a failed write' : 'has already ended'}`,
+            ),
+          ),
+        );
+      const access: TableAccess = {
+        read: (query) => answer(state === 'open' ? attempt(() => query(tables)) : refused()),
+        write: <W, F>(command: (tables: Tables) => Result<W, F>) => {
+          if (state !== 'open') return answer<W, F | StorageUnavailable>(refused());
+          const outcome = attempt(() => command(tables)).andThen(
+            (written): Result<W, F | StorageUnavailable> => written,
+          );
+          if (outcome.isErr()) state = 'aborted';
+          return answer(outcome);
+        },
+      };
+      let deadline: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<never>((_, reject) => {
+        deadline = setTimeout(
+          () => reject(new Error(`The transaction did not end within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        deadline.unref();
+      });
+      try {
+        const outcome = await Promise.race([Promise.resolve().then(() => work(access)), expired]);
+        // A transaction a failed write aborted does not commit, whatever its work answers.
+        const ending = outcome.isOk() && state === 'aborted' ? refused() : outcome;
+        if (ending.isOk()) for (const table of Object.values(tables)) table.commit();
+        return ending;
+      } finally {
+        state = 'ended';
+        clearTimeout(deadline);
+      }
+    });
+    // The next transaction waits for this one however it ends.
     lock = run.catch(() => undefined);
-    return run;
+    return ResultAsync.fromPromise(run, memoryUnavailable).andThen((outcome) => outcome);
   };
 
   const committedAccess: TableAccess = {
     read: (query) => answer(attempt(() => query(committedTables))),
-    write: (command) =>
-      settled(
-        serialized(async () => {
-          const tables = open();
-          const outcome = command(tables);
-          if (outcome.isOk()) commit(tables);
-          return outcome;
-        }),
-      ),
+    // A write outside a transaction is a transaction of its own.
+    write: (command) => transaction((access) => access.write(command)),
   };
-
-  const transaction = <T, E>(
-    work: (access: TableAccess) => ResultAsync<T, E>,
-  ): ResultAsync<T, E | StorageUnavailable> =>
-    settled(
-      serialized(
-        () =>
-          new Promise<Result<T, E | StorageUnavailable>>((resolve, reject) => {
-            const tables = open();
-            let state: 'open' | 'aborted' | 'ended' = 'open';
-            const refused = () =>
-              err(
-                memoryUnavailable(
-                  new Error(
-                    state === 'aborted'
-                      ? 'The transaction was aborted by a failed write'
-                      : 'The transaction has already ended',
-                  ),
-                ),
-              );
-            const access: TableAccess = {
-              read: (query) => answer(state === 'open' ? attempt(() => query(tables)) : refused()),
-              write: <W, F>(command: (tables: Tables) => Result<W, F>) => {
-                if (state !== 'open') return answer<W, F | StorageUnavailable>(refused());
-                const outcome = attempt(() => command(tables)).andThen(
-                  (written): Result<W, F | StorageUnavailable> => written,
-                );
-                if (outcome.isErr()) state = 'aborted';
-                return answer(outcome);
-              },
-            };
-            const deadline = setTimeout(() => {
-              state = 'ended';
-              reject(new Error(`The transaction did not end within ${timeoutMs} ms`));
-            }, timeoutMs);
-            deadline.unref();
-            Promise.resolve()
-              .then(() => work(access))
-              .then(
-                (outcome) => {
-                  if (state === 'ended') return;
-                  clearTimeout(deadline);
-                  // A transaction a failed write aborted does not commit, whatever its work answers.
-                  const ending = outcome.isOk() && state === 'aborted' ? refused() : outcome;
-                  if (ending.isOk()) commit(tables);
-                  state = 'ended';
-                  resolve(ending);
-                },
-                (thrown: unknown) => {
-                  if (state === 'ended') return;
-                  clearTimeout(deadline);
-                  state = 'ended';
-                  reject(thrown);
-                },
-              );
-          }),
-      ),
-    );
 
   return { committed: committedTables, committedAccess, transaction, dump: () => committed };
 };
