@@ -91,9 +91,9 @@ export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): Audit
       entries.length === 0
         ? okAsync(undefined)
         : ResultAsync.fromPromise(
-            db.query(statements.append([auditEntryRowsJson(entries)])),
+            db.query(statements.append([auditEntryRowsJson(entries)])).then(() => undefined),
             unavailable,
-          ).map(() => undefined),
+          ),
     listForClient: ({ clientId, afterPosition = '0', limit }) =>
       ResultAsync.fromPromise(
         db.query<AuditEntryRow>(statements.list([clientId, afterPosition, Math.max(1, Math.floor(limit))])),

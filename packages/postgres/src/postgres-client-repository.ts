@@ -221,18 +221,20 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
 
     insert: (client: StoredClient, entry: StatusHistoryEntry) =>
       ResultAsync.fromPromise(
-        db.query(
-          insertClient([
-            client.id,
-            ...childRowsJson(client),
-            ...historyValues(entry),
-            ...clientValues(client).slice(1),
-            ...reviewValues(client),
-            screeningValue(client),
-          ]),
-        ),
+        db
+          .query(
+            insertClient([
+              client.id,
+              ...childRowsJson(client),
+              ...historyValues(entry),
+              ...clientValues(client).slice(1),
+              ...reviewValues(client),
+              screeningValue(client),
+            ]),
+          )
+          .then(() => undefined),
         unavailable,
-      ).map(() => undefined),
+      ),
 
     reviewQueue: (query) => {
       const values: unknown[] = [];

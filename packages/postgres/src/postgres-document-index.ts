@@ -95,9 +95,9 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
       documents.length === 0
         ? okAsync(undefined)
         : ResultAsync.fromPromise(
-            db.query(insertDocuments([JSON.stringify(documents.map(documentRowJson))])),
+            db.query(insertDocuments([JSON.stringify(documents.map(documentRowJson))])).then(() => undefined),
             unavailable,
-          ).map(() => undefined),
+          ),
 
     findIndexedKeys: (keys: readonly string[]) =>
       keys.length === 0
@@ -136,11 +136,13 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
       uploads.length === 0
         ? okAsync([])
         : ResultAsync.fromPromise(
-            db.query<{ upload: string }>(
-              claim([holder, now.toISOString(), [...uploads], expiresAt.toISOString()]),
-            ),
+            db
+              .query<{ upload: string }>(
+                claim([holder, now.toISOString(), [...uploads], expiresAt.toISOString()]),
+              )
+              .then((result) => result.rows.map((row) => row.upload)),
             unavailable,
-          ).map((result) => result.rows.map((row) => row.upload)),
+          ),
 
     releaseUploads: (holder: string, uploads: readonly string[]) =>
       uploads.length === 0

@@ -172,10 +172,10 @@ const openTransaction = (pool: Pool): OpenTransaction => {
   const session: SqlSession = {
     query: (statement, values) => {
       if (ended) return Promise.reject(afterTheEnd());
-      return inTurn(async () => {
-        const client = await begin();
-        return typeof statement === 'string' ? client.query(statement, values) : client.query(statement);
-      });
+      const send = (client: CheckedOutClient['client']) =>
+        typeof statement === 'string' ? client.query(statement, values) : client.query(statement);
+      // Every statement after the first finds the connection held: sent without waiting for `begin`.
+      return inTurn(() => (held === undefined ? begin().then(send) : send(held.client)));
     },
     atomically: (statements) => {
       if (ended) return Promise.reject(afterTheEnd());

@@ -1,9 +1,10 @@
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { err, errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { auditRequestId, type CommandAuditEntry } from '../domain/audit-entry.js';
 import { type DomainError, isRecordableRefusal, lockLostAsInProgress } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { IdempotencyClaimRef, RecordedOutcome } from '../ports/idempotency-store.js';
 import type { TransactionalStores } from '../ports/unit-of-work.js';
+import { recoverErr } from './document-promotion.js';
 
 /**
  * Makes one call of a mutating command idempotent: the claim its caller holds on an Idempotency-Key
@@ -78,61 +79,64 @@ export const runCommand = <T>(
     transacted = true;
     // A claim lost when the completion is called, or found lost at the commit: either way the
     // command answers "in progress", mapped once below.
-    return ports.unitOfWork
-      .transaction((stores) =>
-        // Getters: a store the command does not use is never made.
-        work({
-          get clients() {
-            return stores.clients;
-          },
-          get documents() {
-            return stores.documents;
-          },
-          events: {
-            append: (events) =>
-              stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
-            rewriteForClient: (clientId, rewrite) => stores.events.rewriteForClient(clientId, rewrite),
-          },
-          get webhookEndpoints() {
-            return stores.webhookEndpoints;
-          },
-          get webhookDeliveries() {
-            return stores.webhookDeliveries;
-          },
-          get webhookJobs() {
-            return stores.webhookJobs;
-          },
-          get screeningJobs() {
-            return stores.screeningJobs;
-          },
-          get screenedNames() {
-            return stores.screenedNames;
-          },
-          audit: {
-            append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
-            redactChanges: (clientId) => stores.audit.redactChanges(clientId),
-          },
-          idempotencyRecords: {
-            rewriteForClient: (clientId, rewrite) => stores.idempotency.rewriteForClient(clientId, rewrite),
-          },
-        }).andThen((value) =>
-          claim === undefined
-            ? okAsync(value)
-            : stores.idempotency
-                .complete(claim, { kind: 'command', ok: true, value }, ports.clock.now())
-                .map(() => value),
-        ),
-      )
-      .mapErr(lockLostAsInProgress);
+    // recoverErr and andThen, not mapErr and map: those run every Ok through neverthrow's
+    // generator-based awaiter, promise jobs every command paid (docs/performance.md).
+    const written = ports.unitOfWork.transaction((stores) =>
+      // Getters: a store the command does not use is never made.
+      work({
+        get clients() {
+          return stores.clients;
+        },
+        get documents() {
+          return stores.documents;
+        },
+        events: {
+          append: (events) =>
+            stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
+          rewriteForClient: (clientId, rewrite) => stores.events.rewriteForClient(clientId, rewrite),
+        },
+        get webhookEndpoints() {
+          return stores.webhookEndpoints;
+        },
+        get webhookDeliveries() {
+          return stores.webhookDeliveries;
+        },
+        get webhookJobs() {
+          return stores.webhookJobs;
+        },
+        get screeningJobs() {
+          return stores.screeningJobs;
+        },
+        get screenedNames() {
+          return stores.screenedNames;
+        },
+        audit: {
+          append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
+          redactChanges: (clientId) => stores.audit.redactChanges(clientId),
+        },
+        idempotencyRecords: {
+          rewriteForClient: (clientId, rewrite) => stores.idempotency.rewriteForClient(clientId, rewrite),
+        },
+      }).andThen((value) =>
+        claim === undefined
+          ? okAsync(value)
+          : stores.idempotency
+              .complete(claim, { kind: 'command', ok: true, value }, ports.clock.now())
+              .andThen(() => ok(value)),
+      ),
+    );
+    return recoverErr(written, (error) => err(lockLostAsInProgress(error)));
   };
 
   const outcome = command(transaction);
   if (claim === undefined) return outcome;
-  return outcome
-    .andThen((value) =>
-      transacted ? okAsync(value) : complete(claim, { kind: 'command', ok: true, value }).map(() => value),
-    )
-    .orElse((error) =>
+  return recoverErr(
+    outcome.andThen((value) =>
+      transacted
+        ? okAsync(value)
+        : complete(claim, { kind: 'command', ok: true, value }).andThen(() => ok(value)),
+    ),
+    (error): ResultAsync<never, DomainError> =>
       isRecordableRefusal(error)
         ? complete(claim, { kind: 'command', ok: false, error }).andThen(() => errAsync(error))
         : ports.idempotency
@@ -140,5 +144,5 @@ export const runCommand = <T>(
             // A release that fails leaves the lock to expire (lock TTL): the failure to report is the command's.
             .orElse(() => okAsync(undefined))
             .andThen(() => errAsync(error)),
-    );
+  );
 };

@@ -1,5 +1,4 @@
-import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow';
-import { match } from 'ts-pattern';
+import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
 import {
   type DomainError,
   idempotencyKeyReused,
@@ -74,19 +73,24 @@ export const createIdempotencyService = ({ ports, options, hashing }: KitContext
         lockTtlMs: options.idempotencyLockTtlMs,
         recordTtlMs: options.idempotencyRecordTtlMs,
       })
-      .andThen((claim) =>
-        match(claim)
-          .with({ type: 'Claimed' }, () => okAsync<IdempotencyDecision>({ type: 'Claimed', ref }))
-          .with({ type: 'Replay' }, ({ outcome }) =>
-            okAsync<IdempotencyDecision>({ type: 'Replay', outcome }),
-          )
-          .with({ type: 'InProgress' }, () => errAsync(idempotencyRequestInProgress()))
-          .with({ type: 'KeyReused' }, () => errAsync(idempotencyKeyReused()))
-          .with({ type: 'QuotaExceeded' }, ({ retryAfterMs }) =>
-            errAsync(idempotencyQuotaExceeded(limit ?? 0, Math.max(1, Math.ceil(retryAfterMs / 1000)))),
-          )
-          .exhaustive(),
-      );
+      .andThen((claim): Result<IdempotencyDecision, DomainError> => {
+        // A switch, not ts-pattern's match: every keyed request passes here, and a match builds
+        // its matcher objects at each call.
+        switch (claim.type) {
+          case 'Claimed':
+            return ok({ type: 'Claimed', ref });
+          case 'Replay':
+            return ok({ type: 'Replay', outcome: claim.outcome });
+          case 'InProgress':
+            return err(idempotencyRequestInProgress());
+          case 'KeyReused':
+            return err(idempotencyKeyReused());
+          case 'QuotaExceeded':
+            return err(
+              idempotencyQuotaExceeded(limit ?? 0, Math.max(1, Math.ceil(claim.retryAfterMs / 1000))),
+            );
+        }
+      });
   },
   complete: (ref, outcome) =>
     ports.idempotency.complete(ref, outcome, ports.clock.now()).mapErr(lockLostAsInProgress),
