@@ -13,25 +13,14 @@ export const endpointsOf = (tables: Tables, managerId: string): StoredWebhookEnd
     .filter((endpoint) => endpoint.managerId === managerId)
     .sort((a, b) => newestFirst(b, a));
 
-/** Writes `change` over the manager's endpoint; false when the manager has no such endpoint. */
-const updateOwn = (
-  tables: Tables,
-  managerId: string,
-  endpointId: string,
-  change: (endpoint: StoredWebhookEndpoint) => Partial<StoredWebhookEndpoint> | null,
-): boolean => {
+/** The manager's endpoint; another manager's answers like an unknown one. */
+const ownEndpoint = (tables: Tables, managerId: string, endpointId: string) => {
   const endpoint = tables.webhookEndpoints.get(endpointId);
-  const changed = endpoint?.managerId === managerId ? change(endpoint) : null;
-  if (endpoint === undefined || changed === null) return false;
-  tables.webhookEndpoints.set(endpointId, frozenClone({ ...endpoint, ...changed }));
-  return true;
+  return endpoint?.managerId === managerId ? endpoint : undefined;
 };
 
 const findOwn = (access: TableAccess, managerId: string, endpointId: string) =>
-  access.read((tables) => {
-    const endpoint = tables.webhookEndpoints.get(endpointId);
-    return endpoint?.managerId === managerId ? endpoint : null;
-  });
+  access.read((tables) => ownEndpoint(tables, managerId, endpointId) ?? null);
 
 /** Webhook endpoints in the memory tables; removing one removes its deliveries. */
 export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEndpointStore => ({
@@ -48,7 +37,7 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
   findForUpdate: (managerId, endpointId) => findOwn(access, managerId, endpointId),
   remove: (managerId, endpointId) =>
     access.write((tables) => {
-      if (tables.webhookEndpoints.get(endpointId)?.managerId !== managerId) return ok(false);
+      if (ownEndpoint(tables, managerId, endpointId) === undefined) return ok(false);
       tables.webhookEndpoints.delete(endpointId);
       for (const delivery of [...tables.webhookDeliveries.values()]) {
         if (delivery.endpointId !== endpointId) continue;
@@ -58,38 +47,38 @@ export const createMemoryWebhookEndpointStore = (access: TableAccess): WebhookEn
       return ok(true);
     }),
   replaceSecrets: (managerId, endpointId, expected, next) =>
-    access.write((tables) =>
-      ok(
-        updateOwn(tables, managerId, endpointId, (endpoint) =>
-          JSON.stringify(endpoint.secrets) === JSON.stringify(expected) ? { secrets: next } : null,
-        ),
-      ),
-    ),
+    access.write((tables) => {
+      const endpoint = ownEndpoint(tables, managerId, endpointId);
+      if (endpoint === undefined || JSON.stringify(endpoint.secrets) !== JSON.stringify(expected))
+        return ok(false);
+      tables.webhookEndpoints.set(endpointId, frozenClone({ ...endpoint, secrets: next }));
+      return ok(true);
+    }),
   // One write: attempts of one endpoint ending at once are noted one after the other.
   noteAttemptResult: (managerId, endpointId, result, at, disableAfterFailingMs) =>
     access.write((tables) => {
-      let disabling: 'gone' | 'failing' | null = null;
-      const noted = updateOwn(tables, managerId, endpointId, (endpoint) => {
-        const failingSince = result === 'succeeded' ? null : (endpoint.failingSince ?? at.toISOString());
-        if (endpoint.disabledAt === null && failingSince !== null) {
-          if (result === 'gone') disabling = 'gone';
-          else if (Date.parse(failingSince) <= at.getTime() - disableAfterFailingMs) disabling = 'failing';
-        }
-        return {
-          failingSince,
-          ...(disabling === null ? {} : { disabledAt: at.toISOString(), disabledReason: disabling }),
-        };
-      });
-      return ok(noted ? disabling : null);
+      const endpoint = ownEndpoint(tables, managerId, endpointId);
+      if (endpoint === undefined) return ok(null);
+      const failingSince = result === 'succeeded' ? null : (endpoint.failingSince ?? at.toISOString());
+      const disabling =
+        endpoint.disabledAt !== null || failingSince === null
+          ? null
+          : result === 'gone'
+            ? 'gone'
+            : Date.parse(failingSince) <= at.getTime() - disableAfterFailingMs
+              ? 'failing'
+              : null;
+      const disabled: Partial<StoredWebhookEndpoint> =
+        disabling === null ? {} : { disabledAt: at.toISOString(), disabledReason: disabling };
+      tables.webhookEndpoints.set(endpointId, frozenClone({ ...endpoint, failingSince, ...disabled }));
+      return ok(disabling);
     }),
   enable: (managerId, endpointId) =>
-    access.write((tables) =>
-      ok(
-        updateOwn(tables, managerId, endpointId, () => ({
-          failingSince: null,
-          disabledAt: null,
-          disabledReason: null,
-        })),
-      ),
-    ),
+    access.write((tables) => {
+      const endpoint = ownEndpoint(tables, managerId, endpointId);
+      if (endpoint === undefined) return ok(false);
+      const enabled = { failingSince: null, disabledAt: null, disabledReason: null };
+      tables.webhookEndpoints.set(endpointId, frozenClone({ ...endpoint, ...enabled }));
+      return ok(true);
+    }),
 });
