@@ -8,8 +8,14 @@
  * BENCH_REQUESTS creates (2,000) after BENCH_WARMUP_REQUESTS (3,000), 8 in flight, then
  * `process.cpuUsage()` over the timed creates, in three rounds (9,000 in all: one manager's
  * idempotency quota is 10,000).
+ * BENCH_COUNT=1 instead counts, after the warm-up, the promises made per create (500 creates, an
+ * `async_hooks` hook) and the bytes allocated per create (1,000 creates, V8's sampling heap
+ * profiler keeping collected objects): figures that do not move with the machine's load, to
+ * compare two builds of the kit (or the kit with the hand-written route) where CPU time cannot.
  */
+import { createHook } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { Session } from 'node:inspector/promises';
 import {
   createOnboardingKit,
   exampleIndividualPayload,
@@ -89,11 +95,46 @@ const run = async (from: number, total: number, work: (i: number) => Promise<voi
   return (cpu.user + cpu.system) / 1000 / total;
 };
 
+/** Promises made and bytes allocated per create, after the warm-up (BENCH_COUNT=1). */
+const countPerCreate = async (work: (i: number) => Promise<void>) => {
+  let promises = 0;
+  const hook = createHook({
+    init: (_id, type) => {
+      if (type === 'PROMISE') promises += 1;
+    },
+  });
+  hook.enable();
+  await run(warmUp, 500, work);
+  hook.disable();
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await run(warmUp + 500, 1000, work);
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  type ProfileNode = (typeof profile)['head'];
+  const sizeOf = (node: ProfileNode): number =>
+    node.children.reduce((sum, child) => sum + sizeOf(child), node.selfSize);
+  const bytes = sizeOf(profile.head) / 1000;
+  console.log(
+    `${side}: ${(promises / 500).toFixed(0)} promises per create, ${(bytes / 1024).toFixed(0)} KiB allocated per create; load ${loadAverage()}`,
+  );
+};
+
 try {
   (await migrate(pool, { schema }))._unsafeUnwrap();
   const work = side === 'kit' ? kitSide() : handwrittenSide();
   await run(0, warmUp, work);
   await pool.query('ANALYZE');
+  if (process.env.BENCH_COUNT) {
+    await countPerCreate(work);
+    process.exit(0);
+  }
   const perCreate: string[] = [];
   for (let round = 0; round < 3; round += 1) {
     perCreate.push((await run(warmUp + round * requests, requests, work)).toFixed(2));
