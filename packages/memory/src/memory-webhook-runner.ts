@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { OnboardingKit, WebhookJobReport } from '@onboarding-kit/core';
 import type { StorageUnavailable, WebhookJob } from '@onboarding-kit/core/adapter';
 import type { ResultAsync } from 'neverthrow';
@@ -76,6 +77,9 @@ export const startMemoryWebhookRunner = (
 ): MemoryWebhookRunner => {
   const running = new Set<Promise<unknown>>();
   const stopped = new AbortController();
+  // Each delivery waiting for a slot listens on the signal until it starts or gives up (and then
+  // stops listening): as many as the rounds' waiting deliveries, not a leak; Node warns past 10.
+  setMaxListeners(0, stopped.signal);
   const timer = setInterval(() => {
     if (running.size >= maxRounds) return;
     const round: Promise<unknown> = deliverDue(stopped.signal)

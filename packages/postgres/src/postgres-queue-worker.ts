@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ResultAsync } from 'neverthrow';
 import type PgBoss from 'pg-boss';
 
@@ -42,6 +43,9 @@ export const workQueue = <T extends object>(
   let inHand = 0;
   let stopping = false;
   const stopped = new AbortController();
+  // Each delivery of the jobs in hand that waits for a webhook slot listens on the signal until it
+  // starts or gives up, then stops listening: many at once, not a leak; Node warns past 10.
+  setMaxListeners(0, stopped.signal);
   const running = new Set<Promise<void>>();
   const sleepers = new Set<() => void>();
   const wakeAll = () => {
