@@ -22,14 +22,14 @@
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOnboardingKit, exampleIndividualPayload, systemClock } from '@onboarding-kit/core';
 import {
-  createMemoryAdapters,
-  createRandomIds,
+  createOnboardingKit,
   demoIdentities,
-  nodeTextHashing,
+  exampleIndividualPayload,
   seedDemoData,
-} from '@onboarding-kit/memory';
+  systemClock,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters, createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
 import { createPostgresAdapters } from '@onboarding-kit/postgres';
 import { createBaselineApp } from '../examples/demo/bench-support/baseline-app.js';
 import { bindingOnlyKit } from '../examples/demo/bench-support/binding-only-kit.js';

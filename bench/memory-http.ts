@@ -14,7 +14,7 @@
  * 2. GET /preset-fees vs bare Express answering the same JSON. Floor 0.5×.
  * 3. An idempotent replay (same key, same body) vs a first create with a fresh key. Goal ≥ 1×.
  */
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities } from '@onboarding-kit/core';
 import { createGoalLedger, median } from './bench-report.js';
 import { type LoadRequest, type LoadResult, measureAlternating } from './http-load.js';
 import { payloadWithFile, preloadedFilename } from './http-preloaded-files.js';

@@ -21,8 +21,14 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOnboardingKit, exampleIndividualPayload, principalKey } from '@onboarding-kit/core';
-import { createMemoryAdapters, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
+import {
+  createOnboardingKit,
+  demoIdentities,
+  exampleIndividualPayload,
+  principalKey,
+  seedDemoData,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { createDemoApp } from '../examples/demo/src/demo-app.js';
 import { demoStaff } from '../examples/demo/src/demo-staff-login.js';
 import { createGoalLedger, loadAverage, median, percentile } from './bench-report.js';

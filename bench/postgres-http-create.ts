@@ -17,7 +17,7 @@
  * BENCH_PG_CONNECTIONS (default 4), BENCH_ROUNDS (5), BENCH_ROUND_SECONDS (3), BENCH_WARMUP_SECONDS
  * (5). Uses DATABASE_URL when set (a fresh database on that server), otherwise an embedded PostgreSQL.
  */
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities } from '@onboarding-kit/core';
 import { migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool } from '../packages/postgres/test-support/postgres-pool.js';

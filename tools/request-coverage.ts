@@ -17,8 +17,12 @@ import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
-import { demoIdentities, seedDemoData } from '@onboarding-kit/memory';
+import {
+  createOnboardingKit,
+  demoIdentities,
+  exampleIndividualPayload,
+  seedDemoData,
+} from '@onboarding-kit/core';
 import { openDemoAdapters } from '../examples/demo/src/demo-adapters.js';
 import { createDemoApp, demoPaths } from '../examples/demo/src/demo-app.js';
 import { readDemoConfig } from '../examples/demo/src/demo-config.js';

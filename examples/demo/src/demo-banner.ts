@@ -1,4 +1,4 @@
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities } from '@onboarding-kit/core';
 import type { DocumentStorageKind, PersistenceKind } from './demo-adapters.js';
 import { demoPaths } from './demo-app.js';
 import { demoStaff } from './demo-staff-login.js';

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities } from '@onboarding-kit/core';
 import type { Reviewer } from '@onboarding-kit/review-console';
 import type { NextFunction, Request, Response } from 'express';
 

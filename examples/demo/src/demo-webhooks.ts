@@ -1,4 +1,5 @@
 import {
+  demoIdentities,
   type MaintenanceLogger,
   type OnboardingKit,
   type OnboardingKitPorts,
@@ -7,7 +8,7 @@ import {
   systemClock,
 } from '@onboarding-kit/core';
 import type { StoredWebhookEndpoint } from '@onboarding-kit/core/adapter';
-import { demoIdentities, startMemoryWebhookRunner } from '@onboarding-kit/memory';
+import { startMemoryWebhookRunner } from '@onboarding-kit/memory';
 import { startPostgresJobRunner } from '@onboarding-kit/postgres';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { DemoAdapters } from './demo-adapters.js';

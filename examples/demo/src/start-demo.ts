@@ -1,8 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOnboardingKit, type OnboardingKit, type OnboardingKitOptions } from '@onboarding-kit/core';
+import {
+  createOnboardingKit,
+  type OnboardingKit,
+  type OnboardingKitOptions,
+  seedDemoData,
+} from '@onboarding-kit/core';
 import { consoleHttpLogger, type HttpLogger } from '@onboarding-kit/express';
-import { seedDemoData } from '@onboarding-kit/memory';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { type DemoAdapters, openDemoAdapters } from './demo-adapters.js';
 import { createDemoApp, demoPaths } from './demo-app.js';

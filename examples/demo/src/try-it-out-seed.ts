@@ -1,12 +1,13 @@
 import {
   type ClientStatus,
+  demoClientA1,
+  demoIdentities,
   type OnboardingKit,
   principalKey,
   type StatusHistoryEntry,
 } from '@onboarding-kit/core';
 import { type StorageUnavailable, type StoredClient, storageUnavailable } from '@onboarding-kit/core/adapter';
 import { createOpenApiDocument } from '@onboarding-kit/express';
-import { demoClientA1, demoIdentities } from '@onboarding-kit/memory';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import type { DemoAdapters } from './demo-adapters.js';
 

@@ -1,5 +1,5 @@
-import { exampleIndividualPayload } from '@onboarding-kit/core';
-import { createMemoryKit, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
+import { demoIdentities, exampleIndividualPayload, seedDemoData } from '@onboarding-kit/core';
+import { createMemoryKit } from '@onboarding-kit/memory';
 import { describe, expect, test } from 'vitest';
 import { bindingOnlyKit } from '../bench-support/binding-only-kit.js';
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { exampleIndividualPayload } from '@onboarding-kit/core';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities, exampleIndividualPayload } from '@onboarding-kit/core';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { tryItOutIds } from '../src/try-it-out-seed.js';

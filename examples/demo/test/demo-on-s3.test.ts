@@ -5,8 +5,7 @@ import {
   HeadObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { exampleIndividualPayload } from '@onboarding-kit/core';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities, exampleIndividualPayload } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { openDemoDatabase } from './support/demo-database.js';
 import {

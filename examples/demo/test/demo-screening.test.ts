@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { exampleEntityPayload } from '@onboarding-kit/core';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities, exampleEntityPayload } from '@onboarding-kit/core';
 import { expect, test } from 'vitest';
 import { demoCaller } from './support/demo-http.js';
 import { startTestDemo } from './support/test-demo.js';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { exampleIndividualPayload } from '@onboarding-kit/core';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities, exampleIndividualPayload } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type DemoCall, demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http.js';
 import { startTestDemo, type TestDemo } from './support/test-demo.js';

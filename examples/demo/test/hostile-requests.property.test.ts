@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { exampleEntityPayload, exampleIndividualPayload } from '@onboarding-kit/core';
+import { demoIdentities, exampleEntityPayload, exampleIndividualPayload } from '@onboarding-kit/core';
 import { hasUnstorableCharacter, UNSTORABLE_TEXT_MESSAGE } from '@onboarding-kit/core/adapter';
 import { errorBodySchema } from '@onboarding-kit/core/schemas';
-import { demoIdentities } from '@onboarding-kit/memory';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDemoDatabase } from './support/demo-database.js';

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOnboardingKit } from '@onboarding-kit/core';
+import { createOnboardingKit, demoIdentities, seedDemoData } from '@onboarding-kit/core';
 import { type ManagerRequestLimiter, mountOnboardingKit } from '@onboarding-kit/express';
-import { createMemoryAdapters, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type DemoDatabase, openDemoDatabase } from './support/demo-database.js';
 import { type DemoAnswer, demoCaller } from './support/demo-http.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
-import { createRandomIds, demoIdentities, nodeTextHashing } from '@onboarding-kit/memory';
+import { createOnboardingKit, demoIdentities, exampleIndividualPayload } from '@onboarding-kit/core';
+import { createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
 import { createPostgresAdapters } from '@onboarding-kit/postgres';
 import { createS3DocumentStorage } from '@onboarding-kit/s3';
 import pg from 'pg';

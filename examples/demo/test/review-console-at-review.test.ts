@@ -1,4 +1,4 @@
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { demoStaff } from '../src/demo-staff-login.js';
 import { startTestDemo, type TestDemo } from './support/test-demo.js';

@@ -1,8 +1,7 @@
 import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
-import { exampleIndividualPayload } from '@onboarding-kit/core';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities, exampleIndividualPayload } from '@onboarding-kit/core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type DemoDatabase, openDemoDatabase } from './support/demo-database.js';
 import { demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http.js';

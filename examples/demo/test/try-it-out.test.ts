@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities } from '@onboarding-kit/core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { tryItOutIds } from '../src/try-it-out-seed.js';
 import { type DemoAnswer, type DemoCall, demoCaller } from './support/demo-http.js';

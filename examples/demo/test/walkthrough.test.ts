@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { exampleIndividualPayload } from '@onboarding-kit/core';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities, exampleIndividualPayload } from '@onboarding-kit/core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   attachmentName,

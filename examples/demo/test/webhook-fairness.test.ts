@@ -1,8 +1,7 @@
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
-import { exampleIndividualPayload } from '@onboarding-kit/core';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities, exampleIndividualPayload } from '@onboarding-kit/core';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { readDemoConfig } from '../src/demo-config.js';
 import { startDemoOrThrow } from '../src/start-demo.js';

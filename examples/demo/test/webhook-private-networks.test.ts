@@ -1,8 +1,7 @@
 import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { exampleIndividualPayload } from '@onboarding-kit/core';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities, exampleIndividualPayload } from '@onboarding-kit/core';
 import { expect, onTestFinished, test } from 'vitest';
 import { type DemoCall, demoCaller, sampleBytes, uploadThroughLinks } from './support/demo-http.js';
 import { startTestDemo } from './support/test-demo.js';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
-import { createOnboardingKit, startKitMaintenance } from '@onboarding-kit/core';
+import { createOnboardingKit, seedDemoData, startKitMaintenance } from '@onboarding-kit/core';
 import { onboardingKitPaths } from '@onboarding-kit/express';
-import { createMemoryAdapters, seedDemoData } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { createJsonLinesLogger } from './json-lines-logger.js';
 import { createPortalApp, ONBOARDING_PREFIX } from './portal-app.js';
 

@@ -1,5 +1,5 @@
 import type { Principal } from '@onboarding-kit/core';
-import { demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities } from '@onboarding-kit/core';
 import type { Request } from 'express';
 
 /**

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createOnboardingKit } from '@onboarding-kit/core';
+import { createOnboardingKit, demoIdentities, seedDemoData } from '@onboarding-kit/core';
 import { onboardingKitPaths, pinoRedaction, winstonRedaction } from '@onboarding-kit/express';
-import { createMemoryAdapters, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
 import { pinoHttp } from 'pino-http';
 import { afterAll, beforeAll, expect, test } from 'vitest';

@@ -1,8 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
+import {
+  createOnboardingKit,
+  demoClientA1,
+  exampleIndividualPayload,
+  seedDemoData,
+} from '@onboarding-kit/core';
 import { onboardingKitPaths } from '@onboarding-kit/express';
-import { createMemoryAdapters, demoClientA1, seedDemoData } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createJsonLinesLogger } from '../src/json-lines-logger.js';
 import { createPortalApp, ONBOARDING_PREFIX } from '../src/portal-app.js';

@@ -123,6 +123,9 @@ export { iso3166CountryCodes } from './validation/iso-3166-country-codes.js';
 export { iso4217CurrencyCodes, iso4217FiatCurrencyCodes } from './validation/iso-4217-currency-codes.js';
 export { type BlockchainAddressFormat, blockchainAddressFormats } from './validation/account-identifiers.js';
 
+// --- The demo's data: fixed identities and keys, seeded through the ports on any adapters ---------
+export { type DemoSeedPorts, demoClientA1, demoIdentities, seedDemoData } from './demo-seed.js';
+
 // --- The audit trail of a client ------------------------------------------------------------------
 export {
   type AuditAction,

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { createOnboardingKit } from '@onboarding-kit/core';
-import { createMemoryAdapters, demoIdentities, seedDemoData } from '@onboarding-kit/memory';
+import { createOnboardingKit, demoIdentities, seedDemoData } from '@onboarding-kit/core';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';

@@ -1,11 +1,10 @@
 /**
  * The public API of @onboarding-kit/memory: every port of the kit in memory (host unit tests, the
- * demo), a controllable clock, id generators, and the demo's seed. The list is pinned by
+ * demo), a controllable clock and id generators. The list is pinned by
  * `docs/api/memory.exports.txt`.
  */
 
 export { type ControllableClock, createControllableClock } from './controllable-clock.js';
-export { type DemoSeedPorts, demoClientA1, demoIdentities, seedDemoData } from './demo-seed.js';
 export { createRandomIds, createSequentialIds } from './id-generators.js';
 export {
   createMemoryAdapters,

@@ -1,7 +1,7 @@
-import { createOnboardingKit } from '@onboarding-kit/core';
+import { createOnboardingKit, demoIdentities, seedDemoData } from '@onboarding-kit/core';
 import { validateFeeConfiguration } from '@onboarding-kit/core/schemas';
 import { describe, expect, it } from 'vitest';
-import { createControllableClock, createMemoryAdapters, demoIdentities, seedDemoData } from '../src/index.js';
+import { createControllableClock, createMemoryAdapters } from '../src/index.js';
 
 const managers = [demoIdentities.managerA.principal, demoIdentities.managerB.principal];
 

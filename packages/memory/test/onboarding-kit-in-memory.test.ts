@@ -1,12 +1,11 @@
-import { createOnboardingKit, exampleIndividualPayload } from '@onboarding-kit/core';
-import { describe, expect, it } from 'vitest';
 import {
-  createControllableClock,
-  createMemoryAdapters,
-  createSequentialIds,
+  createOnboardingKit,
   demoIdentities,
+  exampleIndividualPayload,
   seedDemoData,
-} from '../src/index.js';
+} from '@onboarding-kit/core';
+import { describe, expect, it } from 'vitest';
+import { createControllableClock, createMemoryAdapters, createSequentialIds } from '../src/index.js';
 
 // The README's wiring, run: core's kit over the memory adapters, time moved by hand.
 const publicBaseUrl = 'http://localhost:3000/storage';

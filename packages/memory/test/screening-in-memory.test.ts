@@ -1,4 +1,5 @@
 import {
+  demoIdentities,
   exampleEntityPayload,
   exampleIndividualPayload,
   type OnboardingKitOptions,
@@ -12,12 +13,7 @@ import {
 } from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import {
-  createControllableClock,
-  createMemoryKit,
-  demoIdentities,
-  screeningRetryDelayMs,
-} from '../src/index.js';
+import { createControllableClock, createMemoryKit, screeningRetryDelayMs } from '../src/index.js';
 
 const manager = demoIdentities.managerA.principal;
 const compliance = demoIdentities.compliance.principal;

@@ -1,10 +1,11 @@
 import {
   createOnboardingKit,
+  demoIdentities,
   exampleIndividualPayload,
   type OnboardingKit,
   principalKey,
 } from '@onboarding-kit/core';
-import { createMemoryAdapters, demoIdentities, type MemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters, type MemoryAdapters } from '@onboarding-kit/memory';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';

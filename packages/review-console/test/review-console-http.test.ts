@@ -1,5 +1,10 @@
-import { createOnboardingKit, exampleIndividualPayload, principalKey } from '@onboarding-kit/core';
-import { createMemoryAdapters, demoIdentities } from '@onboarding-kit/memory';
+import {
+  createOnboardingKit,
+  demoIdentities,
+  exampleIndividualPayload,
+  principalKey,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { exampleEntityPayload } from '@onboarding-kit/core';
+import { demoIdentities, exampleEntityPayload } from '@onboarding-kit/core';
 import { screeningNameKeys } from '@onboarding-kit/core/adapter';
-import { createMemoryKit, demoIdentities } from '@onboarding-kit/memory';
+import { createMemoryKit } from '@onboarding-kit/memory';
 import { describe, expect, it } from 'vitest';
 import {
   createListScreeningProvider,

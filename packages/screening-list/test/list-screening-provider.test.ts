@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { exampleEntityPayload } from '@onboarding-kit/core';
-import { createMemoryKit, demoIdentities } from '@onboarding-kit/memory';
+import { demoIdentities, exampleEntityPayload } from '@onboarding-kit/core';
+import { createMemoryKit } from '@onboarding-kit/memory';
 import { describe, expect, it } from 'vitest';
 import { createListScreeningProvider, loadSanctionsList } from '../src/index.js';
 

@@ -1,18 +1,19 @@
-import {
-  type OnboardingKitPorts,
-  type PresetFee,
-  type Principal,
-  principalKey,
-  type StatusHistoryEntry,
-  systemClock,
-} from '@onboarding-kit/core';
-import {
-  hashApiKey,
-  type StorageUnavailable,
-  type StoredClient,
-  storageUnavailable,
-} from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import type { StoredClient } from './domain/client.js';
+import { type StorageUnavailable, storageUnavailable } from './errors.js';
+import { systemClock } from './kit-context.js';
+import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
+import { type Principal, principalKey } from './principal.js';
+import type { StatusHistoryEntry } from './schemas/client-response.js';
+import type { PresetFee } from './schemas/preset-fee.js';
+import { hashApiKey } from './services/api-key-service.js';
+
+/**
+ * The demo's data, written against the kit's ports only, so it seeds any adapters (memory,
+ * PostgreSQL): the fixed identities and API keys of decisions §8, client a1 and preset fees. Here,
+ * beside the example payloads, because every host, demo and test that uses it already imports core
+ * (docs/decisions.md, "The demo").
+ */
 
 type DemoIdentity<P extends Principal> = { readonly apiKey: string; readonly principal: P };
 
@@ -214,7 +215,9 @@ export const seedDemoData = (ports: DemoSeedPorts): ResultAsync<void, StorageUna
               ? okAsync(undefined)
               : // Any other end of this transaction (its commit's outcome unknown; no claim is
                 // completed in it, so never a lost lock) is an outage of the seeding.
-                errAsync(error.type === 'StorageUnavailable' ? error : storageUnavailable('memory')(error)),
+                errAsync(
+                  error.type === 'StorageUnavailable' ? error : storageUnavailable('demo-seed')(error),
+                ),
           ),
         );
     });
