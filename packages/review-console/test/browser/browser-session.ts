@@ -79,15 +79,18 @@ export const expectAccessible = async (page: Page, what: string): Promise<void> 
 };
 
 /**
- * A screenshot under .tmp/review-console-screenshots; also under docs/review-console (the ones the
- * docs show) when REVIEW_CONSOLE_SCREENSHOTS=docs, so a plain run leaves the tree as it was.
+ * A screenshot, taken only when asked (they are pictures for people, not checks, and Chromium
+ * spends CPU on each): REVIEW_CONSOLE_SCREENSHOTS=tmp writes it under .tmp/review-console-screenshots,
+ * =docs there and under docs/review-console (the ones the docs show). A plain run takes none and
+ * leaves the tree as it was.
  */
 export const screenshot = async (target: Page | Locator, name: string) => {
+  const wanted = process.env.REVIEW_CONSOLE_SCREENSHOTS;
+  if (wanted !== 'tmp' && wanted !== 'docs') return;
   const image = await target.screenshot();
   expect(image.subarray(1, 4).toString('latin1')).toBe('PNG');
   const folders = [join(repositoryRoot, '.tmp/review-console-screenshots')];
-  if (process.env.REVIEW_CONSOLE_SCREENSHOTS === 'docs')
-    folders.push(join(repositoryRoot, 'docs/review-console'));
+  if (wanted === 'docs') folders.push(join(repositoryRoot, 'docs/review-console'));
   for (const folder of folders) {
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, `${name}.png`), image);
