@@ -20,10 +20,11 @@ import {
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,
+  randomUuids,
   systemClock,
 } from '@onboarding-kit/core';
 import { defaultOnboardingPayloadSchemas } from '@onboarding-kit/core/schemas';
-import { createMemoryAdapters, createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
+import { createMemoryAdapters, nodeTextHashing } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool } from '../packages/postgres/test-support/postgres-pool.js';
@@ -45,7 +46,7 @@ const kitSide = () => {
     ...createPostgresAdapters({ pool, schema }),
     documentStorage: memory.documentStorage,
     clock: systemClock,
-    ids: createRandomIds(),
+    ids: randomUuids,
     hashing: nodeTextHashing,
   });
   const principal: ManagerPrincipal = { kind: 'manager', managerId: `bench-kit-${randomUUID()}` };

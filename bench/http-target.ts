@@ -26,10 +26,11 @@ import {
   createOnboardingKit,
   demoIdentities,
   exampleIndividualPayload,
+  randomUuids,
   seedDemoData,
   systemClock,
 } from '@onboarding-kit/core';
-import { createMemoryAdapters, createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
+import { createMemoryAdapters, nodeTextHashing } from '@onboarding-kit/memory';
 import { createPostgresAdapters } from '@onboarding-kit/postgres';
 import { createBaselineApp } from '../examples/demo/bench-support/baseline-app.js';
 import { bindingOnlyKit } from '../examples/demo/bench-support/binding-only-kit.js';
@@ -138,7 +139,7 @@ const startPostgresKit = async () => {
     ...createPostgresAdapters({ pool, schema: postgresSchema }),
     documentStorage: memory.documentStorage,
     clock: systemClock,
-    ids: createRandomIds(),
+    ids: randomUuids,
     hashing: nodeTextHashing,
   };
   (await seedDemoData(ports))._unsafeUnwrap();

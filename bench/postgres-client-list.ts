@@ -19,9 +19,10 @@ import {
   type ClientType,
   createOnboardingKit,
   type ManagerPrincipal,
+  randomUuids,
   systemClock,
 } from '@onboarding-kit/core';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
@@ -138,7 +139,7 @@ const main = async () => {
       ...createPostgresAdapters({ pool: recording.pool, schema }),
       documentStorage: memory.documentStorage,
       clock: systemClock,
-      ids: createRandomIds(),
+      ids: randomUuids,
     });
 
     const cases: Array<[string, string, Filter]> = [

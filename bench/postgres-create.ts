@@ -22,10 +22,11 @@ import {
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,
+  randomUuids,
   systemClock,
 } from '@onboarding-kit/core';
 import { defaultOnboardingPayloadSchemas } from '@onboarding-kit/core/schemas';
-import { createMemoryAdapters, createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
+import { createMemoryAdapters, nodeTextHashing } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
 import { openTestDatabase } from '../packages/postgres/test-support/embedded-postgres-server.js';
 import { createPool, type Pool } from '../packages/postgres/test-support/postgres-pool.js';
@@ -114,7 +115,7 @@ const kitOnPool = (pool: Pool) => {
     ...createPostgresAdapters({ pool, schema }),
     documentStorage: memory.documentStorage,
     clock: systemClock,
-    ids: createRandomIds(),
+    ids: randomUuids,
     // Node's native SHA-256, as docs/decisions.md advises a Node host to plug (the baseline's too).
     hashing: nodeTextHashing,
     ...(process.env.BENCH_NO_QUOTA ? { options: { idempotencyMaxRecordsPerOwner: null } } : {}),
@@ -226,7 +227,7 @@ const benchPresetFees = async (pool: Pool) => {
     ...createPostgresAdapters({ pool: recording.pool, schema }),
     documentStorage: memory.documentStorage,
     clock: systemClock,
-    ids: createRandomIds(),
+    ids: randomUuids,
   });
   const lists = 500;
   const timings = await timeKitAgainstRaw(pool, lists, async (i) => {

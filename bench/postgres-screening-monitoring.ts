@@ -25,10 +25,11 @@ import {
   exampleEntityPayload,
   exampleIndividualPayload,
   type ManagerPrincipal,
+  randomUuids,
   systemClock,
 } from '@onboarding-kit/core';
 import type { ScreeningProvider, ScreeningSubject } from '@onboarding-kit/core/adapter';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import {
   createPostgresAdapters,
   migrate,
@@ -217,7 +218,7 @@ const main = async () => {
       },
       documentStorage: memory.documentStorage,
       clock: systemClock,
-      ids: createRandomIds(),
+      ids: randomUuids,
       screening: provider,
     });
 

@@ -27,10 +27,11 @@ import {
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,
+  randomUuids,
   systemClock,
 } from '@onboarding-kit/core';
 import type { WebhookTransport } from '@onboarding-kit/core/adapter';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import {
   createPostgresAdapters,
   migrate,
@@ -115,7 +116,7 @@ const main = async () => {
       ...createPostgresAdapters({ pool, schema }),
       documentStorage: memory.documentStorage,
       clock: systemClock,
-      ids: createRandomIds(),
+      ids: randomUuids,
       webhookTransport: timing.transport,
       // Its two managers make about 12,000 creates each over the parts (warm-up included), past the
       // default quota of live idempotency keys (10,000): this measures throughput, not the quota.

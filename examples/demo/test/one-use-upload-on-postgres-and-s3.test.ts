@@ -1,7 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { createOnboardingKit, exampleIndividualPayload, type ManagerPrincipal } from '@onboarding-kit/core';
-import { createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
+import {
+  createOnboardingKit,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+  randomUuids,
+} from '@onboarding-kit/core';
+import { nodeTextHashing } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate } from '@onboarding-kit/postgres';
 import { createS3DocumentStorage } from '@onboarding-kit/s3';
 import pg from 'pg';
@@ -41,7 +46,7 @@ test('20 parallel creates naming one file, PostgreSQL index and S3 storage: one 
     ...createPostgresAdapters({ pool }),
     documentStorage: createS3DocumentStorage({ client: s3, bucket }),
     clock: { now: () => new Date() },
-    ids: createRandomIds(),
+    ids: randomUuids,
     hashing: nodeTextHashing,
   });
   const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };

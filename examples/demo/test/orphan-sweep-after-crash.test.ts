@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { createOnboardingKit, demoIdentities, exampleIndividualPayload } from '@onboarding-kit/core';
-import { createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
+import {
+  createOnboardingKit,
+  demoIdentities,
+  exampleIndividualPayload,
+  randomUuids,
+} from '@onboarding-kit/core';
+import { nodeTextHashing } from '@onboarding-kit/memory';
 import { createPostgresAdapters } from '@onboarding-kit/postgres';
 import { createS3DocumentStorage } from '@onboarding-kit/s3';
 import pg from 'pg';
@@ -112,7 +117,7 @@ test('a demo killed between its copy and its commit leaves an orphan the sweep r
     ...createPostgresAdapters({ pool }),
     documentStorage: createS3DocumentStorage({ client: s3, bucket }),
     clock: { now: () => new Date(Date.now() + 25 * 60 * 60_000) },
-    ids: createRandomIds(),
+    ids: randomUuids,
     hashing: nodeTextHashing,
   });
   expect((await kit.documents.sweepOrphanDocuments())._unsafeUnwrap()).toBe(1);

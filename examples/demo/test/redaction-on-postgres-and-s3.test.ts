@@ -5,6 +5,7 @@ import {
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,
+  randomUuids,
 } from '@onboarding-kit/core';
 import {
   storageUnavailable,
@@ -12,7 +13,7 @@ import {
   type WebhookRequest,
   type WebhookTransport,
 } from '@onboarding-kit/core/adapter';
-import { createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
+import { nodeTextHashing } from '@onboarding-kit/memory';
 import { createPostgresAdapters, migrate, startPostgresJobRunner } from '@onboarding-kit/postgres';
 import { createS3DocumentStorage } from '@onboarding-kit/s3';
 import { errAsync, okAsync } from 'neverthrow';
@@ -67,7 +68,7 @@ test('after redaction the marker is nowhere: answers, database dump, bucket', as
     ...createPostgresAdapters({ pool }),
     documentStorage: createS3DocumentStorage({ client: s3, bucket }),
     clock: { now: () => new Date() },
-    ids: createRandomIds(),
+    ids: randomUuids,
     hashing: nodeTextHashing,
     webhookTransport,
   };

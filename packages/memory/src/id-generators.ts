@@ -1,8 +1,4 @@
-import { randomUuids } from '@onboarding-kit/core';
 import type { IdGenerator } from '@onboarding-kit/core/adapter';
-
-/** Random UUID v4: core's `randomUuids`, the default outside tests. */
-export const createRandomIds = (): IdGenerator => randomUuids;
 
 const hex = (value: number, digits: number) => value.toString(16).padStart(digits, '0').slice(-digits);
 

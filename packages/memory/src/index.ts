@@ -5,7 +5,7 @@
  */
 
 export { type ControllableClock, createControllableClock } from './controllable-clock.js';
-export { createRandomIds, createSequentialIds } from './id-generators.js';
+export { createSequentialIds } from './id-generators.js';
 export {
   createMemoryAdapters,
   type MemoryAdapters,

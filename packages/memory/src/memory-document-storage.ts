@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '@onboarding-kit/core';
 import {
   type DocumentStorage,
@@ -32,15 +32,25 @@ export type MemorySignedLinks = {
   readonly maxUploadBytes: number;
 };
 
-/** What `createMemoryAdapters` resolved of its options (memory-adapters.ts documents them). */
+/** The options of `createMemoryAdapters` that shape its document storage. */
 export type MemoryDocumentStorageOptions = {
-  readonly clock: Clock;
-  readonly signingSecret: Uint8Array;
-  readonly publicBaseUrl: string;
-  readonly maxUploadBytes: number;
-  readonly temporaryFileTtlMs: number;
-  readonly maxTemporaryFilesPerOwner: number;
-  readonly maxTemporaryBytesPerOwner: number;
+  /** The secret the presigned links are sealed with (default: 32 random bytes: links die with the process). */
+  readonly signingSecret?: string | Uint8Array;
+  /** Where the express storage router is mounted (default 'http://localhost:3000/storage'). */
+  readonly publicBaseUrl?: string;
+  /**
+   * Largest upload body accepted (default 25 MiB + 1 KiB): a bit above core's 25 MiB limit at use,
+   * so that an over-limit file can be uploaded and the rule exercised where it applies.
+   */
+  readonly maxUploadBytes?: number;
+  /** How long an uploaded file stays before it is purged (default 24 hours, as core judges it). */
+  readonly temporaryFileTtlMs?: number;
+  /**
+   * Per-owner bound on temporary storage, so that one key cannot fill the process's memory
+   * (defaults: 100 files and 256 MiB per owner). An upload past it answers 413.
+   */
+  readonly maxTemporaryFilesPerOwner?: number;
+  readonly maxTemporaryBytesPerOwner?: number;
 };
 
 /**
@@ -49,11 +59,17 @@ export type MemoryDocumentStorageOptions = {
  * per document key; expiry of temporary files is core's to judge, and they are purged (memory
  * freed, not only hidden) as S3's lifecycle rule does.
  */
-export const createMemoryDocumentStorage = (options: MemoryDocumentStorageOptions) => {
-  const { clock, signingSecret, maxUploadBytes } = options;
+export const createMemoryDocumentStorage = (clock: Clock, options: MemoryDocumentStorageOptions) => {
+  const secret = options.signingSecret ?? randomBytes(32);
+  const signingSecret =
+    typeof secret === 'string' ? new TextEncoder().encode(secret) : new Uint8Array(secret);
+  const maxUploadBytes = options.maxUploadBytes ?? 25 * 1024 * 1024 + 1024;
+  const temporaryFileTtlMs = options.temporaryFileTtlMs ?? 24 * 60 * 60_000;
+  const maxFilesPerOwner = options.maxTemporaryFilesPerOwner ?? 100;
+  const maxBytesPerOwner = options.maxTemporaryBytesPerOwner ?? 256 * 1024 * 1024;
+  const base = (options.publicBaseUrl ?? 'http://localhost:3000/storage').replace(/\/+$/, '');
   const temporary = new Map<string, Map<string, StoredTemporaryFile>>();
   const permanent = new Map<string, { readonly bytes: Uint8Array; readonly storedAt: Date }>();
-  const base = options.publicBaseUrl.replace(/\/+$/, '');
 
   /** Stores a temporary file as uploaded now, replacing one of the same name. */
   const putTemporary = (owner: string, filename: string, body: Uint8Array): void => {
@@ -68,7 +84,7 @@ export const createMemoryDocumentStorage = (options: MemoryDocumentStorageOption
     for (const name of owner === undefined ? [...temporary.keys()] : [owner]) {
       const files = temporary.get(name) ?? new Map<string, StoredTemporaryFile>();
       for (const [filename, file] of files) {
-        if (file.uploadedAt.getTime() + options.temporaryFileTtlMs > clock.now().getTime()) continue;
+        if (file.uploadedAt.getTime() + temporaryFileTtlMs > clock.now().getTime()) continue;
         files.delete(filename);
         removed += 1;
       }
@@ -157,10 +173,7 @@ export const createMemoryDocumentStorage = (options: MemoryDocumentStorageOption
         ([filename]) => filename !== link.filename,
       );
       const total = others.reduce((sum, [, file]) => sum + file.bytes.byteLength, bytes);
-      if (
-        others.length + 1 > options.maxTemporaryFilesPerOwner ||
-        total > options.maxTemporaryBytesPerOwner
-      ) {
+      if (others.length + 1 > maxFilesPerOwner || total > maxBytesPerOwner) {
         return err(signedLinkRejected('quota-exceeded'));
       }
       return ok(link);
@@ -186,3 +199,5 @@ export const createMemoryDocumentStorage = (options: MemoryDocumentStorageOption
 
   return { storage, signedLinks, temporary, permanent, putTemporary, purgeExpired };
 };
+
+export type MemoryDocumentStorage = ReturnType<typeof createMemoryDocumentStorage>;

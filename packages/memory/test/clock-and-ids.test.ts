@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createControllableClock, createRandomIds, createSequentialIds } from '../src/index.js';
+import { createControllableClock, createMemoryAdapters, createSequentialIds } from '../src/index.js';
 
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -33,7 +33,7 @@ describe('id generators', () => {
   });
 
   it('gives random UUID v4 strings by default', () => {
-    const ids = createRandomIds();
+    const { ids } = createMemoryAdapters();
     const a = ids.uuid();
     expect(a).toMatch(uuidV4);
     expect(ids.uuid()).not.toBe(a);

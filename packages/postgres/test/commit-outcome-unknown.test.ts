@@ -3,9 +3,10 @@ import {
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,
+  randomUuids,
   systemClock,
 } from '@onboarding-kit/core';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kitTables } from '../src/kit-tables.js';
@@ -142,7 +143,7 @@ it('a COMMIT the server refuses is a plain StorageUnavailable: the copies go, th
     },
     documentStorage: memory.documentStorage,
     clock: systemClock,
-    ids: createRandomIds(),
+    ids: randomUuids,
   });
   const owner = `manager:${principal.managerId}`;
   memory.testing.putTemporaryFile(owner, 'passport.pdf', new TextEncoder().encode('%PDF-1.7 scan'));

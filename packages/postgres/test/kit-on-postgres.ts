@@ -4,9 +4,10 @@ import {
   type ManagerPrincipal,
   type OnboardingKitOptions,
   type OnboardingKitPorts,
+  randomUuids,
   systemClock,
 } from '@onboarding-kit/core';
-import { createMemoryAdapters, createRandomIds, type MemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters, type MemoryAdapters } from '@onboarding-kit/memory';
 import type { PostgresAdapters } from '../src/postgres-adapters.js';
 
 /** What a test changes of the wiring: any port, the kit's options. */
@@ -26,7 +27,7 @@ export const kitOnPostgres = (
     ...adapters,
     documentStorage: memory.documentStorage,
     clock: systemClock,
-    ids: createRandomIds(),
+    ids: randomUuids,
     ...changes,
   });
   const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };

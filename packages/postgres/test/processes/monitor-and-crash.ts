@@ -4,9 +4,9 @@
  * group's transaction is on its way (the test kills it with SIGKILL when it says `midway`).
  * Usage: node --import tsx monitor-and-crash.ts <url> <schema> <targets as JSON>
  */
-import { createOnboardingKit, systemClock } from '@onboarding-kit/core';
+import { createOnboardingKit, randomUuids, systemClock } from '@onboarding-kit/core';
 import type { ChangedListTarget, ScreeningMatch, UnitOfWork } from '@onboarding-kit/core/adapter';
-import { createMemoryAdapters, createRandomIds } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { okAsync, ResultAsync } from 'neverthrow';
 import pg from 'pg';
 import { createPostgresAdapters } from '../../src/postgres-adapters.js';
@@ -43,7 +43,7 @@ const kit = createOnboardingKit({
   unitOfWork,
   documentStorage: createMemoryAdapters().documentStorage,
   clock: systemClock,
-  ids: createRandomIds(),
+  ids: randomUuids,
   screening: {
     screen: (subjects, scope) =>
       okAsync(

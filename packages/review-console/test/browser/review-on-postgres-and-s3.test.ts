@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createOnboardingKit, type OnboardingKit } from '@onboarding-kit/core';
-import { createRandomIds, nodeTextHashing } from '@onboarding-kit/memory';
+import { createOnboardingKit, type OnboardingKit, randomUuids } from '@onboarding-kit/core';
+import { nodeTextHashing } from '@onboarding-kit/memory';
 import {
   createPostgresAdapters,
   migrate,
@@ -69,7 +69,7 @@ beforeAll(async () => {
     ...createPostgresAdapters({ pool, schema }),
     documentStorage: createS3DocumentStorage({ client: s3, bucket }),
     clock: { now: () => new Date() },
-    ids: createRandomIds(),
+    ids: randomUuids,
     hashing: nodeTextHashing,
     screening: await exampleListScreening(),
   });
