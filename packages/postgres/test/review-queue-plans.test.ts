@@ -23,11 +23,15 @@ beforeAll(async () => {
   );
   for (const index of indexes.rows)
     await database.pool.query(`DROP INDEX "${database.schema}"."${index.name}"`);
-  // Onboarding objects and screenings only where the queue reads them: the waiting clients.
+  // Onboarding objects and screenings only where the queue reads them: the waiting clients. The ids
+  // rise with i, a valid v4-shaped UUID each: random ones put each of the million rows at a random
+  // place of the primary key's index, which took 23-25 s of the load against 5 s this way (load
+  // average 6-8 on 2 cores). The queue orders by created_at (unique here), then id: no plan below
+  // reads the primary key.
   await database.pool.query(`
     INSERT INTO ${t.clients} (id, manager_id, client_type, status, screening, created_at, updated_at,
       assignee_id, assigned_at)
-    SELECT gen_random_uuid(), 'manager-' || (i % 400),
+    SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, 'manager-' || (i % 400),
       CASE WHEN i % 3 = 0 THEN 'ENTITY' ELSE 'INDIVIDUAL' END,
       CASE WHEN i % 200 < 3 THEN 'ONBOARDING_UNDER_REVIEW'
            WHEN i % 200 = 3 THEN 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE'
