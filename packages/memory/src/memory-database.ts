@@ -15,6 +15,7 @@ import {
   type WebhookJob,
 } from '@onboarding-kit/core/adapter';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
+import { frozenClone } from './frozen-clone.js';
 import { Table } from './memory-table.js';
 
 export type IdempotencyRecord = {
@@ -98,6 +99,18 @@ export const nextNumber = (tables: Tables, sequence: 'events' | 'audit' | 'jobs'
   const next = (tables.sequences.get(sequence) ?? 0) + 1;
   tables.sequences.set(sequence, next);
   return next;
+};
+
+/** Adds `job` to `queue`, due at `runAt` (ms), after `attempts` failed runs. */
+export const enqueueJob = <Job>(
+  tables: Tables,
+  queue: Table<QueuedJob<Job>>,
+  job: Job,
+  runAt: number,
+  attempts = 0,
+): void => {
+  const number = nextNumber(tables, 'jobs');
+  queue.set(String(number), { number, runAt, job: frozenClone(job), attempts });
 };
 
 /** How a store reaches the tables: the committed ones outside a transaction, its own inside one. */

@@ -8,7 +8,7 @@ import {
   temporaryFilesChanged,
 } from '@onboarding-kit/core/adapter';
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow';
-import { type SignedLinkPayload, signLink, verifyLink } from './signed-link-token.js';
+import { linkSeal, type SignedLinkPayload } from './signed-link-token.js';
 
 /** `version`: a new id per upload, as S3 gives each upload its ETag. */
 type StoredTemporaryFile = {
@@ -61,8 +61,7 @@ export type MemoryDocumentStorageOptions = {
  */
 export const createMemoryDocumentStorage = (clock: Clock, options: MemoryDocumentStorageOptions) => {
   const secret = options.signingSecret ?? randomBytes(32);
-  const signingSecret =
-    typeof secret === 'string' ? new TextEncoder().encode(secret) : new Uint8Array(secret);
+  const seal = linkSeal(typeof secret === 'string' ? new TextEncoder().encode(secret) : secret);
   const maxUploadBytes = options.maxUploadBytes ?? 25 * 1024 * 1024 + 1024;
   const temporaryFileTtlMs = options.temporaryFileTtlMs ?? 24 * 60 * 60_000;
   const maxFilesPerOwner = options.maxTemporaryFilesPerOwner ?? 100;
@@ -99,7 +98,7 @@ export const createMemoryDocumentStorage = (clock: Clock, options: MemoryDocumen
     version,
   });
   const linkTo = (route: 'uploads' | 'downloads', payload: SignedLinkPayload) =>
-    `${base}/${route}/${signLink(signingSecret, payload)}`;
+    `${base}/${route}/${seal.sign(payload)}`;
 
   const storage: DocumentStorage = {
     presignUpload: (owner, filename, expiresAt) =>
@@ -159,11 +158,13 @@ export const createMemoryDocumentStorage = (clock: Clock, options: MemoryDocumen
 
   // An upload token is no download token, and the reverse.
   const verified = <Op extends SignedLinkPayload['op']>(token: string, op: Op) =>
-    verifyLink(signingSecret, token, clock.now()).andThen((payload) =>
-      payload.op === op
-        ? ok(payload as Extract<SignedLinkPayload, { op: Op }>)
-        : err(signedLinkRejected('invalid')),
-    );
+    seal
+      .verify(token, clock.now())
+      .andThen((payload) =>
+        payload.op === op
+          ? ok(payload as Extract<SignedLinkPayload, { op: Op }>)
+          : err(signedLinkRejected('invalid')),
+      );
   /** The link, if it is valid and its owner has room for `bytes` more (a same-name file is replaced). */
   const uploadAllowed = (token: string, bytes: number) =>
     verified(token, 'upload').andThen((link) => {

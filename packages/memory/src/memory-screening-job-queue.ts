@@ -1,8 +1,7 @@
 import type { Clock, OnboardingKit } from '@onboarding-kit/core';
 import type { ScreeningJob, ScreeningJobQueue } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
-import { frozenClone } from './frozen-clone.js';
-import { dueOrder, nextNumber, type TableAccess, type Tables } from './memory-database.js';
+import { dueOrder, enqueueJob, type TableAccess, type Tables } from './memory-database.js';
 
 /** A failed screening is retried after 1 s, 2 s, 4 s … at most an hour apart (as pg-boss's back-off). */
 const FIRST_RETRY_MS = 1_000;
@@ -10,10 +9,8 @@ const LONGEST_RETRY_MS = 60 * 60_000;
 export const screeningRetryDelayMs = (attempts: number): number =>
   Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 
-const enqueue = (tables: Tables, job: ScreeningJob, runAt: number, attempts = 0) => {
-  const number = nextNumber(tables, 'jobs');
-  tables.screeningJobs.set(String(number), { number, runAt, job: frozenClone(job), attempts });
-};
+const enqueue = (tables: Tables, job: ScreeningJob, runAt: number, attempts = 0) =>
+  enqueueJob(tables, tables.screeningJobs, job, runAt, attempts);
 
 /** The screening job queue in memory: rows of the memory tables, committed with the command. */
 export const createMemoryScreeningJobQueue = (access: TableAccess, clock: Clock): ScreeningJobQueue => ({

@@ -1,21 +1,11 @@
 import type { Clock } from '@onboarding-kit/core';
 import type { StorageUnavailable, WebhookJob, WebhookJobQueue } from '@onboarding-kit/core/adapter';
 import { ok, type ResultAsync } from 'neverthrow';
-import { frozenClone } from './frozen-clone.js';
-import { dueOrder, nextNumber, type TableAccess } from './memory-database.js';
+import { dueOrder, enqueueJob, type TableAccess } from './memory-database.js';
 
 /** Adds one job, due at `runAt`. */
 export const enqueueWebhookJob = (access: TableAccess, job: WebhookJob, runAt: Date) =>
-  access.write((tables) => {
-    const number = nextNumber(tables, 'jobs');
-    tables.webhookJobs.set(String(number), {
-      number,
-      runAt: runAt.getTime(),
-      job: frozenClone(job),
-      attempts: 0,
-    });
-    return ok(undefined);
-  });
+  access.write((tables) => ok(enqueueJob(tables, tables.webhookJobs, job, runAt.getTime())));
 
 /**
  * The webhook job queue in memory: jobs are rows of the memory tables, so they commit with the
