@@ -148,19 +148,27 @@ const answer = <T, E>(outcome: Result<T, E>): ResultAsync<T, E> => new ResultAsy
  */
 export const createMemoryDatabase = (timeoutMs: number) => {
   const committed = emptyTables();
-  const open = () =>
-    Object.fromEntries(
-      Object.entries(committed).map(([name, rows]) => [name, new Table<unknown>(rows)]),
-    ) as unknown as Tables;
+  /** A view of the tables that opens each on its first use (a write touches a few of them). */
+  const open = () => {
+    const opened = new Map<string, Table<unknown>>();
+    const tables = new Proxy(committed, {
+      get: (_, name: keyof CommittedTables) => {
+        const table = opened.get(name) ?? new Table<unknown>(committed[name]);
+        opened.set(name, table);
+        return table;
+      },
+    }) as unknown as Tables;
+    return { tables, commit: () => opened.forEach((table) => table.commit()) };
+  };
   /** The committed rows as a read sees them (never written through). */
-  const committedTables = open();
+  const committedTables = open().tables;
   let lock: Promise<unknown> = Promise.resolve();
 
   const transaction = <T, E>(
     work: (access: TableAccess) => ResultAsync<T, E>,
   ): ResultAsync<T, E | StorageUnavailable> => {
     const run = lock.then(async (): Promise<Result<T, E | StorageUnavailable>> => {
-      const tables = open();
+      const { tables, commit } = open();
       let state = 'open' as 'open' | 'aborted' | 'ended';
       const refused = () =>
         err(
@@ -193,7 +201,7 @@ export const createMemoryDatabase = (timeoutMs: number) => {
         const outcome = await Promise.race([Promise.resolve().then(() => work(access)), expired]);
         // A transaction a failed write aborted does not commit, whatever its work answers.
         const ending = outcome.isOk() && state === 'aborted' ? refused() : outcome;
-        if (ending.isOk()) for (const table of Object.values(tables)) table.commit();
+        if (ending.isOk()) commit();
         return ending;
       } finally {
         state = 'ended';
