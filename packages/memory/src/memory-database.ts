@@ -158,7 +158,10 @@ export const createMemoryDatabase = (timeoutMs: number) => {
         return table;
       },
     }) as unknown as Tables;
-    return { tables, commit: () => opened.forEach((table) => table.commit()) };
+    const commit = () => {
+      for (const table of opened.values()) table.commit();
+    };
+    return { tables, commit };
   };
   /** The committed rows as a read sees them (never written through). */
   const committedTables = open().tables;
