@@ -141,6 +141,21 @@ export const createNameIndexBuilder = () => {
         if (word.metaphone.length >= 2 && !word.vowelless) keyed(byMetaphone, word.metaphone, id);
         if (word.romanized !== word.text) keyed(byRomanization, word.romanized, id);
       }
+      // Each short listed word (`van`, `quoc`) under itself with one letter left out (`va`, `quc`):
+      // what a short query word the list does not hold may be, found by one lookup.
+      const byLetterDropped = new Map<string, number[]>();
+      for (let id = 0; id < words; id += 1) {
+        const text = (forms[id] as WordForms).text;
+        if (text.length < 2 || text.length > MIN_NEIGHBOUR_LENGTH + 1 || isLegalForm(text)) continue;
+        for (let at = 0; at < text.length; at += 1) {
+          const letter = text.charCodeAt(at);
+          if (letter < 97 || letter > 122) continue;
+          const key = text.slice(0, at) + text.slice(at + 1);
+          const ids = byLetterDropped.get(key);
+          if (ids === undefined) byLetterDropped.set(key, [id]);
+          else if (ids[ids.length - 1] !== id) ids.push(id);
+        }
+      }
       const neighbours = createSpellingNeighbours(
         forms.map((word) => word.text),
         (word) => !isLegalForm(word),
@@ -179,15 +194,50 @@ export const createNameIndexBuilder = () => {
       const bestNames = new Int32Array(MAX_CANDIDATES);
       const bestRanks = new Float64Array(MAX_CANDIDATES);
       let stamp = 0;
-      // Marks of the listed words the query word being read has found (`ids`) and is to compare
-      // with (`alike`), by its stamp: sets of ids without a Set made a word.
+      // A query's units, written over by each query (no object or array made a unit): a unit is a
+      // bit of the query's mask (a word, or a half of a word split in two), the weight it stands
+      // for, and the listed words that find it, `unitIds[unitStarts[unit]]` up to the next unit's start.
+      const unitMasks: number[] = [];
+      const unitWeights: number[] = [];
+      const unitSizes: number[] = [];
+      const unitStarts: number[] = [0];
+      const unitIds: number[] = [];
+      let unitCount = 0;
+      let idCount = 0;
+      /** Ends the unit whose ids were added since the last one; a unit no listed word finds is none. */
+      const endUnit = (mask: number, weight: number) => {
+        const start = unitStarts[unitCount] as number;
+        if (idCount === start) return;
+        unitMasks[unitCount] = mask;
+        unitWeights[unitCount] = weight;
+        let size = 0;
+        for (let at = start; at < idCount; at += 1) {
+          const id = unitIds[at] as number;
+          size += (postingStarts[id + 1] as number) - (postingStarts[id] as number);
+        }
+        unitSizes[unitCount] = size;
+        unitCount += 1;
+        unitStarts[unitCount] = idCount;
+      };
+      const addUnit = (mask: number, weight: number, id: number) => {
+        unitIds[idCount] = id;
+        idCount += 1;
+        endUnit(mask, weight);
+      };
+      // The units in the order their postings are read, and the query's initials, written over too.
+      const order: number[] = [];
+      const initialBits: number[] = [];
+      const initialWeights: number[] = [];
+      // Marks of the listed words the query word being read has found (its unit's ids) and is to
+      // compare with (`alike`), by its stamp: sets of ids without a Set made a word.
       const foundMarks = new Int32Array(words);
       const alikeMarks = new Int32Array(words);
       let wordStamp = 0;
-      const addFound = (ids: number[], id: number) => {
+      const addFound = (id: number) => {
         if (foundMarks[id] === wordStamp) return;
         foundMarks[id] = wordStamp;
-        ids.push(id);
+        unitIds[idCount] = id;
+        idCount += 1;
       };
       // Written over, not emptied: an array whose length is set to 0 loses its storage.
       const alike: number[] = [];
@@ -286,22 +336,18 @@ export const createNameIndexBuilder = () => {
       };
 
       const candidates = (query: readonly WeightedWord[], organization: boolean): number[] => {
-        // Units: a bit of the mask each, with the weight it stands for and the words that find it.
-        const units: { readonly weight: number; readonly ids: readonly number[] }[] = [];
-        const unitMasks: number[] = [];
-        const addUnit = (mask: number, weight: number, ids: readonly number[]) => {
-          if (ids.length === 0) return;
-          units.push({ weight, ids });
-          unitMasks.push(mask);
-        };
-        const bitOf: number[] = [];
+        unitCount = 0;
+        idCount = 0;
+        // The query's words up to MAX_QUERY_UNITS have a bit each, their position's; the halves of
+        // a word split in two take the next ones.
+        const wordBits = Math.min(query.length, MAX_QUERY_UNITS);
+        let bitsUsed = wordBits;
         let queryWeight = 0;
         let unfound = 0;
         for (let at = 0; at < query.length; at += 1) {
           const word = query[at] as WeightedWord;
           queryWeight += word.weight;
-          if (bitOf.length >= MAX_QUERY_UNITS) break;
-          bitOf[at] = bitOf.length;
+          if (at >= MAX_QUERY_UNITS) break;
           if (isLegalForm(word.forms.text)) continue;
           if (wordStamp === 0x7fffffff) {
             foundMarks.fill(0);
@@ -309,9 +355,8 @@ export const createNameIndexBuilder = () => {
             wordStamp = 0;
           }
           wordStamp += 1;
-          const ids: number[] = [];
           const exact = vocabulary.get(word.forms.text);
-          if (exact !== undefined) addFound(ids, exact);
+          if (exact !== undefined) addFound(exact);
           // A word the list holds many times is its own spelling: the names holding its variants
           // are found by the query's other words, and its variants would add thousands of names.
           const common =
@@ -322,7 +367,7 @@ export const createNameIndexBuilder = () => {
             // which the query's other words may not be enough to find.
             for (const id of byRomanization.get(word.forms.romanized) ?? NONE) {
               if ((postingStarts[id + 1] as number) - (postingStarts[id] as number) <= commonWordPostings)
-                addFound(ids, id);
+                addFound(id);
             }
             const romanized = vocabulary.get(word.forms.romanized);
             if (
@@ -330,7 +375,7 @@ export const createNameIndexBuilder = () => {
               (postingStarts[romanized + 1] as number) - (postingStarts[romanized] as number) <=
                 commonWordPostings
             )
-              addFound(ids, romanized);
+              addFound(romanized);
           } else {
             // Words sharing a key with it, kept only if alike as the scorer reads them: a key is
             // shared by words the scorer refuses (`yang` and `wang` sound alike to Double Metaphone).
@@ -348,17 +393,11 @@ export const createNameIndexBuilder = () => {
             if (romanized !== undefined) addAlike(romanized);
             // A word the list does not hold may be a listed one mistyped: its neighbours within a slip.
             if (exact === undefined && word.forms.text.length >= MIN_NEIGHBOUR_LENGTH - 1) {
-              for (const id of neighbours.near(word.forms.text)) addAlike(id);
+              neighbours.near(word.forms.text, addAlike);
             }
             // A short one (`va`, `quo`) the listed word with a letter left out (`van`, `quoc`).
             if (exact === undefined && word.forms.text.length < MIN_NEIGHBOUR_LENGTH + 1) {
-              const text = word.forms.text;
-              for (let at = 0; at <= text.length; at += 1) {
-                for (let letter = 97; letter <= 122; letter += 1) {
-                  const id = vocabulary.get(text.slice(0, at) + String.fromCharCode(letter) + text.slice(at));
-                  if (id !== undefined) addAlike(id);
-                }
-              }
+              for (const id of byLetterDropped.get(word.forms.text) ?? NONE) addAlike(id);
             }
             let checked = 0;
             for (let index = 0; index < alikeCount; index += 1) {
@@ -366,7 +405,7 @@ export const createNameIndexBuilder = () => {
               if (foundMarks[id] === wordStamp) continue;
               if (checked === MAX_VARIANTS_CHECKED) break;
               checked += 1;
-              if (wordSimilarity(word.forms, forms[id] as WordForms) !== null) addFound(ids, id);
+              if (wordSimilarity(word.forms, forms[id] as WordForms) !== null) addFound(id);
             }
           }
           // A word whose consonants say little (`habba`, `eily`) still finds the names holding it or
@@ -375,39 +414,35 @@ export const createNameIndexBuilder = () => {
           // query's other words, and the scorer reads it.
           if (
             exact === undefined &&
-            (ids.length === 0 || (word.forms.vowelless && word.forms.skeleton.length < 2))
+            (idCount === unitStarts[unitCount] || (word.forms.vowelless && word.forms.skeleton.length < 2))
           )
             unfound += word.weight;
-          addUnit(1 << (bitOf[at] as number), word.weight, ids);
+          endUnit(1 << at, word.weight);
         }
-        const words = query.map((word) => word.forms.text);
-        for (let from = 0; from < words.length; from += 1) {
+        for (let from = 0; from < query.length; from += 1) {
+          const word = (query[from] as WeightedWord).forms.text;
+          const wordWeight = (query[from] as WeightedWord).weight;
           // Adjacent words joined (`soko lov`, `dmi tri`) as one listed word.
-          let joined = words[from] as string;
-          let mask = bitOf[from] === undefined ? 0 : 1 << (bitOf[from] as number);
-          let weight = query[from]?.weight ?? 0;
-          for (let to = from + 1; to < Math.min(words.length, from + 3); to += 1) {
-            joined += words[to] as string;
-            if (bitOf[to] !== undefined) mask |= 1 << (bitOf[to] as number);
-            weight += query[to]?.weight ?? 0;
+          let joined = word;
+          let mask = from < wordBits ? 1 << from : 0;
+          let weight = wordWeight;
+          for (let to = from + 1; to < Math.min(query.length, from + 3); to += 1) {
+            joined += (query[to] as WeightedWord).forms.text;
+            if (to < wordBits) mask |= 1 << to;
+            weight += (query[to] as WeightedWord).weight;
             const id = vocabulary.get(joined);
-            if (id !== undefined && mask !== 0) addUnit(mask, weight, [id]);
+            if (id !== undefined && mask !== 0) addUnit(mask, weight, id);
           }
           // A word split in two listed words (`vladimirputin`): each half a unit of its own.
-          const word = words[from] as string;
           if (word.length < 4 || vocabulary.has(word)) continue;
-          const parts = (ids: readonly number[]) => {
-            for (const id of ids) {
-              addUnit(1 << bitOf.length, (query[from]?.weight ?? 0) / ids.length, [id]);
-              bitOf.push(bitOf.length);
-            }
-          };
           let split = false;
-          for (let cut = 2; cut <= word.length - 2 && bitOf.length + 2 <= MAX_QUERY_UNITS; cut += 1) {
+          for (let cut = 2; cut <= word.length - 2 && bitsUsed + 2 <= MAX_QUERY_UNITS; cut += 1) {
             const left = vocabulary.get(word.slice(0, cut));
-            const right = vocabulary.get(word.slice(cut));
+            const right = left === undefined ? undefined : vocabulary.get(word.slice(cut));
             if (left === undefined || right === undefined) continue;
-            parts([left, right]);
+            addUnit(1 << bitsUsed, wordWeight / 2, left);
+            addUnit(1 << (bitsUsed + 1), wordWeight / 2, right);
+            bitsUsed += 2;
             split = true;
           }
           // Or in three (`kimminho`: kim min ho), when no two listed words make it.
@@ -416,33 +451,41 @@ export const createNameIndexBuilder = () => {
             if (left === undefined) continue;
             for (
               let second = first + 2;
-              second <= word.length - 2 && bitOf.length + 3 <= MAX_QUERY_UNITS;
+              second <= word.length - 2 && bitsUsed + 3 <= MAX_QUERY_UNITS;
               second += 1
             ) {
               const middle = vocabulary.get(word.slice(first, second));
-              const right = vocabulary.get(word.slice(second));
-              if (middle !== undefined && right !== undefined) parts([left, middle, right]);
+              const right = middle === undefined ? undefined : vocabulary.get(word.slice(second));
+              if (middle === undefined || right === undefined) continue;
+              addUnit(1 << bitsUsed, wordWeight / 3, left);
+              addUnit(1 << (bitsUsed + 1), wordWeight / 3, middle);
+              addUnit(1 << (bitsUsed + 2), wordWeight / 3, right);
+              bitsUsed += 3;
             }
           }
         }
 
-        const postingsOf = (ids: readonly number[]) =>
-          ids.reduce((sum, id) => sum + (postingStarts[id + 1] as number) - (postingStarts[id] as number), 0);
-        const sizes = units.map((unit) => postingsOf(unit.ids));
-        const hasRare = sizes.some((size) => size <= COMMON_POSTINGS);
+        let hasRare = false;
+        for (let unit = 0; unit < unitCount; unit += 1)
+          if ((unitSizes[unit] as number) <= COMMON_POSTINGS) hasRare = true;
         let skipped = 0;
-        const order: number[] = [];
-        for (let at = 0; at < units.length; at += 1) {
-          const unit = units[at] as { readonly weight: number };
-          if (hasRare && (sizes[at] as number) > COMMON_POSTINGS) skipped += unit.weight;
-          else order.push(at);
+        let orderCount = 0;
+        for (let unit = 0; unit < unitCount; unit += 1) {
+          if (hasRare && (unitSizes[unit] as number) > COMMON_POSTINGS)
+            skipped += unitWeights[unit] as number;
+          else {
+            order[orderCount] = unit;
+            orderCount += 1;
+          }
         }
         // A query's initials (`j smith`) find no name, but rank those with a word of that letter first.
-        const initials: { readonly bit: number; readonly weight: number }[] = [];
         let initialsWeight = 0;
+        let initialCount = 0;
         for (const word of query) {
           if (word.forms.text.length !== 1) continue;
-          initials.push({ bit: initialBit(word.forms.text), weight: word.weight });
+          initialBits[initialCount] = initialBit(word.forms.text);
+          initialWeights[initialCount] = word.weight;
+          initialCount += 1;
           initialsWeight += word.weight;
         }
         const least = MIN_SHARED_WEIGHT * Math.max(queryWeight - skipped - unfound, 0);
@@ -450,30 +493,33 @@ export const createNameIndexBuilder = () => {
         // name none of the units so far found cannot be one: the later (larger) units only add
         // to the names found, each read through its own few words rather than the unit's postings.
         // By insertion: a query has a handful of units (Array#sort allocates a work array a call).
-        for (let at = 1; at < order.length; at += 1) {
+        for (let at = 1; at < orderCount; at += 1) {
           const unit = order[at] as number;
           let to = at;
-          while (to > 0 && (sizes[order[to - 1] as number] as number) > (sizes[unit] as number)) {
+          while (to > 0 && (unitSizes[order[to - 1] as number] as number) > (unitSizes[unit] as number)) {
             order[to] = order[to - 1] as number;
             to -= 1;
           }
           order[to] = unit;
         }
         let remaining = initialsWeight;
-        for (const at of order) remaining += (units[at] as { weight: number }).weight;
+        for (let at = 0; at < orderCount; at += 1) remaining += unitWeights[order[at] as number] as number;
         let touchedCount = 0;
-        for (const at of order) {
-          const unit = units[at] as { readonly weight: number; readonly ids: readonly number[] };
-          const mask = unitMasks[at] as number;
+        for (let at = 0; at < orderCount; at += 1) {
+          const unit = order[at] as number;
+          const mask = unitMasks[unit] as number;
+          const unitWeight = unitWeights[unit] as number;
+          const idsFrom = unitStarts[unit] as number;
+          const idsTo = unitStarts[unit + 1] as number;
           const adding = remaining >= least;
-          remaining -= unit.weight;
-          if (!adding && touchedCount * 4 < (sizes[at] as number)) {
+          remaining -= unitWeight;
+          if (!adding && touchedCount * 4 < (unitSizes[unit] as number)) {
             if (stamp === 0x7fffffff) {
               wordMarks.fill(0);
               stamp = 0;
             }
             stamp += 1;
-            for (const id of unit.ids) wordMarks[id] = stamp;
+            for (let index = idsFrom; index < idsTo; index += 1) wordMarks[unitIds[index] as number] = stamp;
             for (let index = 0; index < touchedCount; index += 1) {
               const name = touched[index] as number;
               const before = state[name * 3] as number;
@@ -481,13 +527,14 @@ export const createNameIndexBuilder = () => {
               for (let word = starts[name] as number; word < (starts[name + 1] as number); word += 1) {
                 if (wordMarks[wordIds[word] as number] !== stamp) continue;
                 state[name * 3] = before | mask;
-                state[name * 3 + 1] = (state[name * 3 + 1] as number) + unit.weight;
+                state[name * 3 + 1] = (state[name * 3 + 1] as number) + unitWeight;
                 break;
               }
             }
             continue;
           }
-          for (const id of unit.ids) {
+          for (let index = idsFrom; index < idsTo; index += 1) {
+            const id = unitIds[index] as number;
             const end = postingStarts[id + 1] as number;
             for (let posting = postingStarts[id] as number; posting < end; posting += 1) {
               const name = postingNames[posting] as number;
@@ -500,7 +547,7 @@ export const createNameIndexBuilder = () => {
                 touchedCount += 1;
               }
               state[record] = before | mask;
-              state[record + 1] = (state[record + 1] as number) + unit.weight;
+              state[record + 1] = (state[record + 1] as number) + unitWeight;
             }
           }
         }
@@ -512,8 +559,9 @@ export const createNameIndexBuilder = () => {
           let weight = state[record + 1] as number;
           state[record] = 0;
           state[record + 1] = 0;
-          for (const initial of initials) {
-            if (((nameInitials[name] as number) & initial.bit) !== 0) weight += initial.weight;
+          for (let initial = 0; initial < initialCount; initial += 1) {
+            if (((nameInitials[name] as number) & (initialBits[initial] as number)) !== 0)
+              weight += initialWeights[initial] as number;
           }
           if (weight < least) continue;
           const rank = weight / queryWeight + weight / Math.abs(state[record + 2] as number);

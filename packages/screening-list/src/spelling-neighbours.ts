@@ -8,8 +8,12 @@
  * caller's comparison then refuses.
  */
 export type SpellingNeighbours = {
-  /** Ids of the vocabulary words sharing a key with `word` (its neighbours, and rare collisions). */
-  near(word: string): number[];
+  /**
+   * Calls `visit` with the id of each vocabulary word sharing a key with `word` (its neighbours,
+   * and rare collisions), a word sharing several keys once a key: no array or set made a call
+   * (a query asks for each word it does not know).
+   */
+  near(word: string, visit: (id: number) => void): void;
 };
 
 /** Words shorter than this have too many neighbours to tell a slip from another name. */
@@ -71,18 +75,17 @@ export const createSpellingNeighbours = (
   };
 
   return {
-    near(word) {
-      if (word.length < MIN_NEIGHBOUR_LENGTH - 1) return [];
-      const found = new Set<number>();
-      for (const hash of keysOf(word, new Set())) {
-        const from = (hash >>> hashShift) * idScale;
+    near(word, visit) {
+      if (word.length < MIN_NEIGHBOUR_LENGTH - 1) return;
+      // Its keys: its hash (skipping no letter), and its hash with each letter left out.
+      for (let skipped = -1; skipped < word.length; skipped += 1) {
+        const from = (hashOf(word, skipped) >>> hashShift) * idScale;
         for (let index = lowerBound(from); index < packed.length; index += 1) {
           const value = packed[index] as number;
           if (value >= from + idScale) break;
-          found.add(value - from);
+          visit(value - from);
         }
       }
-      return [...found];
     },
   };
 };

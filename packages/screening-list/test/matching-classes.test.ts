@@ -245,7 +245,11 @@ describe('the keys words are compared by', () => {
   it('spelling neighbours: the vocabulary words one slip away, none farther', () => {
     const words = ['jones', 'wagner', 'smirnov', 'sokolov', 'llc'];
     const neighbours = createSpellingNeighbours(words, (word) => word !== 'llc');
-    const near = (word: string) => neighbours.near(word).map((id) => words[id]);
+    const near = (word: string) => {
+      const found = new Set<string>();
+      neighbours.near(word, (id) => found.add(words[id] as string));
+      return [...found];
+    };
     expect(near('jnoes')).toContain('jones');
     expect(near('waner')).toContain('wagner');
     expect(near('smirnnov')).toContain('smirnov');
