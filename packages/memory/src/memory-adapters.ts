@@ -89,19 +89,32 @@ export type MemoryAdapters = OnboardingKitPorts & {
 /** What a host's unit tests read and plant directly, without HTTP: committed state only. */
 export type MemoryTestingHelpers = ReturnType<typeof testingHelpers>;
 
-/** Every store over `access`: the committed tables, or a transaction's own (memory-database.ts). */
-const memoryStores = (access: TableAccess, clock: Clock) => ({
-  clients: createMemoryClientRepository(access),
-  documents: createMemoryDocumentIndex(access),
-  idempotency: createMemoryIdempotencyStore(access),
-  events: createMemoryEventLog(access),
-  audit: createMemoryAuditLog(access),
-  webhookEndpoints: createMemoryWebhookEndpointStore(access),
-  webhookDeliveries: createMemoryWebhookDeliveryStore(access),
-  webhookJobs: createMemoryWebhookJobQueue(access, clock),
-  screeningJobs: createMemoryScreeningJobQueue(access, clock),
-  screenedNames: createMemoryScreenedNameIndex(access),
-});
+/** How each store is made over a `TableAccess`: the committed tables, or a transaction's own. */
+const storeMakers = {
+  clients: createMemoryClientRepository,
+  documents: createMemoryDocumentIndex,
+  idempotency: createMemoryIdempotencyStore,
+  events: createMemoryEventLog,
+  audit: createMemoryAuditLog,
+  webhookEndpoints: createMemoryWebhookEndpointStore,
+  webhookDeliveries: createMemoryWebhookDeliveryStore,
+  webhookJobs: createMemoryWebhookJobQueue,
+  screeningJobs: createMemoryScreeningJobQueue,
+  screenedNames: createMemoryScreenedNameIndex,
+} satisfies Record<string, (access: TableAccess, clock: Clock) => unknown>;
+type MemoryStores = { readonly [N in keyof typeof storeMakers]: ReturnType<(typeof storeMakers)[N]> };
+
+/** Every store over `access`, each made on its first use (a command uses a few). */
+const memoryStores = (access: TableAccess, clock: Clock): MemoryStores => {
+  const made = new Map<string, unknown>();
+  return new Proxy(storeMakers, {
+    get: (makers: Record<string, (access: TableAccess, clock: Clock) => unknown>, name: string) => {
+      const store = made.get(name) ?? makers[name]?.(access, clock);
+      made.set(name, store);
+      return store;
+    },
+  }) as unknown as MemoryStores;
+};
 
 /** The longest delay a Node timer keeps (2^31 - 1 ms); a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
