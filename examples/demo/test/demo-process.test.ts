@@ -5,7 +5,7 @@ let demo: DemoProcess | undefined;
 afterEach(() => demo?.kill());
 
 test('the root command starts the demo, prints the keys and a walkthrough, and stops cleanly on SIGTERM', async () => {
-  demo = spawnDemoProcess({});
+  demo = spawnDemoProcess({}, { from: 'tsx' });
   const [, origin] = await demo.waitFor(/listening on (http:\/\/localhost:\d+)/, 30_000);
   await demo.waitFor(/README\.md, "Walkthrough \(curl\)"/, 5_000);
   for (const key of [

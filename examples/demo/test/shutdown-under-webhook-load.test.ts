@@ -64,8 +64,8 @@ const receiver = async (status: number, delayMs: number) => {
 
 /**
  * SIGTERM to the demo's node process itself, as an orchestrator signals a service. The demo runs as
- * one process (`node --import tsx`, support/demo-process.ts); this test once looked for a tsx
- * wrapper's child and, after the wrapper was gone, signalled none (the demo ran on for 60 s).
+ * one process (support/demo-process.ts); this test once looked for a tsx wrapper's child and, after
+ * the wrapper was gone, signalled none (the demo ran on for 60 s).
  */
 const terminate = (demo: DemoProcess): void => {
   const { pid } = demo.child;
