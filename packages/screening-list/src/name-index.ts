@@ -166,15 +166,15 @@ export const createNameIndexBuilder = () => {
       const nameTargets = Int32Array.from(targets);
       const nameOrganizations = Uint8Array.from(organizations);
       const nameWeights = new Float64Array(names);
-      // The first letters of each name's words, a bit each (a..z): what a query's initials meet.
-      const nameInitials = new Int32Array(names);
       for (let name = 0; name < names; name += 1) {
         for (let at = starts[name] as number; at < (starts[name + 1] as number); at += 1) {
           const word = wordIds[at] as number;
           nameWeights[name] = (nameWeights[name] as number) + (weights[word] as number);
-          nameInitials[name] = (nameInitials[name] as number) | initialBit((forms[word] as WordForms).text);
         }
       }
+      // Each listed word's first letter, a bit (a..z): what a query's initials meet.
+      const wordInitials = new Int32Array(words);
+      for (let id = 0; id < words; id += 1) wordInitials[id] = initialBit((forms[id] as WordForms).text);
       const rarest = 1 + Math.log(Math.max(names, 1));
       const commonWordPostings = Math.max(MIN_COMMON_WORD_POSTINGS, names * COMMON_WORD_SHARE);
       // Reused by every query (matching is synchronous): the words of the query each name holds.
@@ -551,6 +551,16 @@ export const createNameIndexBuilder = () => {
             }
           }
         }
+        // An initial meets a word of the name the query's words did not find (`s sharma` meets
+        // `sanjay sharma`, not `priya sharma` by `sharma`'s own first letter): those words marked.
+        if (initialCount > 0) {
+          if (stamp === 0x7fffffff) {
+            wordMarks.fill(0);
+            stamp = 0;
+          }
+          stamp += 1;
+          for (let index = 0; index < idCount; index += 1) wordMarks[unitIds[index] as number] = stamp;
+        }
         const identical: number[] = [];
         let kept = 0;
         for (let index = 0; index < touchedCount; index += 1) {
@@ -559,9 +569,16 @@ export const createNameIndexBuilder = () => {
           let weight = state[record + 1] as number;
           state[record] = 0;
           state[record + 1] = 0;
-          for (let initial = 0; initial < initialCount; initial += 1) {
-            if (((nameInitials[name] as number) & (initialBits[initial] as number)) !== 0)
-              weight += initialWeights[initial] as number;
+          if (initialCount > 0) {
+            let letters = 0;
+            for (let at = starts[name] as number; at < (starts[name + 1] as number); at += 1) {
+              const word = wordIds[at] as number;
+              if (wordMarks[word] !== stamp) letters |= wordInitials[word] as number;
+            }
+            for (let initial = 0; initial < initialCount; initial += 1) {
+              if ((letters & (initialBits[initial] as number)) !== 0)
+                weight += initialWeights[initial] as number;
+            }
           }
           if (weight < least) continue;
           const rank = weight / queryWeight + weight / Math.abs(state[record + 2] as number);

@@ -79,6 +79,18 @@ describe('the classes of variation a screened name is found through', () => {
     expect(ids(screening.match(person('MEYER, W.')))).toContain('meyer');
   });
 
+  it("reads an initial against a word the name's other words did not find: S. Sharma is not Priya Sharma", async () => {
+    // Sixty listed Priya Sharma, whose family name starts with the initial too, and twenty Sanjay
+    // Sharma, among the background: more names the initial's letter meets than a query scores.
+    async function* sharmas(): AsyncGenerator<string> {
+      yield* rows();
+      for (let i = 0; i < 60; i += 1) yield `priya-${i},Person,Priya SHARMA,,Test\n`;
+      for (let i = 0; i < 20; i += 1) yield `sanjay-${i},Person,Sanjay SHARMA,,Test\n`;
+    }
+    const screening = (await loadSanctionsList(sharmas()))._unsafeUnwrap();
+    expect(ids(screening.match(person('S. Sharma')))).toContain('sanjay-0');
+    expect(ids(screening.match(person('P. Sharma')))).toContain('priya-0');
+  });
   it('finds a family name mistyped into a word the list does not hold: a letter swapped, dropped, added', async () => {
     const screening = await list();
     for (const [name, id] of [
