@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestProjectsFirst } from './vitest.sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -17,6 +18,8 @@ export default defineConfig({
     // about the same CPU time (403 and 393 s; the 3-worker run had the tools tests' cut of about 25
     // CPU s, so a third worker costs some CPU, spent in its own imports and servers).
     maxWorkers: availableParallelism() + 1,
+    // The browser reviews and the demo's process tests first (vitest.sequencer.ts).
+    sequence: { sequencer: LongestProjectsFirst },
     // The JSON report lets CI print a plain "N passed, N failed" closing line.
     reporters: ['default', ['json', { outputFile: '.tmp/vitest-results.json' }]],
   },
