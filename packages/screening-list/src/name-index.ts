@@ -172,9 +172,18 @@ export const createNameIndexBuilder = () => {
           nameWeights[name] = (nameWeights[name] as number) + (weights[word] as number);
         }
       }
-      // Each listed word's first letter, a bit (a..z): what a query's initials meet.
+      // Each listed word's first letter, a bit (a..z): what a query's initials meet; and the
+      // consonant of its skeletons of one consonant (`levi`: `l`), what an abjad word of one
+      // strong consonant meets (לוי, `lw`).
       const wordInitials = new Int32Array(words);
-      for (let id = 0; id < words; id += 1) wordInitials[id] = initialBit((forms[id] as WordForms).text);
+      const wordOneConsonants = new Int32Array(words);
+      for (let id = 0; id < words; id += 1) {
+        const form = forms[id] as WordForms;
+        wordInitials[id] = initialBit(form.text);
+        for (const skeleton of form.skeletons)
+          if (skeleton.length === 1)
+            wordOneConsonants[id] = (wordOneConsonants[id] as number) | initialBit(skeleton);
+      }
       const rarest = 1 + Math.log(Math.max(names, 1));
       const commonWordPostings = Math.max(MIN_COMMON_WORD_POSTINGS, names * COMMON_WORD_SHARE);
       // Reused by every query (matching is synchronous): the words of the query each name holds.
@@ -224,10 +233,12 @@ export const createNameIndexBuilder = () => {
         idCount += 1;
         endUnit(mask, weight);
       };
-      // The units in the order their postings are read, and the query's initials, written over too.
+      // The units in the order their postings are read, and the query's weak words (`weakWords`),
+      // written over too.
       const order: number[] = [];
-      const initialBits: number[] = [];
-      const initialWeights: number[] = [];
+      const weakBits: number[] = [];
+      const weakWeights: number[] = [];
+      const weakByConsonant: boolean[] = [];
       // Marks of the listed words the query word being read has found (its unit's ids) and is to
       // compare with (`alike`), by its stamp: sets of ids without a Set made a word.
       const foundMarks = new Int32Array(words);
@@ -409,12 +420,14 @@ export const createNameIndexBuilder = () => {
             }
           }
           // A word whose consonants say little (`habba`, `eily`) still finds the names holding it or
-          // its slips. A word the list does not hold that finds no listed word (`lhw`, אליהו,
-          // whose skeleton is one letter) is not asked of a candidate: the names are found by the
-          // query's other words, and the scorer reads it.
+          // its slips. A word the list does not hold that finds no listed word is not asked of a
+          // candidate: the names are found by the query's other words, and the scorer reads it.
+          // Nor is an abjad word of one strong consonant (`lhw`, אליהו), whose romanizations
+          // (`eliyahu`) no key finds, even when the list holds it as written: it ranks the names
+          // instead (`weakWords`).
           if (
-            exact === undefined &&
-            (idCount === unitStarts[unitCount] || (word.forms.vowelless && word.forms.skeleton.length < 2))
+            (exact === undefined && idCount === unitStarts[unitCount]) ||
+            (word.forms.vowelless && word.forms.skeleton.length < 2)
           )
             unfound += word.weight;
           endUnit(1 << at, word.weight);
@@ -478,15 +491,19 @@ export const createNameIndexBuilder = () => {
             orderCount += 1;
           }
         }
-        // A query's initials (`j smith`) find no name, but rank those with a word of that letter first.
-        let initialsWeight = 0;
-        let initialCount = 0;
+        // The query's weak words find no name, but rank first the names holding a word they may be:
+        // an initial (`j smith`) a word of that letter, an abjad word of one strong consonant
+        // (לוי, `lw`) a word of that one consonant (`levi`).
+        let weakWeight = 0;
+        let weakCount = 0;
         for (const word of query) {
-          if (word.forms.text.length !== 1) continue;
-          initialBits[initialCount] = initialBit(word.forms.text);
-          initialWeights[initialCount] = word.weight;
-          initialCount += 1;
-          initialsWeight += word.weight;
+          const initial = word.forms.text.length === 1;
+          if (!initial && !(word.forms.vowelless && word.forms.skeleton.length === 1)) continue;
+          weakBits[weakCount] = initialBit(initial ? word.forms.text : word.forms.skeleton);
+          weakWeights[weakCount] = word.weight;
+          weakByConsonant[weakCount] = !initial;
+          weakCount += 1;
+          weakWeight += word.weight;
         }
         const least = MIN_SHARED_WEIGHT * Math.max(queryWeight - skipped - unfound, 0);
         // The rarest units first; once the units left weigh less than a candidate must share, a
@@ -502,7 +519,7 @@ export const createNameIndexBuilder = () => {
           }
           order[to] = unit;
         }
-        let remaining = initialsWeight;
+        let remaining = weakWeight;
         for (let at = 0; at < orderCount; at += 1) remaining += unitWeights[order[at] as number] as number;
         let touchedCount = 0;
         for (let at = 0; at < orderCount; at += 1) {
@@ -551,9 +568,9 @@ export const createNameIndexBuilder = () => {
             }
           }
         }
-        // An initial meets a word of the name the query's words did not find (`s sharma` meets
+        // A weak word meets a word of the name the query's words did not find (`s sharma` meets
         // `sanjay sharma`, not `priya sharma` by `sharma`'s own first letter): those words marked.
-        if (initialCount > 0) {
+        if (weakCount > 0) {
           if (stamp === 0x7fffffff) {
             wordMarks.fill(0);
             stamp = 0;
@@ -569,15 +586,18 @@ export const createNameIndexBuilder = () => {
           let weight = state[record + 1] as number;
           state[record] = 0;
           state[record + 1] = 0;
-          if (initialCount > 0) {
+          if (weakCount > 0) {
             let letters = 0;
+            let consonants = 0;
             for (let at = starts[name] as number; at < (starts[name + 1] as number); at += 1) {
               const word = wordIds[at] as number;
-              if (wordMarks[word] !== stamp) letters |= wordInitials[word] as number;
+              if (wordMarks[word] === stamp) continue;
+              letters |= wordInitials[word] as number;
+              consonants |= wordOneConsonants[word] as number;
             }
-            for (let initial = 0; initial < initialCount; initial += 1) {
-              if ((letters & (initialBits[initial] as number)) !== 0)
-                weight += initialWeights[initial] as number;
+            for (let weak = 0; weak < weakCount; weak += 1) {
+              if (((weakByConsonant[weak] ? consonants : letters) & (weakBits[weak] as number)) !== 0)
+                weight += weakWeights[weak] as number;
             }
           }
           if (weight < least) continue;

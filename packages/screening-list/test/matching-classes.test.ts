@@ -91,6 +91,19 @@ describe('the classes of variation a screened name is found through', () => {
     expect(ids(screening.match(person('S. Sharma')))).toContain('sanjay-0');
     expect(ids(screening.match(person('P. Sharma')))).toContain('priya-0');
   });
+  it('finds a Hebrew name of one strong consonant when the list holds that word as written too', async () => {
+    // אליהו (`lhw`) and לוי (`lw`) listed in Hebrew letters for others: their romanizations
+    // (`eliyahu`, `levi`) are no key of theirs, so they must not be asked of a candidate.
+    async function* withHebrew(): AsyncGenerator<string> {
+      yield* rows();
+      for (let i = 0; i < 3; i += 1) yield `cohen-${i},Person,אליהו כהן,,Test\n`;
+      for (let i = 0; i < 3; i += 1) yield `levi-he-${i},Person,משה לוי,,Test\n`;
+    }
+    const screening = (await loadSanctionsList(withHebrew()))._unsafeUnwrap();
+    expect(ids(screening.match(person('אליהו מזרחי')))).toContain('mizrahi');
+    expect(ids(screening.match(person('אברהם לוי')))).toContain('levi');
+    expect(ids(screening.match(person('אליהו כהן')))).toContain('cohen-0');
+  });
   it('finds a family name mistyped into a word the list does not hold: a letter swapped, dropped, added', async () => {
     const screening = await list();
     for (const [name, id] of [
