@@ -4,5 +4,5 @@ import { packageProject } from '../../vitest.shared.ts';
 // projects' do (each file still starts its own demos, databases and receivers).
 export default packageProject('demo', {
   testTimeout: 60_000,
-  globalSetup: ['./test/global-setup.ts'],
+  globalSetup: ['./test/global-setup.ts', './test/demo-build.global-setup.ts'],
 });

@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openTestDatabase } from '../../../packages/postgres/test-support/embedded-postgres-server.js';
 import { startMotoServer, startS3rver } from '../../../packages/s3/test/start-s3-servers.js';
 import { startAllOrNone, stopAll } from '../../../test-support/process-groups.js';
-import { buildDemo } from './support/demo-build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,8 +11,6 @@ declare module 'vitest' {
     demoS3Endpoint: string;
     /** moto_server, the S3-compatible server with lifecycle rules. */
     demoMotoEndpoint: string;
-    /** The demo compiled from this run's sources into one file (support/demo-build.ts). */
-    demoBuild: string;
   }
 }
 
@@ -26,27 +20,16 @@ declare module 'vitest' {
  * that did start are stopped.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const built = await mkdtemp(join(tmpdir(), 'onboarding-kit-demo-'));
-  const removeBuilt = () => rm(built, { recursive: true, force: true });
-  try {
-    project.provide('demoBuild', await buildDemo(built));
-    const { database, s3rver, moto } = await startAllOrNone({
-      database: async () => {
-        const opened = await openTestDatabase();
-        return { connectionString: opened.connectionString, stop: () => opened.close() };
-      },
-      s3rver: startS3rver,
-      moto: startMotoServer,
-    });
-    project.provide('demoDatabaseUrl', database.connectionString);
-    project.provide('demoS3Endpoint', s3rver.endpoint);
-    project.provide('demoMotoEndpoint', moto.endpoint);
-    return async () => {
-      await stopAll([database, s3rver, moto]);
-      await removeBuilt();
-    };
-  } catch (error) {
-    await removeBuilt();
-    throw error;
-  }
+  const { database, s3rver, moto } = await startAllOrNone({
+    database: async () => {
+      const opened = await openTestDatabase();
+      return { connectionString: opened.connectionString, stop: () => opened.close() };
+    },
+    s3rver: startS3rver,
+    moto: startMotoServer,
+  });
+  project.provide('demoDatabaseUrl', database.connectionString);
+  project.provide('demoS3Endpoint', s3rver.endpoint);
+  project.provide('demoMotoEndpoint', moto.endpoint);
+  return () => stopAll([database, s3rver, moto]);
 }
