@@ -1,6 +1,6 @@
 import { screeningKeysOfWords } from '@onboarding-kit/core/adapter';
 import { foldLegalForms, isLegalForm } from './legal-forms.js';
-import { nameWords } from './normalize-name.js';
+import { nameWords, wordStartReading } from './normalize-name.js';
 
 /**
  * The keys under which the kit indexes a name for monitoring when it screens with this package's
@@ -11,7 +11,12 @@ import { nameWords } from './normalize-name.js';
  * written in Latin letters, and the other way round.
  */
 export const listNameKeys = (name: string): string[] => {
-  const words = nameWords(name);
-  const named = foldLegalForms(words).filter((word) => !isLegalForm(word));
-  return screeningKeysOfWords(named.length > 0 ? named : words);
+  const keysOf = (reading: string) => {
+    const words = nameWords(reading);
+    const named = foldLegalForms(words).filter((word) => !isLegalForm(word));
+    return screeningKeysOfWords(named.length > 0 ? named : words);
+  };
+  // A capital I inside a word read both ways, as the matcher does (`DeepakIyer`).
+  const other = wordStartReading(name);
+  return other === undefined ? keysOf(name) : [...new Set([...keysOf(name), ...keysOf(other)])];
 };

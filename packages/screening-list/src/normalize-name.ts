@@ -169,6 +169,18 @@ export const writtenWords = (name: string): WrittenWord[] => {
   return words;
 };
 
+const I_INSIDE_A_WORD = /(?<=[a-z])I(?=[a-z])/;
+/**
+ * The name read with each capital I inside a word as the start of a word (`DeepakIyer`: `Deepak
+ * Iyer`), when that reads other words than `nameWords`, which takes it for an l when the word has
+ * no other capital inside it (`SokoIov`, the classic evasion): both readings are screened.
+ */
+export const wordStartReading = (name: string): string | undefined => {
+  if (!I_INSIDE_A_WORD.test(name)) return undefined;
+  const reading = name.replace(I_FOR_L, ' I');
+  return normalizeName(reading) === normalizeName(name) ? undefined : reading;
+};
+
 /** A name normalized (`nameWords`), its words joined by one space. */
 export const normalizeName = (name: string): string => nameWords(name).join(' ');
 

@@ -3,7 +3,7 @@ import type { ResultAsync } from 'neverthrow';
 import { foldLegalForms } from './legal-forms.js';
 import { createNameIndexBuilder, type NameIndex } from './name-index.js';
 import { explainName, type NamePairing, type NameScore, scoreName, type WeightedWord } from './name-score.js';
-import { nameWords, writtenWords } from './normalize-name.js';
+import { nameWords, wordStartReading, writtenWords } from './normalize-name.js';
 import { type ListTarget, readTargetsCsv, type SanctionsListUnreadable } from './targets-csv.js';
 
 /** Who is screened: a person, or an organization (a company, a legal UBO); the client's country if known. */
@@ -150,6 +150,20 @@ const countryEvidence = (country: string, listed: readonly string[]): ScreeningC
 const before = (a: ListMatch, b: ListMatch): boolean =>
   a.score > b.score || (a.score === b.score && a.targetId < b.targetId);
 
+/** Sorted in place (`before`), by insertion: a few matches (Array#sort allocates a work array a call). */
+const sortMatches = (matches: ListMatch[]): ListMatch[] => {
+  for (let at = 1; at < matches.length; at += 1) {
+    const match = matches[at] as ListMatch;
+    let to = at;
+    while (to > 0 && before(match, matches[to - 1] as ListMatch)) {
+      matches[to] = matches[to - 1] as ListMatch;
+      to -= 1;
+    }
+    matches[to] = match;
+  }
+  return matches;
+};
+
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 const summaryOf = (
@@ -217,102 +231,109 @@ export const loadSanctionsList = (
     const matchedBy = new Int32Array(loaded.length);
     const matchedAt = new Int32Array(loaded.length);
     let query = 0;
+    const matchReading = (
+      screened: ScreenedName,
+      threshold: number,
+      targetIds: readonly string[] | undefined,
+    ): ListMatch[] => {
+      const organization = screened.kind === 'organization';
+      const words = screenedWords(screened.name, organization, names);
+      if (query === 0x7fffffff) {
+        matchedBy.fill(0);
+        query = 0;
+      }
+      query += 1;
+      // The best match of each target, in the order the targets were first matched.
+      const matches: ListMatch[] = [];
+      const candidates =
+        targetIds === undefined
+          ? names.candidates(words, organization)
+          : targetIds.flatMap((id) => namesOfTarget.get(id) ?? []);
+      // A name listed for many targets is scored, and explained, once a query.
+      const scoredNames = new Map<string, NameScore>();
+      // Only names that pass the threshold are explained.
+      let explained: Map<string, { pairing: NamePairing; explanation?: ScreeningExplanation }> | undefined;
+      for (let at = 0; at < candidates.length; at += 1) {
+        const candidate = candidates[at] as number;
+        if (names.isOrganization(candidate) !== organization) continue;
+        const listedTarget = names.targetOf(candidate);
+        const listedText = names.textOf(candidate);
+        const target = loaded[listedTarget] as ListTarget;
+        // The same text is the same words (an alias listed for many targets, a common name).
+        let scored = scoredNames.get(listedText);
+        if (scored === undefined) {
+          scored = scoreName(words, names.wordsInto(candidate, listedWords));
+          if (
+            scored.shorter &&
+            scored.score * 100 >= threshold &&
+            names.sharedByOthers(candidate, scored.pairedListed, NAMESAKES) >= NAMESAKES
+          )
+            scored = scoreName(words, listedWords, true);
+          scoredNames.set(listedText, scored);
+        }
+        const country =
+          screened.country === undefined ? undefined : countryEvidence(screened.country, target.countries);
+        let score = scored.score * 100;
+        // A mismatch lowers the score, but never hides a name identical word for word.
+        if (country?.outcome === 'MISMATCH') {
+          score *= COUNTRY_MISMATCH_FACTOR;
+          if (scored.exact) score = Math.max(score, threshold);
+        }
+        const known =
+          matchedBy[listedTarget] === query ? matches[matchedAt[listedTarget] as number] : undefined;
+        if (score < threshold || (known !== undefined && known.score >= score)) continue;
+        explained ??= new Map();
+        let same = explained.get(listedText);
+        if (same === undefined) {
+          same = { pairing: explainName(words, names.wordsInto(candidate, listedWords), scored.namesakes) };
+          explained.set(listedText, same);
+        }
+        let explanation: ScreeningExplanation;
+        if (country === undefined) {
+          // One explanation for every target of the same name (read, never changed, by the caller).
+          same.explanation ??= {
+            summary: summaryOf(score, same.pairing, scored.namesakes),
+            ...same.pairing,
+          };
+          explanation = same.explanation;
+        } else {
+          const details = { ...same.pairing, country };
+          explanation = { summary: summaryOf(score, details, scored.namesakes), ...details };
+        }
+        const match: ListMatch = {
+          targetId: target.id,
+          target,
+          targetName: target.name,
+          matchedName: listedText,
+          listName: target.datasets[0] ?? '',
+          score: Math.round(score * 10) / 10,
+          explanation,
+        };
+        if (known === undefined) {
+          matchedBy[listedTarget] = query;
+          matchedAt[listedTarget] = matches.length;
+          matches.push(match);
+        } else {
+          matches[matchedAt[listedTarget] as number] = match;
+        }
+      }
+      return sortMatches(matches);
+    };
     const list: SanctionsList = {
       size,
       targets: () => loaded.values(),
+      // A name with a capital I inside a word is screened as read both ways (`DeepakIyer`: an l,
+      // or a word's start): each target answers once, with its better score.
       match: (screened, threshold = DEFAULT_MATCH_THRESHOLD, targetIds) => {
-        const organization = screened.kind === 'organization';
-        const words = screenedWords(screened.name, organization, names);
-        if (query === 0x7fffffff) {
-          matchedBy.fill(0);
-          query = 0;
+        const matches = matchReading(screened, threshold, targetIds);
+        const other = wordStartReading(screened.name);
+        if (other === undefined) return matches;
+        const best = new Map(matches.map((match) => [match.targetId, match]));
+        for (const match of matchReading({ ...screened, name: other }, threshold, targetIds)) {
+          const known = best.get(match.targetId);
+          if (known === undefined || match.score > known.score) best.set(match.targetId, match);
         }
-        query += 1;
-        // The best match of each target, in the order the targets were first matched.
-        const matches: ListMatch[] = [];
-        const candidates =
-          targetIds === undefined
-            ? names.candidates(words, organization)
-            : targetIds.flatMap((id) => namesOfTarget.get(id) ?? []);
-        // A name listed for many targets is scored, and explained, once a query.
-        const scoredNames = new Map<string, NameScore>();
-        // Only names that pass the threshold are explained.
-        let explained: Map<string, { pairing: NamePairing; explanation?: ScreeningExplanation }> | undefined;
-        for (let at = 0; at < candidates.length; at += 1) {
-          const candidate = candidates[at] as number;
-          if (names.isOrganization(candidate) !== organization) continue;
-          const listedTarget = names.targetOf(candidate);
-          const listedText = names.textOf(candidate);
-          const target = loaded[listedTarget] as ListTarget;
-          // The same text is the same words (an alias listed for many targets, a common name).
-          let scored = scoredNames.get(listedText);
-          if (scored === undefined) {
-            scored = scoreName(words, names.wordsInto(candidate, listedWords));
-            if (
-              scored.shorter &&
-              scored.score * 100 >= threshold &&
-              names.sharedByOthers(candidate, scored.pairedListed, NAMESAKES) >= NAMESAKES
-            )
-              scored = scoreName(words, listedWords, true);
-            scoredNames.set(listedText, scored);
-          }
-          const country =
-            screened.country === undefined ? undefined : countryEvidence(screened.country, target.countries);
-          let score = scored.score * 100;
-          // A mismatch lowers the score, but never hides a name identical word for word.
-          if (country?.outcome === 'MISMATCH') {
-            score *= COUNTRY_MISMATCH_FACTOR;
-            if (scored.exact) score = Math.max(score, threshold);
-          }
-          const known =
-            matchedBy[listedTarget] === query ? matches[matchedAt[listedTarget] as number] : undefined;
-          if (score < threshold || (known !== undefined && known.score >= score)) continue;
-          explained ??= new Map();
-          let same = explained.get(listedText);
-          if (same === undefined) {
-            same = { pairing: explainName(words, names.wordsInto(candidate, listedWords), scored.namesakes) };
-            explained.set(listedText, same);
-          }
-          let explanation: ScreeningExplanation;
-          if (country === undefined) {
-            // One explanation for every target of the same name (read, never changed, by the caller).
-            same.explanation ??= {
-              summary: summaryOf(score, same.pairing, scored.namesakes),
-              ...same.pairing,
-            };
-            explanation = same.explanation;
-          } else {
-            const details = { ...same.pairing, country };
-            explanation = { summary: summaryOf(score, details, scored.namesakes), ...details };
-          }
-          const match: ListMatch = {
-            targetId: target.id,
-            target,
-            targetName: target.name,
-            matchedName: listedText,
-            listName: target.datasets[0] ?? '',
-            score: Math.round(score * 10) / 10,
-            explanation,
-          };
-          if (known === undefined) {
-            matchedBy[listedTarget] = query;
-            matchedAt[listedTarget] = matches.length;
-            matches.push(match);
-          } else {
-            matches[matchedAt[listedTarget] as number] = match;
-          }
-        }
-        // By insertion: a few matches (Array#sort allocates a work array a call).
-        for (let at = 1; at < matches.length; at += 1) {
-          const match = matches[at] as ListMatch;
-          let to = at;
-          while (to > 0 && before(match, matches[to - 1] as ListMatch)) {
-            matches[to] = matches[to - 1] as ListMatch;
-            to -= 1;
-          }
-          matches[to] = match;
-        }
-        return matches;
+        return sortMatches([...best.values()]);
       },
     };
     warmUp(list, names);

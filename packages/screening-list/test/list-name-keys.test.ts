@@ -19,8 +19,7 @@ const listOf = async (...rows: string[]) =>
 
 /**
  * Pairs the matcher finds that share no key (11 of 1,300 on 2026-11-27): Hebrew and Arabic letters
- * romanized with another consonant (ב as v, פ as f, ו as v, ק as q, the final ة as h); a capital I
- * read as an l (`DeepakIyer`, the evasion rule); a slip in a name of two short words, whose
+ * romanized with another consonant (ב as v, פ as f, ו as v, ק as q, the final ة as h); a slip in a name of two short words, whose
  * consonants are under five letters between them (`Emeka Adeeke`: `mk`, `dk`), pairs the keys leave
  * out because they would select too many names.
  */
@@ -29,7 +28,6 @@ const KNOWN_MISSES: ReadonlySet<string> = new Set([
   'אברהם כהן / Avraham COHEN',
   'יוסף שפירא / Yosef SHAPIRA',
   'יוסף פרץ / Yosef PERETZ',
-  'DeepakIyer / Deepak IYER',
   'אברהם פרידמן / Avraham FRIEDMAN',
   'משה פרידמן / Moshe FRIEDMAN',
   'Emeka Adeeke / Emeka ADELEKE',

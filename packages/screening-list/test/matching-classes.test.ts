@@ -104,6 +104,17 @@ describe('the classes of variation a screened name is found through', () => {
     expect(ids(screening.match(person('אברהם לוי')))).toContain('levi');
     expect(ids(screening.match(person('אליהו כהן')))).toContain('cohen-0');
   });
+  it('reads a capital I inside a word both as an l and as the start of a word run together', async () => {
+    async function* withIyer(): AsyncGenerator<string> {
+      yield* rows();
+      yield 'iyer,Person,Deepak IYER,,Test\n';
+    }
+    const screening = (await loadSanctionsList(withIyer()))._unsafeUnwrap();
+    expect(ids(screening.match(person('DeepakIyer')))).toContain('iyer');
+    expect(ids(screening.match(person('Viktor BeIov')))).toContain('belov');
+    const both = screening.match(person('DeepakIyer'), 0);
+    expect(new Set(ids(both)).size).toBe(both.length);
+  });
   it('finds a family name mistyped into a word the list does not hold: a letter swapped, dropped, added', async () => {
     const screening = await list();
     for (const [name, id] of [
