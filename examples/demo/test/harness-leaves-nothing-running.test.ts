@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, type TestContext, test } from 'vitest';
+import { describe, expect, inject, type TestContext, test } from 'vitest';
 import { groupAlive, signalGroup } from '../../../test-support/process-groups.js';
 
 /**
@@ -12,7 +12,6 @@ import { groupAlive, signalGroup } from '../../../test-support/process-groups.js
  * the servers start in turn count too.
  */
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const fixture = fileURLToPath(new URL('./processes/servers-then-failure.ts', import.meta.url));
 
 type Report = { failure?: string | null; groups: number[]; alive?: number[] };
 type Fixture = { child: ChildProcess; report: Promise<Report>; stderr: () => string };
@@ -37,7 +36,8 @@ const runFixture = (
   env: Readonly<Record<string, string>> = {},
 ): Fixture => {
   const { DATABASE_URL: _database, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, mode], {
+  // processes/servers-then-failure.ts, built for the run (support/demo-build.ts).
+  const child = spawn(process.execPath, ['--enable-source-maps', inject('harnessFixtureBuild'), mode], {
     cwd: repositoryRoot,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 /**
- * Run by harness-leaves-nothing-running.test.ts in a process of its own (`node --import tsx`):
+ * Run by harness-leaves-nothing-running.test.ts in a process of its own (built for the run):
  * starts the demo project's servers through its global setup, prints one JSON line with the process
  * groups the harness started, then ends as its argument says:
  *

@@ -42,25 +42,35 @@ const sourcesInPlace: Plugin = {
   },
 };
 
+/** What the run builds: the demo, and the harness test's fixture process. */
+export type DemoBuild = { readonly demo: string; readonly harnessFixture: string };
+
 /**
- * The demo's main.ts and the kit's sources compiled into one JavaScript file under `directory`, for
- * the tests that start demo processes: `node --import tsx` transpiled and resolved about 200
- * source files at every start (about 4 CPU s each, 1.8 s from this file). Built from the sources
- * at the start of every run, so it is never stale. Returns the file's path.
+ * The demo's main.ts, and the fixture harness-leaves-nothing-running.test.ts runs in processes of
+ * its own, each compiled with the kit's sources into one JavaScript file under `directory`:
+ * `node --import tsx` transpiled and resolved about 200 source files at every start (about 4 CPU s
+ * each, 1.8 s from the built file). Built from the sources at the start of every run, so never
+ * stale. Returns the files' paths.
  */
-export const buildDemo = async (directory: string): Promise<string> => {
-  const outfile = join(directory, 'demo.mjs');
+export const buildDemo = async (directory: string): Promise<DemoBuild> => {
   await build({
-    entryPoints: [join(repositoryRoot, 'examples/demo/src/main.ts')],
+    entryPoints: {
+      demo: join(repositoryRoot, 'examples/demo/src/main.ts'),
+      'servers-then-failure': join(repositoryRoot, 'examples/demo/test/processes/servers-then-failure.ts'),
+    },
     tsconfig: join(repositoryRoot, 'tsconfig.json'),
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    outfile,
+    outdir: directory,
+    outExtension: { '.js': '.mjs' },
     sourcemap: true,
     plugins: [sourcesInPlace],
     logLevel: 'error',
   });
-  return outfile;
+  return {
+    demo: join(directory, 'demo.mjs'),
+    harnessFixture: join(directory, 'servers-then-failure.mjs'),
+  };
 };
