@@ -141,10 +141,13 @@ const openPersistenceAndStorage = (
         ),
       )
       .map((s3Opened): DemoAdapters => {
-        const { signedLinks: _signedLinks, testing: _testing, ...memoryPorts } = memory;
+        const { signedLinks: _signedLinks, testing: _testing, hashing, ...memoryPorts } = memory;
         return {
           ports: {
             ...memoryPorts,
+            // Memory mode plugs Node's SHA-256; on PostgreSQL the demo hashes as a PostgreSQL host
+            // does when it plugs none (core's portable one), so its create reads no memory file.
+            ...(opened === null ? { hashing } : {}),
             // Real HTTP delivery (the memory adapters' default transport only records).
             webhookTransport: createNodeWebhookTransport(),
             ...(opened === null ? {} : opened.adapters),
