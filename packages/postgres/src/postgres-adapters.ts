@@ -64,13 +64,9 @@ export const createPostgresAdapters = ({
   // node-postgres re-emits the error of an idle pooled connection (a database restart, a
   // terminated backend) on the pool, and an unheard 'error' event would end the process. The
   // pool has already dropped that connection; the next query opens a new one.
-  // A connection the pool opens is also heard from its first moment: the pool stops listening
-  // when it hands the connection out, and a server shutting down can cut it in the very packet
-  // that opened it, before a transaction's checkOut listens. The next statement then fails.
   if (!poolsWithErrorListener.has(pool)) {
     poolsWithErrorListener.add(pool);
     pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', () => undefined));
   }
   const tables = kitTables(schema);
   const session = poolSession(pool);

@@ -47,24 +47,30 @@ export type CheckedOutClient = {
   release(failure?: unknown): void;
 };
 
-export const checkOut = async (pool: Pool): Promise<CheckedOutClient> => {
-  const client = await pool.connect();
-  let connectionError: unknown;
-  // node-postgres removes the pool's listener while a client is checked out: a connection lost
-  // between two statements (a database restart) would otherwise be an unhandled 'error' event.
-  const onError = (error: unknown) => {
-    connectionError = error;
-  };
-  client.on('error', onError);
-  return {
-    client,
-    release: (failure) => {
-      client.off('error', onError);
-      const reason = failure ?? connectionError;
-      client.release(reason === undefined ? undefined : reason instanceof Error ? reason : true);
-    },
-  };
-};
+export const checkOut = (pool: Pool): Promise<CheckedOutClient> =>
+  new Promise((resolve, reject) => {
+    let connectionError: unknown;
+    // node-postgres removes the pool's listener while a client is checked out: a connection lost
+    // between two statements (a database restart) would otherwise be an unhandled 'error' event.
+    const onError = (error: unknown) => {
+      connectionError = error;
+    };
+    // Listened for in the callback, which the pool calls as it hands the client out: a promise's
+    // continuation comes only after the driver has read the whole packet, and a server shutting
+    // down can cut a connection in the very packet that opens it.
+    pool.connect((failure, client) => {
+      if (failure !== undefined || client === undefined) return reject(failure);
+      client.on('error', onError);
+      resolve({
+        client,
+        release: (failure) => {
+          client.off('error', onError);
+          const reason = failure ?? connectionError;
+          client.release(reason === undefined ? undefined : reason instanceof Error ? reason : true);
+        },
+      });
+    });
+  });
 
 /** Rolls back and hands the client back; a rollback that fails means the connection is gone. */
 export const rollbackAndRelease = async ({ client, release }: CheckedOutClient): Promise<void> => {
