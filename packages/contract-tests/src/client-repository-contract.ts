@@ -496,6 +496,7 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
               unmatchedSubject: [],
               unmatchedListed: [],
               country: { subject: 'DK', listed: ['dk', 'tr'], outcome: 'MATCH' },
+              birthDate: { subject: '1972-05-06', listed: ['1971-02-03', '1972'], outcome: 'MATCH' },
             },
             entry: {
               name: 'Zoe Unal ORSTED',

@@ -56,6 +56,7 @@ export type {
   ScreeningJobQueue,
 } from './ports/screening-job-queue.js';
 export {
+  type ScreeningBirthDateEvidence,
   type ScreeningCountryEvidence,
   type ScreeningExplanation,
   type ScreeningListEntry,

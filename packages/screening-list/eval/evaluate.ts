@@ -16,13 +16,19 @@ import { fileURLToPath } from 'node:url';
 import { loadSanctionsList as loadBaseline } from '../../../bench/baseline/fuzzball-sanctions-list.js';
 import { normalizeName } from '../src/normalize-name.js';
 import { loadSanctionsList } from '../src/sanctions-list.js';
+import {
+  birthDateCell,
+  clientBirthDates,
+  listedBirthDates,
+  matchedClientBirthDates,
+} from './generated-birth-dates.js';
 import { companyName, cultures, personName, pick, seededRandom } from './multicultural-names.js';
 
 type Matcher = {
   readonly name: string;
   load(rows: AsyncIterable<string>): Promise<{
     match(
-      screened: { kind: 'person' | 'organization'; name: string },
+      screened: { kind: 'person' | 'organization'; name: string; birthDate?: string },
       threshold?: number,
       targetIds?: readonly string[],
     ): readonly {
@@ -94,76 +100,110 @@ const schemaOf = (kind: string) => (kind === 'person' ? 'Person' : 'Company');
 /** The generated background: persons (a fifth written in their own script, with a Latin alias) and companies. */
 async function* generated(count: number, seed: number): AsyncGenerator<string> {
   const random = seededRandom(seed);
+  // Drawn apart from the names, which stay those drawn before the list had birth dates.
+  const birthDates = listedBirthDates(seed);
   for (let i = 0; i < count; i += 1) {
     if (random() < 0.7) {
       const culture = pick(random, cultures);
       const native = random() < 0.2;
       const name = personName(random, culture, native ? 'native' : 'latin');
-      yield `g-${i},Person,${quoted(name)},,,,Generated\n`;
+      yield `g-${i},Person,${quoted(name)},,${birthDateCell(birthDates())},,Generated\n`;
     } else {
       yield `g-${i},Company,${quoted(companyName(random))},,,,Generated\n`;
     }
   }
 }
 
-const listedNames = new Map<string, { id: string; kind: string }>();
+/** Each listed name of the sets, a target of its own; a listed person with the birth dates a list gives. */
+const listedNames = new Map<string, { id: string; kind: string; birthDates: readonly string[] }>();
+const pairBirthDates = listedBirthDates(0x9a15);
 for (const pair of pairs) {
   const key = `${pair.kind}\t${pair.listed}`;
-  if (!listedNames.has(key)) listedNames.set(key, { id: `pair-${listedNames.size}`, kind: pair.kind });
+  if (!listedNames.has(key))
+    listedNames.set(key, {
+      id: `pair-${listedNames.size}`,
+      kind: pair.kind,
+      birthDates: pair.kind === 'person' ? pairBirthDates() : [],
+    });
 }
 async function* pairList(): AsyncGenerator<string> {
   yield header;
-  for (const [key, { id, kind }] of listedNames) {
-    yield `${id},${schemaOf(kind)},${quoted(key.split('\t')[1] as string)},,,,Evaluation\n`;
+  for (const [key, { id, kind, birthDates }] of listedNames) {
+    yield `${id},${schemaOf(kind)},${quoted(key.split('\t')[1] as string)},,${birthDateCell(birthDates)},,Evaluation\n`;
   }
   yield* generated(20_000, 0xbac6);
 }
+
+/**
+ * The birth date each pair's client gives, when screened with birth dates: a match is the listed
+ * person, who gives the listed date (or one a year off, or none: `matchedClientBirthDates`); a
+ * look-alike is another person, who gives a date of their own in four cases of five.
+ */
+const pairClientBirthDates = (set: readonly LabelledPair[]): (string | undefined)[] => {
+  const matched = matchedClientBirthDates(0x9a16);
+  const own = clientBirthDates(0x9a17);
+  const gives = seededRandom(0x9a18);
+  return set.map((pair) => {
+    if (pair.kind !== 'person') return undefined;
+    if (pair.match) return matched(listedNames.get(`${pair.kind}\t${pair.listed}`)?.birthDates ?? []);
+    return gives() < 0.8 ? own() : undefined;
+  });
+};
+/** The clean clients' birth dates are drawn from this seed (EVAL_CLEAN_BIRTH_DATE_SEED: another draw, to see the spread). */
+const cleanBirthDateSeed = Number(process.env.EVAL_CLEAN_BIRTH_DATE_SEED ?? 0xc1ea);
+/** Whether to screen with birth dates: both runs are reported, the name-only one comparable with earlier passes. */
+const readings = [
+  { name: 'names only', birthDates: false },
+  { name: 'with birth dates', birthDates: true },
+] as const;
 
 const kindOf = (kind: string) => (kind === 'person' ? 'person' : 'organization') as 'person' | 'organization';
 const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(3));
 
 for (const matcher of matchers.slice(0, Number(process.env.EVAL_MATCHERS ?? matchers.length))) {
   const list = await matcher.load(pairList());
-  for (const set of sets) {
-    let truePositives = 0;
-    let falsePositives = 0;
-    let falseNegatives = 0;
-    const misses = new Map<string, { found: number; of: number }>();
-    const examples: string[] = [];
-    for (const pair of set.pairs) {
-      const id = listedNames.get(`${pair.kind}\t${pair.listed}`)?.id;
-      const found = list
-        .match({ kind: kindOf(pair.kind), name: pair.screened })
-        .some((match) => match.targetId === id);
-      const variation = `${pair.match ? 'match' : 'non-match'}: ${pair.variation}`;
-      const tally = misses.get(variation) ?? { found: 0, of: 0 };
-      tally.of += 1;
-      if (found) tally.found += 1;
-      misses.set(variation, tally);
-      if (found && pair.match) truePositives += 1;
-      if (found && !pair.match) falsePositives += 1;
-      if (!found && pair.match) falseNegatives += 1;
-      if (found !== pair.match && examples.length < shownExamples) {
-        // The pair's own score, whether or not the index made it a candidate: a miss scored at or
-        // above the threshold was never a candidate.
-        const own = list.match(
-          { kind: kindOf(pair.kind), name: pair.screened },
-          0,
-          id === undefined ? [] : [id],
-        );
-        examples.push(
-          `${pair.match ? 'missed' : 'flagged'}: ${pair.listed} / ${pair.screened} (score ${own.find((match) => match.targetId === id)?.score ?? 0})`,
-        );
+  for (const reading of readings)
+    for (const set of sets) {
+      const birthDates = pairClientBirthDates(set.pairs);
+      let truePositives = 0;
+      let falsePositives = 0;
+      let falseNegatives = 0;
+      const misses = new Map<string, { found: number; of: number }>();
+      const examples: string[] = [];
+      for (const [at, pair] of set.pairs.entries()) {
+        const id = listedNames.get(`${pair.kind}\t${pair.listed}`)?.id;
+        const birthDate = reading.birthDates ? birthDates[at] : undefined;
+        const screened = {
+          kind: kindOf(pair.kind),
+          name: pair.screened,
+          ...(birthDate === undefined ? {} : { birthDate }),
+        };
+        const found = list.match(screened).some((match) => match.targetId === id);
+        const variation = `${pair.match ? 'match' : 'non-match'}: ${pair.variation}`;
+        const tally = misses.get(variation) ?? { found: 0, of: 0 };
+        tally.of += 1;
+        if (found) tally.found += 1;
+        misses.set(variation, tally);
+        if (found && pair.match) truePositives += 1;
+        if (found && !pair.match) falsePositives += 1;
+        if (!found && pair.match) falseNegatives += 1;
+        if (found !== pair.match && examples.length < shownExamples) {
+          // The pair's own score, whether or not the index made it a candidate: a miss scored at or
+          // above the threshold was never a candidate.
+          const own = list.match(screened, 0, id === undefined ? [] : [id]);
+          examples.push(
+            `${pair.match ? 'missed' : 'flagged'}: ${pair.listed} / ${pair.screened} (score ${own.find((match) => match.targetId === id)?.score ?? 0})`,
+          );
+        }
       }
+      console.log(`\n${matcher.name}, ${set.name}, ${reading.name}: ${set.pairs.length} labelled pairs`);
+      console.log(
+        `precision ${ratio(truePositives, truePositives + falsePositives)}  recall ${ratio(truePositives, truePositives + falseNegatives)}  (${truePositives} found, ${falseNegatives} missed, ${falsePositives} look-alikes flagged)`,
+      );
+      for (const [variation, { found, of }] of [...misses].sort())
+        console.log(`  ${variation}: ${found}/${of} flagged`);
+      for (const example of examples) console.log(`  ${example}`);
     }
-    console.log(`\n${matcher.name}, ${set.name}: ${set.pairs.length} labelled pairs`);
-    console.log(
-      `precision ${ratio(truePositives, truePositives + falsePositives)}  recall ${ratio(truePositives, truePositives + falseNegatives)}  (${truePositives} found, ${falseNegatives} missed, ${falsePositives} look-alikes flagged)`,
-    );
-    for (const [variation, { found, of }] of [...misses].sort())
-      console.log(`  ${variation}: ${found}/${of} flagged`);
-    for (const example of examples) console.log(`  ${example}`);
-  }
 
   async function* cleanList(): AsyncGenerator<string> {
     yield header;
@@ -181,37 +221,42 @@ for (const matcher of matchers.slice(0, Number(process.env.EVAL_MATCHERS ?? matc
     })(),
   );
   const loadSeconds = (performance.now() - started) / 1000;
-  let screened = 0;
-  let alerted = 0;
-  // Alerts on a listed name the client's name is word for word, but for a middle name it leaves
-  // out (`Ivan Frolov` / `Ivan Sergeevich Frolov`): the same name as far as the list says.
-  let shorter = 0;
-  const alerts: string[] = [];
-  for (const name of cleanNames) {
-    if (listed.has(normalizeName(name))) continue;
-    screened += 1;
-    const hits = big.match({ kind: 'person', name });
-    if (hits.length > 0) {
-      alerted += 1;
-      const [hit] = hits;
-      const explanation = hit?.explanation;
-      if (
-        explanation !== undefined &&
-        explanation.unmatchedSubject.length === 0 &&
-        explanation.tokens.every((token) => token.kind === 'EXACT')
-      )
-        shorter += 1;
-      if (alerts.length < Number(process.env.EVAL_SHOWN_ALERTS ?? 8) && hit !== undefined) {
-        alerts.push(`${name} / ${hit.matchedName}: ${hit.explanation?.summary ?? hit.score}`);
+  for (const reading of readings) {
+    // Each clean client's own birth date, drawn independently of the list's.
+    const cleanBirthDate = clientBirthDates(cleanBirthDateSeed);
+    let screened = 0;
+    let alerted = 0;
+    // Alerts on a listed name the client's name is word for word, but for a middle name it leaves
+    // out (`Ivan Frolov` / `Ivan Sergeevich Frolov`): the same name as far as the list says.
+    let shorter = 0;
+    const alerts: string[] = [];
+    for (const name of cleanNames) {
+      const birthDate = cleanBirthDate();
+      if (listed.has(normalizeName(name))) continue;
+      screened += 1;
+      const hits = big.match({ kind: 'person', name, ...(reading.birthDates ? { birthDate } : {}) });
+      if (hits.length > 0) {
+        alerted += 1;
+        const [hit] = hits;
+        const explanation = hit?.explanation;
+        if (
+          explanation !== undefined &&
+          explanation.unmatchedSubject.length === 0 &&
+          explanation.tokens.every((token) => token.kind === 'EXACT')
+        )
+          shorter += 1;
+        if (alerts.length < Number(process.env.EVAL_SHOWN_ALERTS ?? 8) && hit !== undefined) {
+          alerts.push(`${name} / ${hit.matchedName}: ${hit.explanation?.summary ?? hit.score}`);
+        }
       }
     }
-  }
-  console.log(
-    `clean clients: ${((alerted / screened) * 1000).toFixed(1)} alerts per 1,000 (${alerted} of ${screened} not identical to a listed name, against ${listTargets.toLocaleString('en')} targets loaded in ${loadSeconds.toFixed(1)} s)`,
-  );
-  if (shorter > 0)
     console.log(
-      `  of which ${shorter} on a listed name the client's is word for word but for a middle name left out (${((shorter / screened) * 1000).toFixed(1)} per 1,000), ${alerted - shorter} on another name (${(((alerted - shorter) / screened) * 1000).toFixed(1)} per 1,000)`,
+      `clean clients, ${reading.name}: ${((alerted / screened) * 1000).toFixed(1)} alerts per 1,000 (${alerted} of ${screened} not identical to a listed name, against ${listTargets.toLocaleString('en')} targets loaded in ${loadSeconds.toFixed(1)} s)`,
     );
-  for (const alert of alerts) console.log(`  ${alert}`);
+    if (shorter > 0)
+      console.log(
+        `  of which ${shorter} on a listed name the client's is word for word but for a middle name left out (${((shorter / screened) * 1000).toFixed(1)} per 1,000), ${alerted - shorter} on another name (${(((alerted - shorter) / screened) * 1000).toFixed(1)} per 1,000)`,
+      );
+    for (const alert of alerts) console.log(`  ${alert}`);
+  }
 }

@@ -56,6 +56,7 @@ export const createListScreeningProvider = ({
                 kind,
                 name: subject.name,
                 ...(subject.country === undefined ? {} : { country: subject.country }),
+                ...(subject.birthDate === undefined ? {} : { birthDate: subject.birthDate }),
               },
               threshold,
               scope?.targetIds,

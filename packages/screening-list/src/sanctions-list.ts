@@ -1,5 +1,6 @@
 import type { ScreeningCountryEvidence, ScreeningExplanation } from '@onboarding-kit/core/adapter';
 import type { ResultAsync } from 'neverthrow';
+import { birthDateEvidence } from './birth-date-evidence.js';
 import { foldLegalForms } from './legal-forms.js';
 import { createNameIndexBuilder, type NameIndex } from './name-index.js';
 import { explainName, type NamePairing, type NameScore, scoreName, type WeightedWord } from './name-score.js';
@@ -12,6 +13,8 @@ export type ScreenedName = {
   readonly name: string;
   /** ISO 3166-1 alpha-2: evidence (a mismatch lowers the score), never a filter. */
   readonly country?: string;
+  /** ISO 8601 (`1961-04-12`): evidence (a listed birth year more than one apart lowers the score), never a filter. */
+  readonly birthDate?: string;
 };
 
 /** A list target whose name (or one of its aliases) is close enough to the screened name. */
@@ -25,7 +28,7 @@ export type ListMatch = {
   readonly matchedName: string;
   /** The first dataset naming the target, e.g. `US OFAC Specially Designated Nationals (SDN) List`. */
   readonly listName: string;
-  /** 0..100 (name-score.ts), lowered when the client's country is none of the target's. */
+  /** 0..100 (name-score.ts), lowered when the client's country or birth year is none of the target's. */
   readonly score: number;
   /** Which words matched which, how, and why the score is what it is. */
   readonly explanation: ScreeningExplanation;
@@ -109,6 +112,14 @@ const warmUp = (list: SanctionsList, names: NameIndex) => {
 
 /** A client whose country is none of the target's scores this much of its name's score. */
 const COUNTRY_MISMATCH_FACTOR = 0.9;
+
+/**
+ * A client born in another year than the target (`birth-date-evidence.ts`) scores this much of its
+ * name's score. Chosen by measurement (docs/decisions.md, birth dates): a namesake whose given and
+ * family name are a listed person's (`Andrey Lovba` / `Andrey Borisovich Lovba`) scores 85–95 on the
+ * name alone.
+ */
+const BIRTH_DATE_MISMATCH_FACTOR = 0.8;
 
 /** FollowTheMoney schemas screened for each kind; vessels, aircraft and the rest never match a client. */
 const schemasOf: Record<ScreenedName['kind'], ReadonlySet<string>> = {
@@ -194,6 +205,11 @@ const summaryOf = (
       `The client's country ${explanation.country.subject} is none of the entry's (${explanation.country.listed.join(', ')}): the score is lowered.`,
     );
   }
+  if (explanation.birthDate?.outcome === 'MISMATCH') {
+    parts.push(
+      `The client's birth date ${explanation.birthDate.subject} is more than a year from the entry's (${explanation.birthDate.listed.join(', ')}): the score is lowered.`,
+    );
+  }
   return parts.join(' ');
 };
 
@@ -273,12 +289,15 @@ export const loadSanctionsList = (
         }
         const country =
           screened.country === undefined ? undefined : countryEvidence(screened.country, target.countries);
+        const birthDate =
+          screened.birthDate === undefined
+            ? undefined
+            : birthDateEvidence(screened.birthDate, target.birthDates);
         let score = scored.score * 100;
         // A mismatch lowers the score, but never hides a name identical word for word.
-        if (country?.outcome === 'MISMATCH') {
-          score *= COUNTRY_MISMATCH_FACTOR;
-          if (scored.exact) score = Math.max(score, threshold);
-        }
+        if (country?.outcome === 'MISMATCH') score *= COUNTRY_MISMATCH_FACTOR;
+        if (birthDate?.outcome === 'MISMATCH') score *= BIRTH_DATE_MISMATCH_FACTOR;
+        if (scored.exact && score < scored.score * 100) score = Math.max(score, threshold);
         const known =
           matchedBy[listedTarget] === query ? matches[matchedAt[listedTarget] as number] : undefined;
         if (score < threshold || (known !== undefined && known.score >= score)) continue;
@@ -289,7 +308,7 @@ export const loadSanctionsList = (
           explained.set(listedText, same);
         }
         let explanation: ScreeningExplanation;
-        if (country === undefined) {
+        if (country === undefined && birthDate === undefined) {
           // One explanation for every target of the same name (read, never changed, by the caller).
           same.explanation ??= {
             summary: summaryOf(score, same.pairing, scored.namesakes),
@@ -297,7 +316,11 @@ export const loadSanctionsList = (
           };
           explanation = same.explanation;
         } else {
-          const details = { ...same.pairing, country };
+          const details = {
+            ...same.pairing,
+            ...(country === undefined ? {} : { country }),
+            ...(birthDate === undefined ? {} : { birthDate }),
+          };
           explanation = { summary: summaryOf(score, details, scored.namesakes), ...details };
         }
         const match: ListMatch = {

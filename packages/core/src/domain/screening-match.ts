@@ -19,6 +19,12 @@ export type ScreeningSubject = {
    * name match for it.
    */
   readonly country?: string;
+  /**
+   * The person's birth date (ISO 8601, `1961-04-12`) when the payload gives one: evidence, never a
+   * filter, as the country. A provider may lower the score of a listed entry born in another year,
+   * but never hides an exact name match for it.
+   */
+  readonly birthDate?: string;
 };
 
 /** How one word of the screened name was paired with one of the listed name. */
@@ -47,6 +53,19 @@ export type ScreeningCountryEvidence = {
   readonly outcome: 'MATCH' | 'MISMATCH' | 'UNKNOWN';
 };
 
+/**
+ * How the client's birth date compares with the listed entry's (`ScreeningSubject.birthDate`), by
+ * year: a year within one of one of the entry's is a `MATCH` (a year off is a common slip of data
+ * entry, and lists give a year for a date they are unsure of).
+ */
+export type ScreeningBirthDateEvidence = {
+  readonly subject: string;
+  /** The entry's birth dates as the list gives them (full dates or years); unreadable ones are ignored. */
+  readonly listed: readonly string[];
+  /** `MISMATCH` lowered the score; `UNKNOWN` when the entry gives no readable birth date. */
+  readonly outcome: 'MATCH' | 'MISMATCH' | 'UNKNOWN';
+};
+
 /** Why a name scored what it did, for the reviewer. */
 export type ScreeningExplanation = {
   /** One readable sentence or two: `"sokolov" = "sokolov" (rare surname, 62% of the weight); …`. */
@@ -58,6 +77,8 @@ export type ScreeningExplanation = {
   readonly unmatchedListed: readonly string[];
   /** Present when the subject carried a country. */
   readonly country?: ScreeningCountryEvidence;
+  /** Present when the subject carried a birth date. */
+  readonly birthDate?: ScreeningBirthDateEvidence;
 };
 
 /** The listed entry a subject resembles, as the list gives it. */

@@ -119,6 +119,10 @@ const explanationOf = ({ explanation }: ScreeningMatch): ScreeningHit['explanati
           explanation.country === undefined
             ? null
             : { ...explanation.country, listed: [...explanation.country.listed] },
+        birthDate:
+          explanation.birthDate === undefined
+            ? null
+            : { ...explanation.birthDate, listed: [...explanation.birthDate.listed] },
       };
 
 /** The hit's copy of the listed entry (null when the provider gave none). */

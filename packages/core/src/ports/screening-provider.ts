@@ -2,6 +2,7 @@ import type { ResultAsync } from 'neverthrow';
 import type { ScreeningMatch, ScreeningSubject } from '../domain/screening-match.js';
 
 export type {
+  ScreeningBirthDateEvidence,
   ScreeningCountryEvidence,
   ScreeningExplanation,
   ScreeningListEntry,

@@ -235,7 +235,7 @@ export const screeningTokenMatchSchema = z
   .meta({ id: 'ScreeningTokenMatch' });
 export type ScreeningTokenMatch = z.infer<typeof screeningTokenMatchSchema>;
 
-/** Why a name scored what it did: the pairs of words, the words left over, the country evidence. */
+/** Why a name scored what it did: the pairs of words, the words left over, the country and birth-date evidence. */
 export const screeningExplanationSchema = z
   .object({
     /** A readable account of the score. */
@@ -251,6 +251,19 @@ export const screeningExplanationSchema = z
         subject: z.string(),
         listed: z.array(z.string()),
         /** MISMATCH lowered the score (it never hides an exact name match); UNKNOWN: the entry names no country. */
+        outcome: z.enum(['MATCH', 'MISMATCH', 'UNKNOWN']),
+      })
+      .nullable(),
+    /**
+     * The client's birth date beside the entry's; null when the client gave none (or the hit was
+     * recorded before the kit took birth dates). Compared by year, one year apart still a MATCH.
+     */
+    birthDate: z
+      .object({
+        subject: z.string(),
+        /** As the list gives them; unreadable ones are ignored. */
+        listed: z.array(z.string()),
+        /** MISMATCH lowered the score (it never hides an exact name match); UNKNOWN: the entry gives no readable birth date. */
         outcome: z.enum(['MATCH', 'MISMATCH', 'UNKNOWN']),
       })
       .nullable(),

@@ -64,11 +64,12 @@ export const indexKeysOf =
     provider?.nameKeys?.(name) ?? screeningNameKeys(name);
 
 /** The subject a candidate row stands for, as the provider takes it. */
-const subjectOf = ({ field, name, kind, country }: ScreenedNameCandidate): ScreeningSubject => ({
+const subjectOf = ({ field, name, kind, country, birthDate }: ScreenedNameCandidate): ScreeningSubject => ({
   field,
   name,
   kind,
   ...(country === undefined ? {} : { country }),
+  ...(birthDate === undefined ? {} : { birthDate }),
 });
 
 /**
@@ -220,7 +221,14 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
         for (const target of targetsByKey.get(key) ?? []) targetIds.add(target.id);
       }
       const subject = subjectOf(candidate);
-      const subjectKey = JSON.stringify([subject.field, subject.name, subject.kind, subject.country ?? null]);
+      // Clients of one name share the answer only with the same evidence (country, birth date).
+      const subjectKey = JSON.stringify([
+        subject.field,
+        subject.name,
+        subject.kind,
+        subject.country ?? null,
+        subject.birthDate ?? null,
+      ]);
       for (const targetId of targetIds) {
         let group = groups.get(targetId);
         if (group === undefined) {
