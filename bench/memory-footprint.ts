@@ -12,8 +12,13 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createOnboardingKit, exampleIndividualPayload, type ManagerPrincipal } from '@onboarding-kit/core';
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import {
+  createControllableClock,
+  createOnboardingKit,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { createGoalLedger } from './bench-report.js';
 
 const creates = Number(process.env.BENCH_CREATES ?? 100_000);

@@ -8,8 +8,8 @@
  * per client of the screening jobs (read, the provider's matching, write). BENCH_LIST_TARGETS and
  * BENCH_SCREENED_CLIENTS change the sizes.
  */
-import { exampleEntityPayload, type ManagerPrincipal } from '@onboarding-kit/core';
-import { createControllableClock, createMemoryKit } from '@onboarding-kit/memory';
+import { createControllableClock, exampleEntityPayload, type ManagerPrincipal } from '@onboarding-kit/core';
+import { createMemoryKit } from '@onboarding-kit/memory';
 import { createListScreeningProvider, loadSanctionsList } from '@onboarding-kit/screening-list';
 
 const targets = Number(process.env.BENCH_LIST_TARGETS ?? 100_000);

@@ -16,6 +16,13 @@ export type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboa
 export type { OnboardingKitPorts } from './onboarding-kit-ports.js';
 export type { Clock } from './ports/clock.js';
 export { randomUuids, systemClock } from './kit-context.js';
+// Test doubles of the clock, the ids and the webhook transport, for a host's tests on any adapters.
+export { type ControllableClock, createControllableClock } from './test-doubles/controllable-clock.js';
+export {
+  createRecordingWebhookTransport,
+  type RecordingWebhookTransport,
+} from './test-doubles/recording-webhook-transport.js';
+export { createSequentialIds } from './test-doubles/sequential-ids.js';
 export {
   type KitMaintenance,
   type KitMaintenanceOptions,

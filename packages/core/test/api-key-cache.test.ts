@@ -1,8 +1,13 @@
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { type ApiKeyStore, hashApiKey, type StorageUnavailable } from '../src/adapter.js';
-import { createOnboardingKit, type OnboardingKitOptions, type Principal } from '../src/index.js';
+import {
+  createControllableClock,
+  createOnboardingKit,
+  type OnboardingKitOptions,
+  type Principal,
+} from '../src/index.js';
 import { aManager } from './support/memory-kit.js';
 
 /**

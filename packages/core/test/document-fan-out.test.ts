@@ -1,8 +1,13 @@
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { type DocumentStorage, MAX_DISTINCT_DOCUMENTS_PER_PAYLOAD } from '../src/adapter.js';
-import { createOnboardingKit, exampleEntityPayload, principalKey } from '../src/index.js';
+import {
+  createControllableClock,
+  createOnboardingKit,
+  exampleEntityPayload,
+  principalKey,
+} from '../src/index.js';
 import { aManager } from './support/memory-kit.js';
 
 /** What one payload can make the kit do to its storage is bounded. */

@@ -1,7 +1,12 @@
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { describe, expect, it } from 'vitest';
 import type { DocumentStorage } from '../src/adapter.js';
-import { createOnboardingKit, exampleIndividualPayload, principalKey } from '../src/index.js';
+import {
+  createControllableClock,
+  createOnboardingKit,
+  exampleIndividualPayload,
+  principalKey,
+} from '../src/index.js';
 import { aManager } from './support/memory-kit.js';
 
 /**

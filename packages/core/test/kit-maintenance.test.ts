@@ -1,7 +1,7 @@
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { documentKeyFor } from '../src/adapter.js';
-import { createOnboardingKit, startKitMaintenance } from '../src/index.js';
+import { createControllableClock, createOnboardingKit, startKitMaintenance } from '../src/index.js';
 
 const day = 24 * 60 * 60_000;
 

@@ -1,8 +1,9 @@
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { errAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { type DocumentStorage, storageUnavailable } from '../src/adapter.js';
 import {
+  createControllableClock,
   createOnboardingKit,
   type DomainError,
   exampleIndividualPayload,

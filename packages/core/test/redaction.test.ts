@@ -1,9 +1,10 @@
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { errAsync, okAsync } from 'neverthrow';
 import { describe, expect, test, vi } from 'vitest';
 import { type DocumentStorage, storageUnavailable, type UnitOfWork } from '../src/adapter.js';
 import {
   type CompliancePrincipal,
+  createControllableClock,
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,

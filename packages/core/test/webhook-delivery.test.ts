@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createControllableClock, createMemoryKit, type MemoryKit } from '@onboarding-kit/memory';
+import { createMemoryKit, type MemoryKit } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +10,7 @@ import {
 } from '../src/adapter.js';
 import {
   type CompliancePrincipal,
+  createControllableClock,
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,

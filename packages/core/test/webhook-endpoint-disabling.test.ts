@@ -1,7 +1,12 @@
-import { createControllableClock, createMemoryKit, type MemoryKit } from '@onboarding-kit/memory';
+import { createMemoryKit, type MemoryKit } from '@onboarding-kit/memory';
 import { describe, expect, it } from 'vitest';
 import type { WebhookAnswer } from '../src/adapter.js';
-import { exampleIndividualPayload, type ManagerPrincipal, principalKey } from '../src/index.js';
+import {
+  createControllableClock,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+  principalKey,
+} from '../src/index.js';
 import { aManager } from './support/memory-kit.js';
 
 const HOUR = 3_600_000;

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  createControllableClock,
   createOnboardingKit,
   defaultReferenceLists,
   type OnboardingKitOptions,
   principalKey,
 } from '@onboarding-kit/core';
 import type { ScreeningProvider } from '@onboarding-kit/core/adapter';
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
 import { okAsync } from 'neverthrow';
 import request from 'supertest';

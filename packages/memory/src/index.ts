@@ -1,11 +1,8 @@
 /**
  * The public API of @onboarding-kit/memory: every port of the kit in memory (host unit tests, the
- * demo), a controllable clock and id generators. The list is pinned by
- * `docs/api/memory.exports.txt`.
+ * demo). The list is pinned by `docs/api/memory.exports.txt`.
  */
 
-export { type ControllableClock, createControllableClock } from './controllable-clock.js';
-export { createSequentialIds } from './id-generators.js';
 export {
   createMemoryAdapters,
   type MemoryAdapters,
@@ -26,7 +23,3 @@ export {
   type WebhookRoundOptions,
 } from './memory-webhook-runner.js';
 export { nodeTextHashing } from './node-text-hashing.js';
-export {
-  createRecordingWebhookTransport,
-  type RecordingWebhookTransport,
-} from './recording-webhook-transport.js';

@@ -1,9 +1,11 @@
 import {
   type AuditEntry,
   type Clock,
+  createRecordingWebhookTransport,
   type OnboardingKit,
   type OnboardingKitPorts,
   type Principal,
+  type RecordingWebhookTransport,
   randomUuids,
   systemClock,
 } from '@onboarding-kit/core';
@@ -51,10 +53,6 @@ import {
 } from './memory-webhook-job-queue.js';
 import { runDueWebhookJobs, type WebhookRoundOptions } from './memory-webhook-runner.js';
 import { nodeTextHashing } from './node-text-hashing.js';
-import {
-  createRecordingWebhookTransport,
-  type RecordingWebhookTransport,
-} from './recording-webhook-transport.js';
 
 export type MemoryAdaptersOptions = MemoryDocumentStorageOptions & {
   /** Default: the system clock. Pass `createControllableClock()` to expire links and files at will. */

@@ -1,7 +1,12 @@
-import { createOnboardingKit, demoIdentities, seedDemoData } from '@onboarding-kit/core';
+import {
+  createControllableClock,
+  createOnboardingKit,
+  demoIdentities,
+  seedDemoData,
+} from '@onboarding-kit/core';
 import { validateFeeConfiguration } from '@onboarding-kit/core/schemas';
 import { describe, expect, it } from 'vitest';
-import { createControllableClock, createMemoryAdapters } from '../src/index.js';
+import { createMemoryAdapters } from '../src/index.js';
 
 const managers = [demoIdentities.managerA.principal, demoIdentities.managerB.principal];
 

@@ -1,11 +1,13 @@
 import {
+  createControllableClock,
   createOnboardingKit,
+  createSequentialIds,
   demoIdentities,
   exampleIndividualPayload,
   seedDemoData,
 } from '@onboarding-kit/core';
 import { describe, expect, it } from 'vitest';
-import { createControllableClock, createMemoryAdapters, createSequentialIds } from '../src/index.js';
+import { createMemoryAdapters } from '../src/index.js';
 
 // The README's wiring, run: core's kit over the memory adapters, time moved by hand.
 const publicBaseUrl = 'http://localhost:3000/storage';

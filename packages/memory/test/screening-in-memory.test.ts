@@ -1,4 +1,5 @@
 import {
+  createControllableClock,
   demoIdentities,
   exampleEntityPayload,
   exampleIndividualPayload,
@@ -13,7 +14,7 @@ import {
 } from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { createControllableClock, createMemoryKit, screeningRetryDelayMs } from '../src/index.js';
+import { createMemoryKit, screeningRetryDelayMs } from '../src/index.js';
 
 const manager = demoIdentities.managerA.principal;
 const compliance = demoIdentities.compliance.principal;

@@ -1,6 +1,6 @@
 import { runScreeningMonitoringContract } from '@onboarding-kit/contract-tests';
-import { createOnboardingKit } from '@onboarding-kit/core';
-import { createControllableClock, createMemoryKit } from '../src/index.js';
+import { createControllableClock, createOnboardingKit } from '@onboarding-kit/core';
+import { createMemoryKit } from '../src/index.js';
 
 runScreeningMonitoringContract({
   name: 'memory',

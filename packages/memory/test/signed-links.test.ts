@@ -1,6 +1,7 @@
+import { createControllableClock } from '@onboarding-kit/core';
 import type { DocumentStorage } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
-import { createControllableClock, createMemoryAdapters } from '../src/index.js';
+import { createMemoryAdapters } from '../src/index.js';
 
 const publicBaseUrl = 'http://localhost:3000/storage';
 const start = new Date('2031-01-01T09:00:00.000Z');

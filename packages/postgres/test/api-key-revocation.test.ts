@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ManagerPrincipal } from '@onboarding-kit/core';
+import { createControllableClock } from '@onboarding-kit/core';
 import { hashApiKey } from '@onboarding-kit/core/adapter';
-import { createControllableClock } from '@onboarding-kit/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';

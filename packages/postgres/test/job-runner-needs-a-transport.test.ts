@@ -1,5 +1,4 @@
-import { exampleIndividualPayload } from '@onboarding-kit/core';
-import { createRecordingWebhookTransport } from '@onboarding-kit/memory';
+import { createRecordingWebhookTransport, exampleIndividualPayload } from '@onboarding-kit/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
 import { kitOnPostgres } from './kit-on-postgres.js';

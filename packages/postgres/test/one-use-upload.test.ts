@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { exampleIndividualPayload } from '@onboarding-kit/core';
+import { createControllableClock, exampleIndividualPayload } from '@onboarding-kit/core';
 import type { DocumentStorage } from '@onboarding-kit/core/adapter';
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { ResultAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitOnPostgres } from './kit-on-postgres.js';

@@ -1,6 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { exampleIndividualPayload, type ManagerPrincipal } from '@onboarding-kit/core';
-import { createMemoryAdapters, createRecordingWebhookTransport } from '@onboarding-kit/memory';
+import {
+  createRecordingWebhookTransport,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { kitTables } from '../src/kit-tables.js';

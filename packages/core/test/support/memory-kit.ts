@@ -1,5 +1,6 @@
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import {
+  createControllableClock,
   createOnboardingKit,
   exampleIndividualPayload,
   type ManagerPrincipal,

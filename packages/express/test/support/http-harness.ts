@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  createControllableClock,
   createOnboardingKit,
   exampleEntityPayload,
   exampleIndividualPayload,
@@ -10,7 +11,7 @@ import {
   type PresetFee,
   type Principal,
 } from '@onboarding-kit/core';
-import { createControllableClock, createMemoryAdapters } from '@onboarding-kit/memory';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
 import request from 'supertest';
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-import type { Clock } from '@onboarding-kit/core';
+import type { Clock } from '../ports/clock.js';
 
 /** A clock tests move by hand: expiry of links, temporary files and idempotency records without waiting. */
 export type ControllableClock = Clock & {

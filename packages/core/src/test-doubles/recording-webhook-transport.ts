@@ -1,5 +1,5 @@
-import type { WebhookAnswer, WebhookRequest, WebhookTransport } from '@onboarding-kit/core/adapter';
 import { okAsync } from 'neverthrow';
+import type { WebhookAnswer, WebhookRequest, WebhookTransport } from '../ports/webhook-transport.js';
 
 /** A webhook transport for host tests: keeps every request, answers what `answer` says (200 by default). */
 export type RecordingWebhookTransport = WebhookTransport & {

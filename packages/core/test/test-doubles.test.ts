@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createControllableClock, createMemoryAdapters, createSequentialIds } from '../src/index.js';
+import {
+  createControllableClock,
+  createRecordingWebhookTransport,
+  createSequentialIds,
+} from '../src/index.js';
 
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -20,7 +24,7 @@ describe('controllable clock', () => {
   });
 });
 
-describe('id generators', () => {
+describe('sequential ids', () => {
   it('gives deterministic, distinct, valid UUID v4 strings per seed', () => {
     const first = createSequentialIds(7);
     const again = createSequentialIds(7);
@@ -31,11 +35,24 @@ describe('id generators', () => {
     for (const id of ids) expect(id).toMatch(uuidV4);
     expect(ids).not.toContain(other.uuid());
   });
+});
 
-  it('gives random UUID v4 strings by default', () => {
-    const { ids } = createMemoryAdapters();
-    const a = ids.uuid();
-    expect(a).toMatch(uuidV4);
-    expect(ids.uuid()).not.toBe(a);
+describe('recording webhook transport', () => {
+  it('keeps every request and answers 200 until told otherwise', async () => {
+    const transport = createRecordingWebhookTransport();
+    const request = {
+      url: 'https://receiver.test/hooks',
+      headers: {},
+      body: '{}',
+      timeoutMs: 1_000,
+      allowPrivateNetworks: false,
+    };
+    expect((await transport.send(request))._unsafeUnwrap()).toMatchObject({ statusCode: 200 });
+    transport.answerWith({ type: 'unreachable', reason: 'timeout' });
+    expect((await transport.send(request))._unsafeUnwrap()).toEqual({
+      type: 'unreachable',
+      reason: 'timeout',
+    });
+    expect(transport.sent).toEqual([request, request]);
   });
 });

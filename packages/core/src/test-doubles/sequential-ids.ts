@@ -1,4 +1,4 @@
-import type { IdGenerator } from '@onboarding-kit/core/adapter';
+import type { IdGenerator } from '../ports/id-generator.js';
 
 const hex = (value: number, digits: number) => value.toString(16).padStart(digits, '0').slice(-digits);
 
