@@ -75,6 +75,8 @@ export const representativeFixture = (
   id: randomUUID(),
   firstName,
   lastName: 'Martin',
+  // A column of its own on PostgreSQL (migration 0015): round-tripped like the others.
+  dateOfBirth: '1978-09-14',
   email: `${firstName.toLowerCase()}.martin@example.com`,
   phone: '+33612345678',
   jobTitle: role === 'AUTHORIZED_SIGNATORY' ? 'Chief Executive Officer' : 'Operations',

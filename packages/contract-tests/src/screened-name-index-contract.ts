@@ -71,6 +71,8 @@ export const runScreenedNameIndexContract = ({ name, setup }: ScreenedNameIndexC
           field: 'representatives[0]',
           name: 'Ivan Petrov',
           kind: 'PERSON',
+          // And a person's birth date: monitoring weighs it as the full screening did.
+          birthDate: '1961-04-12',
           keys: [key('ivan'), key('petrov')],
         },
         // A bank account's owner may be either: the index keeps the kind as the screening gave it.
@@ -84,6 +86,10 @@ export const runScreenedNameIndexContract = ({ name, setup }: ScreenedNameIndexC
       ];
       await expectOk(screenedNames.replace(clientId, names));
       expect(byField(await inspect.readNames(clientId))).toEqual(byField(names));
+      // A candidate carries the evidence it was indexed with.
+      expect(await expectOk(screenedNames.candidates({ keys: [key('ivan')], limit: 10 }))).toEqual([
+        { ...names[1], clientId },
+      ]);
 
       const renamed: IndexedScreeningName[] = [
         {

@@ -12,6 +12,7 @@ import {
   type ListChangeJob,
   type ScreeningMatch,
   type ScreeningProvider,
+  type ScreeningSubject,
   screeningNameKeys,
   screeningUnavailable,
 } from '@onboarding-kit/core/adapter';
@@ -30,6 +31,8 @@ export type MonitoredList = ScreeningProvider & {
   use(targets: readonly ChangedListTarget[]): void;
   /** Subject names asked about, call by call, with the targets the call was scoped to. */
   readonly calls: { names: string[]; targetIds: readonly string[] | null }[];
+  /** The subjects asked about, call by call, whole (their country and birth date: the evidence). */
+  readonly subjects: (readonly ScreeningSubject[])[];
   /** Fails the next `count` calls that are scoped (monitoring's), after letting `after` of them through. */
   failScoped(count: number, after?: number): void;
 };
@@ -43,9 +46,11 @@ export const createMonitoredList = (spelled?: (name: string) => string): Monitor
   let targets: readonly ChangedListTarget[] = [];
   let failures = { count: 0, after: 0 };
   const calls: MonitoredList['calls'] = [];
+  const asked: MonitoredList['subjects'] = [];
   return {
     ...(spelled === undefined ? {} : { nameKeys: (name: string) => screeningNameKeys(read(name)) }),
     calls,
+    subjects: asked,
     use: (next) => {
       targets = next;
     },
@@ -54,6 +59,7 @@ export const createMonitoredList = (spelled?: (name: string) => string): Monitor
     },
     screen: (subjects, scope) => {
       calls.push({ names: subjects.map(({ name }) => name), targetIds: scope?.targetIds ?? null });
+      asked.push(subjects);
       if (scope !== undefined && failures.count > 0) {
         if (failures.after > 0) failures.after -= 1;
         else {
@@ -215,6 +221,57 @@ export const runScreeningMonitoringContract = ({ name, setup }: ScreeningMonitor
           ],
         }),
       ]);
+    });
+
+    it("keeps each person's birth date with the screened name: a version's change is screened with it, as the full screening was", async () => {
+      const list = createMonitoredList();
+      const fixture = await openFixture(() => setup(list));
+      const { kit } = fixture;
+      const manager = aManager();
+      const surname = uniqueSurname();
+      const payload = company(`${surname} Trading`);
+      const [director] = payload.companyDirectorsAndUbos.directors;
+      if (director === undefined) expect.fail('the example has a director');
+      const created = await expectOk(
+        kit.clients.createEntity(manager, {
+          ...payload,
+          companyDirectorsAndUbos: {
+            ...payload.companyDirectorsAndUbos,
+            directors: [
+              {
+                ...director,
+                name: `Ivan ${surname}`,
+                dateOfBirth: '1961-04-12',
+              },
+            ],
+          },
+        }),
+      );
+      await fixture.runJobs();
+      const full = list.subjects.flat().find((subject) => subject.name === `Ivan ${surname}`);
+      expect(full).toEqual({
+        field: 'companyDirectorsAndUbos.directors[0]',
+        name: `Ivan ${surname}`,
+        kind: 'PERSON',
+        birthDate: '1961-04-12',
+      });
+      expect(await fixture.inspect.readScreenedNames(created.id)).toContainEqual({
+        ...full,
+        keys: screeningNameKeys(`Ivan ${surname}`),
+      });
+      // A person without a date carries none (the example's UBO).
+      expect(
+        (await fixture.inspect.readScreenedNames(created.id)).find(
+          (name) => name.field === 'companyDirectorsAndUbos.ubos[0]',
+        ),
+      ).not.toHaveProperty('birthDate');
+
+      const target = { id: `T-${randomUUID()}`, names: [`Ivan ${surname}`] };
+      list.use([target]);
+      await expectOk(kit.screening.listChanged({ version: `v-${randomUUID()}`, changedTargets: [target] }));
+      const asked = list.subjects.length;
+      await fixture.runJobs();
+      expect(list.subjects.slice(asked).flat()).toEqual([full]);
     });
 
     it('runs a version once, whichever processes are handed it, and a job run again adds nothing twice', async () => {

@@ -53,6 +53,7 @@ export const demoClientA1 = (createdAt: string): StoredClient => ({
   individualProfile: {
     firstName: 'Amélie',
     lastName: 'Laurent',
+    dateOfBirth: null,
     email: 'amelie.laurent@example.com',
     phone: '+33612345678',
     address: '27 quai des Chartrons',

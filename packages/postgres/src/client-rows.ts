@@ -69,7 +69,8 @@ export const clientSelectList = (tables: KitTables, alias: string): string => `
   ${isoOrNull(`${alias}.redacted_at`)} AS redacted_at,
   ${alias}.assignee_id, ${isoOrNull(`${alias}.assigned_at`)} AS assigned_at,
   (SELECT coalesce(json_agg(json_build_object(
-      'id', r.id, 'firstName', r.first_name, 'lastName', r.last_name, 'email', r.email,
+      'id', r.id, 'firstName', r.first_name, 'lastName', r.last_name, 'dateOfBirth', r.date_of_birth,
+      'email', r.email,
       'phone', r.phone, 'jobTitle', r.job_title, 'supportingDocuments', r.supporting_documents,
       'role', r.role, 'createdAt', ${isoTimestamp('r.created_at')},
       'updatedAt', ${isoTimestamp('r.updated_at')}, 'deletedAt', ${isoOrNull('r.deleted_at')}
@@ -167,6 +168,7 @@ export const childRowsJson = (client: StoredClient): [string, string, string] =>
       id: r.id,
       first_name: r.firstName,
       last_name: r.lastName,
+      date_of_birth: r.dateOfBirth,
       email: r.email,
       phone: r.phone,
       job_title: r.jobTitle,
@@ -215,14 +217,15 @@ export const childRowsJson = (client: StoredClient): [string, string, string] =>
 export const insertChildRowsStatement = (tables: KitTables, clientRow?: string): string => `WITH ${
   clientRow === undefined ? '' : `${clientRow}, `
 }representatives AS (
-    INSERT INTO ${tables.representatives} (id, client_id, position, first_name, last_name, email, phone,
-      job_title, supporting_documents, role, created_at, updated_at, deleted_at)
-    SELECT r.id, $1, r.position, r.first_name, r.last_name, r.email, r.phone, r.job_title,
+    INSERT INTO ${tables.representatives} (id, client_id, position, first_name, last_name, date_of_birth,
+      email, phone, job_title, supporting_documents, role, created_at, updated_at, deleted_at)
+    SELECT r.id, $1, r.position, r.first_name, r.last_name, r.date_of_birth, r.email, r.phone, r.job_title,
       r.supporting_documents, r.role, r.created_at, r.updated_at, r.deleted_at
     FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (id uuid, first_name text, last_name text,
-      email text, phone text, job_title text, supporting_documents jsonb, role text, created_at timestamptz,
-      updated_at timestamptz, deleted_at timestamptz)) WITH ORDINALITY AS r(id, first_name, last_name, email,
-      phone, job_title, supporting_documents, role, created_at, updated_at, deleted_at, position)
+      date_of_birth text, email text, phone text, job_title text, supporting_documents jsonb, role text,
+      created_at timestamptz, updated_at timestamptz, deleted_at timestamptz)) WITH ORDINALITY AS r(id,
+      first_name, last_name, date_of_birth, email, phone, job_title, supporting_documents, role, created_at,
+      updated_at, deleted_at, position)
   ), bank_accounts AS (
     INSERT INTO ${tables.bankAccounts} (id, client_id, position, label, fiat_currency, country_code, type,
       identifiers, third_party_owner_name, third_party_owner_address, third_party_owner_city,

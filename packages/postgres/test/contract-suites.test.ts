@@ -79,15 +79,16 @@ runScreenedNameIndexContract({
     inspect: {
       readNames: async (clientId) =>
         (
-          await database.pool.query<IndexedScreeningName>(
-            `SELECT field, name, kind, country, keys FROM ${database.tables.screenedNames} WHERE client_id = $1 ORDER BY field`,
+          await database.pool.query<IndexedScreeningName & { birth_date: string | null }>(
+            `SELECT field, name, kind, country, birth_date, keys FROM ${database.tables.screenedNames} WHERE client_id = $1 ORDER BY field`,
             [clientId],
           )
-        ).rows.map(({ field, name, kind, country, keys }) => ({
+        ).rows.map(({ field, name, kind, country, birth_date, keys }) => ({
           field,
           name,
           kind,
           ...(country == null ? {} : { country }),
+          ...(birth_date == null ? {} : { birthDate: birth_date }),
           keys,
         })),
       readListChangeJobs: async (version) =>

@@ -107,6 +107,70 @@ describe('migrate', () => {
     }
   });
 
+  it('migration 0015 writes a null date of birth into the people of the clients stored before it', async () => {
+    const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 2 });
+    const schema = newSchemaName();
+    const source = fileURLToPath(new URL('../migrations/', import.meta.url));
+    const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
+    try {
+      const files = await shipped();
+      for (const file of files.filter((name) => name < '0015'))
+        await copyFile(join(source, file), join(directory, file));
+      await migrate(pool, { schema, migrationsDirectory: directory });
+      const [individual, entity] = [randomUUID(), randomUUID()];
+      const insert = (id: string, type: string, profile: unknown, officers: unknown) =>
+        pool.query(
+          `INSERT INTO "${schema}".clients (id, manager_id, client_type, status, individual_profile,
+             company_directors_and_ubos, created_at, updated_at)
+           VALUES ($1, 'm-1', $2, 'ONBOARDING_UNDER_REVIEW', $3, $4, now(), now())`,
+          [
+            id,
+            type,
+            profile === null ? null : JSON.stringify(profile),
+            officers === null ? null : JSON.stringify(officers),
+          ],
+        );
+      await insert(individual, 'INDIVIDUAL', { firstName: 'Ivan', lastName: 'Petrov' }, null);
+      await insert(entity, 'ENTITY', null, {
+        directors: [{ name: 'Ivan Petrov' }, { name: 'Olga Petrova' }],
+        ubos: [
+          { name: 'Ivan Petrov', typeOfPerson: 'NATURAL' },
+          { name: 'Petrov Holding', typeOfPerson: 'LEGAL' },
+        ],
+      });
+      for (const file of files) await copyFile(join(source, file), join(directory, file));
+      expect(
+        (await migrate(pool, { schema, migrationsDirectory: directory }))._unsafeUnwrap().applied,
+      ).toEqual(files.filter((name) => name >= '0015'));
+      const rows = await pool.query(
+        `SELECT id, individual_profile, company_directors_and_ubos FROM "${schema}".clients`,
+      );
+      const byId = new Map(rows.rows.map((row) => [row.id, row]));
+      expect(byId.get(individual)?.individual_profile).toEqual({
+        firstName: 'Ivan',
+        lastName: 'Petrov',
+        dateOfBirth: null,
+      });
+      // Directors and natural UBOs get the field, in their order; a legal UBO is no person.
+      expect(byId.get(entity)?.company_directors_and_ubos).toEqual({
+        directors: [
+          { name: 'Ivan Petrov', dateOfBirth: null },
+          { name: 'Olga Petrova', dateOfBirth: null },
+        ],
+        ubos: [
+          { name: 'Ivan Petrov', typeOfPerson: 'NATURAL', dateOfBirth: null },
+          { name: 'Petrov Holding', typeOfPerson: 'LEGAL' },
+        ],
+      });
+    } finally {
+      await pool.query(
+        `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`,
+      );
+      await pool.end();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a schema name that is not a plain identifier when wiring, before any SQL is sent', async () => {
     const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 1 });
     expect(() => migrate(pool, { schema: 'kit"; DROP TABLE x; --' })).toThrow(TypeError);

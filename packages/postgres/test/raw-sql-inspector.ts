@@ -46,6 +46,7 @@ export const rawSqlInspector = (pool: pg.Pool, tables: KitTables) => {
                 id: r.id,
                 firstName: r.first_name,
                 lastName: r.last_name,
+                dateOfBirth: r.date_of_birth,
                 email: r.email,
                 phone: r.phone,
                 jobTitle: r.job_title,

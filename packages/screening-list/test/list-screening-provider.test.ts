@@ -1,12 +1,42 @@
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { demoIdentities, exampleEntityPayload } from '@onboarding-kit/core';
 import { createMemoryKit } from '@onboarding-kit/memory';
 import { describe, expect, it } from 'vitest';
-import { createListScreeningProvider, loadSanctionsList } from '../src/index.js';
+import {
+  createListScreeningProvider,
+  listVersionChanges,
+  loadSanctionsList,
+  type SanctionsList,
+} from '../src/index.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/targets.simple.csv', import.meta.url));
 const fixtureList = async () => (await loadSanctionsList(createReadStream(fixture)))._unsafeUnwrap();
+
+/** A list naming `Andrey Borisovich LOVBA`, born `born`, among a few hundred others (so that words weigh as on a list). */
+const lovbaList = async (born: string) => {
+  const rows = [
+    'id,schema,name,aliases,birth_date,countries,dataset',
+    `p-lovba,Person,Andrey Borisovich LOVBA,,${born},ru,Test List`,
+  ];
+  for (let at = 0; at < 300; at += 1) rows.push(`other-${at},Person,Person${at} Other${at},,1970,,Test List`);
+  return (await loadSanctionsList(Readable.from([rows.join('\n')])))._unsafeUnwrap();
+};
+
+/** An entity whose directors are these people. */
+const withDirectors = (...directors: { name: string; dateOfBirth?: string }[]) => {
+  const payload = exampleEntityPayload();
+  const [first] = payload.companyDirectorsAndUbos.directors;
+  if (first === undefined) expect.fail('a director');
+  return {
+    ...payload,
+    companyDirectorsAndUbos: {
+      ...payload.companyDirectorsAndUbos,
+      directors: directors.map((director) => ({ ...first, ...director })),
+    },
+  };
+};
 
 describe('createListScreeningProvider', () => {
   it('answers a match per listed target, on the subject field, scored 0..1, persons against persons', async () => {
@@ -115,6 +145,89 @@ describe('createListScreeningProvider', () => {
         resolution: null,
       }),
     ]);
+  });
+
+  it("screens each person with the payload's date of birth: a namesake born in another year is spared, the listed person and an exact name are not", async () => {
+    const kit = createMemoryKit({
+      screening: createListScreeningProvider({ list: await lovbaList('1961-04-12') }),
+    });
+    const manager = demoIdentities.managerA.principal;
+    const created = (
+      await kit.clients.createEntity(
+        manager,
+        withDirectors(
+          { name: 'Andrey Lovba', dateOfBirth: '1985-07-01' },
+          { name: 'Andrey Lovba', dateOfBirth: '1962-01-20' },
+          { name: 'Andrey Borisovich Lovba', dateOfBirth: '1985-07-01' },
+          { name: 'Andrey Lovba' },
+        ),
+      )
+    )._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    const { screening, companyDirectorsAndUbos } = (
+      await kit.clients.get(manager, created.id)
+    )._unsafeUnwrap();
+    expect(companyDirectorsAndUbos?.directors.map((director) => director.dateOfBirth)).toEqual([
+      '1985-07-01',
+      '1962-01-20',
+      '1985-07-01',
+      null,
+    ]);
+    const evidence = (field: string) =>
+      screening?.hits.find((hit) => hit.field === field)?.explanation?.birthDate ?? null;
+    expect(screening?.hits.map((hit) => hit.field)).toEqual([
+      'companyDirectorsAndUbos.directors[1]',
+      'companyDirectorsAndUbos.directors[2]',
+      'companyDirectorsAndUbos.directors[3]',
+    ]);
+    // A year off is a slip of data entry: the same person as far as the dates say.
+    expect(evidence('companyDirectorsAndUbos.directors[1]')).toEqual({
+      subject: '1962-01-20',
+      listed: ['1961-04-12'],
+      outcome: 'MATCH',
+    });
+    // An exact name is never hidden; the reviewer sees the dates disagree.
+    expect(evidence('companyDirectorsAndUbos.directors[2]')?.outcome).toBe('MISMATCH');
+    expect(evidence('companyDirectorsAndUbos.directors[3]')).toBeNull();
+  });
+
+  it('monitoring screens a stored name with its date of birth: a corrected listed birth year makes the hit, for the client born then only', async () => {
+    let version: SanctionsList = await lovbaList('1961-04-12');
+    const kit = createMemoryKit({ screening: createListScreeningProvider({ list: () => version }) });
+    const manager = demoIdentities.managerA.principal;
+    const bornThen = (
+      await kit.clients.createEntity(
+        manager,
+        withDirectors({ name: 'Andrey Lovba', dateOfBirth: '1985-07-01' }),
+      )
+    )._unsafeUnwrap();
+    const bornEarlier = (
+      await kit.clients.createEntity(
+        manager,
+        withDirectors({ name: 'Andrey Lovba', dateOfBirth: '1950-03-03' }),
+      )
+    )._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    const status = async (clientId: string) =>
+      (await kit.clients.get(manager, clientId))._unsafeUnwrap().screening?.status;
+    expect(await status(bornThen.id)).toBe('CLEAR');
+    expect(await status(bornEarlier.id)).toBe('CLEAR');
+
+    const previous = version;
+    version = await lovbaList('1985-07-01');
+    const changedTargets = listVersionChanges(previous, version);
+    expect(changedTargets).toEqual([{ id: 'p-lovba', names: ['Andrey Borisovich LOVBA'] }]);
+    (await kit.screening.listChanged({ version: 'v2', changedTargets }))._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    expect(await status(bornThen.id)).toBe('POSSIBLE_MATCH');
+    const [hit] = (await kit.clients.get(manager, bornThen.id))._unsafeUnwrap().screening?.hits ?? [];
+    expect(hit?.explanation?.birthDate).toEqual({
+      subject: '1985-07-01',
+      listed: ['1985-07-01'],
+      outcome: 'MATCH',
+    });
+    // Without its stored date, this name would be a hit too (the name alone scores above the threshold).
+    expect(await status(bornEarlier.id)).toBe('CLEAR');
   });
 
   it('matches one subject per turn of the event loop: the host process runs its other work between them', async () => {

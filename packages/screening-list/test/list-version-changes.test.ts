@@ -37,6 +37,27 @@ describe('listVersionChanges', () => {
     ]);
   });
 
+  it('answers a target whose birth dates or countries changed: both weigh in the score', async () => {
+    const header = 'id,schema,name,aliases,birth_date,countries,dataset';
+    const versionOf = async (...rows: string[]) =>
+      (await loadSanctionsList(Readable.from([[header, ...rows].join('\n')])))._unsafeUnwrap();
+    const previous = await versionOf(
+      'p-born,Person,Andrey Borisovich LOVBA,,1961-04-12,ru,List A',
+      'p-moved,Person,Ivan PETROV,,1970,ru,List A',
+      'p-same,Person,Olga SMIRNOVA,,1955;1956,ru;by,List A',
+    );
+    const next = await versionOf(
+      'p-born,Person,Andrey Borisovich LOVBA,,1985-07-01,ru,List A',
+      'p-moved,Person,Ivan PETROV,,1970,ru;ua,List A',
+      // The same values in another order: not a change.
+      'p-same,Person,Olga SMIRNOVA,,1956;1955,by;ru,List A',
+    );
+    expect(listVersionChanges(previous, next)).toEqual([
+      { id: 'p-born', names: ['Andrey Borisovich LOVBA'] },
+      { id: 'p-moved', names: ['Ivan PETROV'] },
+    ]);
+  });
+
   it('answers every person and organization of a first version', async () => {
     const first = await listOf('p-1,Person,Ivan PETROV,,List A', 'v-1,Vessel,SEA STAR,,List A');
     expect(listVersionChanges(null, first)).toEqual([{ id: 'p-1', names: ['Ivan PETROV'] }]);

@@ -77,6 +77,7 @@ export const individualOnboardingInformation = (
     companyDirectorsAndUbos: null,
     individualProfile: {
       ...profile,
+      dateOfBirth: orNull(profile.dateOfBirth),
       occupationDescription: orNull(profile.occupationDescription),
       jobBusinessSectorDescription: orNull(profile.jobBusinessSectorDescription),
     },
@@ -105,12 +106,21 @@ export const entityOnboardingInformation = (
       (representative): CompanyRepresentative => ({
         id: stamp.newId(),
         ...representative,
+        dateOfBirth: orNull(representative.dateOfBirth),
         createdAt: stamp.at,
         updatedAt: stamp.at,
         deletedAt: null,
       }),
     ),
-    companyDirectorsAndUbos: payload.companyDirectorsAndUbos,
+    companyDirectorsAndUbos: {
+      directors: payload.companyDirectorsAndUbos.directors.map((director) => ({
+        ...director,
+        dateOfBirth: orNull(director.dateOfBirth),
+      })),
+      ubos: payload.companyDirectorsAndUbos.ubos.map((ubo) =>
+        ubo.typeOfPerson === 'NATURAL' ? { ...ubo, dateOfBirth: orNull(ubo.dateOfBirth) } : ubo,
+      ),
+    },
     individualProfile: null,
     individualSourceOfFunds: null,
     bankAccounts: (payload.bankAccounts ?? []).map((account) => toBankAccount(account, stamp)),

@@ -39,6 +39,13 @@ export const sameFinding = (hit: ScreeningHit, match: ScreeningMatch): boolean =
 const countryOf = (code: string | null): Pick<ScreeningSubject, 'country'> =>
   code === null ? {} : { country: code };
 
+/**
+ * The subject's `birthDate` when the payload gives one (evidence for the provider, never a filter).
+ * A client stored before the kit took dates of birth has none (undefined).
+ */
+const birthDateOf = (date: string | null | undefined): Pick<ScreeningSubject, 'birthDate'> =>
+  date === null || date === undefined ? {} : { birthDate: date };
+
 /** A name there is to screen (a stored optional name may be null or blank). */
 const isScreenable = (name: string | null): name is string => name !== null && name.trim() !== '';
 
@@ -57,6 +64,7 @@ export const screeningSubjectsOf = (client: StoredClient): ScreeningSubject[] =>
       name: `${profile.firstName} ${profile.lastName}`,
       kind: 'PERSON',
       ...countryOf(profile.countryCode),
+      ...birthDateOf(profile.dateOfBirth),
     });
     // The employer: the profile's country says where the person lives, not where the employer is.
     if (isScreenable(profile.companyName)) {
@@ -75,6 +83,7 @@ export const screeningSubjectsOf = (client: StoredClient): ScreeningSubject[] =>
       field: `representatives[${index}]`,
       name: `${person.firstName} ${person.lastName}`,
       kind: 'PERSON',
+      ...birthDateOf(person.dateOfBirth),
     });
   }
   const officers = client.companyDirectorsAndUbos;
@@ -83,13 +92,16 @@ export const screeningSubjectsOf = (client: StoredClient): ScreeningSubject[] =>
       field: `companyDirectorsAndUbos.directors[${index}]`,
       name: director.name,
       kind: 'PERSON',
+      ...birthDateOf(director.dateOfBirth),
     });
   }
   for (const [index, ubo] of (officers?.ubos ?? []).entries()) {
     subjects.push({
       field: `companyDirectorsAndUbos.ubos[${index}]`,
       name: ubo.name,
-      kind: ubo.typeOfPerson === 'LEGAL' ? 'COMPANY' : 'PERSON',
+      ...(ubo.typeOfPerson === 'LEGAL'
+        ? { kind: 'COMPANY' as const }
+        : { kind: 'PERSON' as const, ...birthDateOf(ubo.dateOfBirth) }),
     });
   }
   for (const [index, account] of client.bankAccounts.entries()) {

@@ -50,6 +50,8 @@ export const companyRepresentativeSchema = z.object({
   id: z.uuid(),
   firstName: z.string(),
   lastName: z.string(),
+  /** `YYYY-MM-DD`; null when the payload gave none. Screened as evidence beside the name. */
+  dateOfBirth: z.string().nullable(),
   email: z.string(),
   phone: z.string().nullable(),
   jobTitle: z.string().nullable(),
@@ -63,6 +65,8 @@ export type CompanyRepresentative = z.infer<typeof companyRepresentativeSchema>;
 
 export const directorSchema = z.object({
   name: z.string(),
+  /** `YYYY-MM-DD`; null when the payload gave none. Screened as evidence beside the name. */
+  dateOfBirth: z.string().nullable(),
   idDocuments: documentKeys,
   proofOfAddressDocuments: documentKeys,
   proofOfAmlDocuments: documentKeys,
@@ -70,6 +74,8 @@ export const directorSchema = z.object({
 export const naturalUboSchema = z.object({
   name: z.string(),
   typeOfPerson: z.literal('NATURAL'),
+  /** `YYYY-MM-DD`; null when the payload gave none. Screened as evidence beside the name. */
+  dateOfBirth: z.string().nullable(),
   idDocuments: documentKeys,
   proofOfAddressDocuments: documentKeys,
   proofOfAmlDocuments: documentKeys,
@@ -91,6 +97,8 @@ export type CompanyDirectorsAndUbos = z.infer<typeof companyDirectorsAndUbosSche
 export const individualProfileSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
+  /** `YYYY-MM-DD`; null when the payload gave none. Screened as evidence beside the name. */
+  dateOfBirth: z.string().nullable(),
   email: z.string().nullable(),
   phone: z.string().nullable(),
   address: z.string().nullable(),

@@ -15,6 +15,7 @@ import {
   crossFieldCheck,
   otherNeedsDescriptionRule,
 } from '../validation/cross-field-rules.js';
+import { DATE_OF_BIRTH_MESSAGE, isDateOfBirth } from '../validation/date-of-birth.js';
 import {
   hasLetter,
   isStorableText,
@@ -97,6 +98,17 @@ const nullableName = () =>
     .max(MAX_STRING_LENGTH, tooLong)
     .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
     .refine(holdsLetterIfText, NAME_WITHOUT_LETTER_MESSAGE)
+    .nullable()
+    .optional();
+
+/**
+ * A person's date of birth, optional (`YYYY-MM-DD`, null or absent): the screening weighs it against
+ * a listed person's (evidence, never a filter).
+ */
+const nullableDateOfBirth = () =>
+  z
+    .string({ error: 'Must be a string or null' })
+    .refine(isDateOfBirth, DATE_OF_BIRTH_MESSAGE)
     .nullable()
     .optional();
 
@@ -253,6 +265,7 @@ export const payloadSchemasOf = (lists: ReferenceLists) => {
     profile: object({
       firstName: requiredName(),
       lastName: requiredName(),
+      dateOfBirth: nullableDateOfBirth(),
       email: email(),
       phone: phone(),
       address: requiredString(),
@@ -295,6 +308,7 @@ export const payloadSchemasOf = (lists: ReferenceLists) => {
 
   const director = object({
     name: requiredName(),
+    dateOfBirth: nullableDateOfBirth(),
     idDocuments: filenames(),
     proofOfAddressDocuments: filenames(),
     proofOfAmlDocuments: filenames(),
@@ -305,6 +319,7 @@ export const payloadSchemasOf = (lists: ReferenceLists) => {
       object({
         name: requiredName(),
         typeOfPerson: z.literal('NATURAL'),
+        dateOfBirth: nullableDateOfBirth(),
         idDocuments: filenames(),
         proofOfAddressDocuments: filenames(),
         proofOfAmlDocuments: filenames(),
@@ -324,6 +339,7 @@ export const payloadSchemasOf = (lists: ReferenceLists) => {
   const representative = object({
     firstName: requiredName(),
     lastName: requiredName(),
+    dateOfBirth: nullableDateOfBirth(),
     email: email(),
     phone: phone(),
     jobTitle: requiredString(),

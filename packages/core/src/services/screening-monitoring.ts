@@ -63,6 +63,26 @@ export const indexKeysOf =
   (name: string): readonly string[] =>
     provider?.nameKeys?.(name) ?? screeningNameKeys(name);
 
+/**
+ * The subjects of one target's screening, split into calls holding one subject of a field and name
+ * each: a match names only its subject's field and name, so clients of one name screened with other
+ * evidence (another birth date, another country) are asked apart, each answered for itself.
+ */
+const callsOf = <T extends { readonly subject: ScreeningSubject }>(named: readonly T[]): T[][] => {
+  const calls: { subjects: T[]; names: Set<string> }[] = [];
+  for (const entry of named) {
+    const key = JSON.stringify([entry.subject.field, entry.subject.name]);
+    let call = calls.find(({ names }) => !names.has(key));
+    if (call === undefined) {
+      call = { subjects: [], names: new Set() };
+      calls.push(call);
+    }
+    call.names.add(key);
+    call.subjects.push(entry);
+  }
+  return calls.map(({ subjects }) => subjects);
+};
+
 /** The subject a candidate row stands for, as the provider takes it. */
 const subjectOf = ({ field, name, kind, country, birthDate }: ScreenedNameCandidate): ScreeningSubject => ({
   field,
@@ -242,29 +262,29 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
     }
     let screened: ResultAsync<void, ScreeningUnavailable> = okAsync(undefined);
     for (const [targetId, group] of groups) {
-      const named = [...group.values()];
-      screened = screened.andThen(() =>
-        provider
-          .screen(
-            named.map(({ subject }) => subject),
-            { targetIds: [targetId] },
-          )
-          .andThen((matches) => {
-            for (const match of matches) {
-              // A provider that could not narrow its search answers other targets too.
-              if (match.targetId !== targetId) continue;
-              const of = named.filter(
-                ({ subject }) => subject.field === match.field && subject.name === match.name,
-              );
-              for (const clientId of of.flatMap(({ clientIds }) => clientIds)) {
-                const found = byClient.get(clientId);
-                if (found === undefined) byClient.set(clientId, [match]);
-                else found.push(match);
+      for (const named of callsOf([...group.values()]))
+        screened = screened.andThen(() =>
+          provider
+            .screen(
+              named.map(({ subject }) => subject),
+              { targetIds: [targetId] },
+            )
+            .andThen((matches) => {
+              for (const match of matches) {
+                // A provider that could not narrow its search answers other targets too.
+                if (match.targetId !== targetId) continue;
+                const of = named.filter(
+                  ({ subject }) => subject.field === match.field && subject.name === match.name,
+                );
+                for (const clientId of of.flatMap(({ clientIds }) => clientIds)) {
+                  const found = byClient.get(clientId);
+                  if (found === undefined) byClient.set(clientId, [match]);
+                  else found.push(match);
+                }
               }
-            }
-            return okAsync(undefined);
-          }),
-      );
+              return okAsync(undefined);
+            }),
+        );
     }
     return screened.map(() => byClient);
   };

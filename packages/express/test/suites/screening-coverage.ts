@@ -34,9 +34,19 @@ const targetsCsv = [
   'cov-ivanova,Person,Anna Ivanova,,1980-02-02,ru,,,,,,,Coverage List,,,',
   'cov-northwind,Company,Northwind Maritime Trading SA,,,pa,,,,,,,Coverage List,,,',
   'cov-kim,Person,Kim Chol Su,,,kp,,,,,,,Coverage List,,,',
+  'cov-lovba,Person,Andrey Borisovich Lovba,,1961-04-12;1962,ru,,,,,,,Coverage List,,,',
 ].join('\n');
 
-type Screening = { status: string; hits: { id: string; field: string; name: string }[] };
+type Screening = {
+  status: string;
+  hits: {
+    id: string;
+    field: string;
+    name: string;
+    score: number;
+    explanation: { summary: string; birthDate: unknown } | null;
+  }[];
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: payloads are changed field by field, as a caller would
 type LoosePayload = Record<string, any>;
@@ -240,6 +250,83 @@ export const describeScreeningCoverage = () => {
         ]);
       },
     );
+
+    test("a date of birth is screened with the name: another year spares a namesake, the hit's JSON shows the evidence, an exact name stays a hit", async () => {
+      const { createIndividual, screened, approve } = screeningHttp(h);
+      const client = async (first: string, last: string, dateOfBirth?: string) => {
+        const payload: LoosePayload = exampleIndividualPayload();
+        payload.profile.firstName = first;
+        payload.profile.lastName = last;
+        if (dateOfBirth !== undefined) payload.profile.dateOfBirth = dateOfBirth;
+        const created = await createIndividual(payload);
+        expect(created.status).toBe(201);
+        expect(created.body.individualProfile.dateOfBirth).toBe(dateOfBirth ?? null);
+        return { id: created.body.id as string, screening: await screened(created.body.id) };
+      };
+      // The listed person's given and family name, the patronymic left out: born in another year, a namesake.
+      const namesake = await client('Andrey', 'Lovba', '1990-06-01');
+      expect(namesake.screening.status).toBe('CLEAR');
+      expect((await approve(namesake.id)).status).toBe(200);
+      // Without a date, or born a year off the listed one, the name alone decides: a hit.
+      for (const dateOfBirth of [undefined, '1963-01-15']) {
+        const listed = await client('Andrey', 'Lovba', dateOfBirth);
+        expect(listed.screening.status, dateOfBirth).toBe('POSSIBLE_MATCH');
+        const [hit] = listed.screening.hits;
+        expect(hit?.explanation?.birthDate).toEqual(
+          dateOfBirth === undefined
+            ? null
+            : { subject: dateOfBirth, listed: ['1961-04-12', '1962'], outcome: 'MATCH' },
+        );
+      }
+      // An exact name with another year is still a hit; the reviewer reads why its score is lower.
+      const exact = await client('Dmitri', 'Sokolov', '1985-03-03');
+      expect(exact.screening.status).toBe('POSSIBLE_MATCH');
+      const [hit] = exact.screening.hits;
+      expect(hit?.explanation?.birthDate).toEqual({
+        subject: '1985-03-03',
+        listed: ['1961-04-12'],
+        outcome: 'MISMATCH',
+      });
+      expect(hit?.explanation?.summary).toContain('birth date 1985-03-03');
+      expect(hit?.score).toBeLessThan(1);
+      expect((await approve(exact.id)).status).toBe(409);
+    });
+
+    test('a date of birth that is no calendar date is a 400 at its field, on every person of both payloads', async () => {
+      const { createIndividual, createEntity } = screeningHttp(h);
+      const message = 'Must be a date as YYYY-MM-DD from 1900 on, such as 1984-03-21, or null';
+      for (const bad of ['1961-02-30', '12/04/1961', '1961', '', '1899-12-31', 19610412]) {
+        const individual: LoosePayload = exampleIndividualPayload();
+        individual.profile.dateOfBirth = bad;
+        const refused = await createIndividual(individual);
+        expect([refused.status, refused.body.parameterErrors], JSON.stringify(bad)).toEqual([
+          400,
+          { 'profile.dateOfBirth': [typeof bad === 'number' ? 'Must be a string or null' : message] },
+        ]);
+        const entity: LoosePayload = exampleEntityPayload();
+        entity.representatives[0].dateOfBirth = bad;
+        entity.companyDirectorsAndUbos.directors[0].dateOfBirth = bad;
+        entity.companyDirectorsAndUbos.ubos[0].dateOfBirth = bad;
+        const refusedEntity = await createEntity(entity);
+        const expected = [typeof bad === 'number' ? 'Must be a string or null' : message];
+        expect([refusedEntity.status, refusedEntity.body.parameterErrors], JSON.stringify(bad)).toEqual([
+          400,
+          {
+            'representatives[0].dateOfBirth': expected,
+            'companyDirectorsAndUbos.directors[0].dateOfBirth': expected,
+            'companyDirectorsAndUbos.ubos[0].dateOfBirth': expected,
+          },
+        ]);
+      }
+      // A legal UBO is no person: it has no date of birth to give.
+      const legal: LoosePayload = exampleEntityPayload();
+      legal.companyDirectorsAndUbos.ubos[1].dateOfBirth = '1961-04-12';
+      const refused = await createEntity(legal);
+      expect(refused.status).toBe(400);
+      expect(Object.keys(refused.body.parameterErrors)).toEqual([
+        'companyDirectorsAndUbos.ubos[1].dateOfBirth',
+      ]);
+    });
 
     test('the listed employer and owner are found by the list provider, the example client is CLEAR', async () => {
       const { createIndividual, screened, approve } = screeningHttp(h);
