@@ -146,7 +146,9 @@ export const parseIdempotencyKeyHeader = (request: {
 }): Result<string | null, ValidationFailed> => {
   const values: string[] = [];
   for (let index = 0; index + 1 < request.rawHeaders.length; index += 2) {
-    if (request.rawHeaders[index]?.toLowerCase() === 'idempotency-key') {
+    const name = request.rawHeaders[index] ?? '';
+    // The length first: most headers are skipped without a lower-cased copy of their name.
+    if (name.length === 15 && name.toLowerCase() === 'idempotency-key') {
       values.push(request.rawHeaders[index + 1] ?? '');
     }
   }

@@ -128,11 +128,16 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
         context: requestId === undefined ? context : { ...context, requestId },
       });
     // Without an Idempotency-Key (every read, most writes) the command runs at once and its answer
-    // is sent from one `then`: no async function awaiting neverthrow's thenables on each request.
+    // is sent from one `then`: no async function awaiting neverthrow's thenables, and no second
+    // promise only to catch what sending threw.
     const runAndSend = (context: IdempotentCommandContext) => {
-      run(context)
-        .then((outcome) => sendOutcome(req, res, operation, outcome, reporting))
-        .then(undefined, next);
+      run(context).then((outcome) => {
+        try {
+          sendOutcome(req, res, operation, outcome, reporting);
+        } catch (cause) {
+          next(cause);
+        }
+      }, next);
     };
     if (!operation.idempotent) {
       runAndSend({});

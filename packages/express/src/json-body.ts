@@ -34,9 +34,12 @@ const JSON_BODY_ENCODINGS = new Set(['identity', 'gzip', 'deflate']);
  * (A `charset=` inside another parameter's quoted value is counted too: that only refuses more.)
  */
 const charsetsOf = (contentType: string): string[] =>
-  Array.from(contentType.matchAll(/;\s*charset\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/gi), (match) =>
-    (match[1] ?? match[2] ?? '').replace(/\\(.)/g, '$1').toLowerCase(),
-  );
+  // Without a `;` there is no parameter (the usual `application/json`): no regular expression to run.
+  !contentType.includes(';')
+    ? []
+    : Array.from(contentType.matchAll(/;\s*charset\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/gi), (match) =>
+        (match[1] ?? match[2] ?? '').replace(/\\(.)/g, '$1').toLowerCase(),
+      );
 
 /** Why a declared JSON body cannot be read as UTF-8 JSON with the encodings both Express versions inflate. */
 const unreadableJsonBody = (req: Parameters<RequestHandler>[0]): HttpFailure | undefined => {
