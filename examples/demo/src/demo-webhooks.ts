@@ -8,11 +8,11 @@ import {
   systemClock,
 } from '@onboarding-kit/core';
 import type { StoredWebhookEndpoint } from '@onboarding-kit/core/adapter';
-import { startMemoryWebhookRunner } from '@onboarding-kit/memory';
 import { startPostgresJobRunner } from '@onboarding-kit/postgres';
 import { okAsync, ResultAsync } from 'neverthrow';
 import type { DemoAdapters } from './demo-adapters.js';
 import type { WebhookSettings } from './demo-config.js';
+import { startDemoMemoryJobLoop } from './demo-memory-job-loop.js';
 import { type DemoStartFailure, demoStartFailure } from './demo-start-failure.js';
 
 /** What the demo registered for WEBHOOK_URL: the endpoint, and its secret when the kit made it. */
@@ -89,7 +89,7 @@ export const startDemoJobs = (
   if (adapters.pool === null) {
     // Jobs run side by side: one waiting on a slow receiver holds no other manager's back.
     // Each round first screens the clients due (their jobs are taken once), then delivers.
-    const delivery = startMemoryWebhookRunner(async (signal) => {
+    const delivery = startDemoMemoryJobLoop(async (signal) => {
       await adapters.memory.testing.screenDueClients(kit);
       return adapters.memory.testing.deliverDueWebhooks(kit, { concurrency: DEMO_JOBS_AT_ONCE, signal });
     });

@@ -16,10 +16,5 @@ export {
   type ScreeningRoundOptions,
   screeningRetryDelayMs,
 } from './memory-screening-job-queue.js';
-export {
-  type MemoryWebhookRunner,
-  startMemoryWebhookRunner,
-  type WebhookDeliveryRound,
-  type WebhookRoundOptions,
-} from './memory-webhook-runner.js';
+export type { WebhookDeliveryRound, WebhookRoundOptions } from './memory-webhook-job-queue.js';
 export { nodeTextHashing } from './node-text-hashing.js';

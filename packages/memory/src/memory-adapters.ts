@@ -48,10 +48,9 @@ import { createMemoryWebhookDeliveryStore } from './memory-webhook-delivery-stor
 import { createMemoryWebhookEndpointStore } from './memory-webhook-endpoint-store.js';
 import {
   createMemoryWebhookJobQueue,
-  enqueueWebhookJob,
-  takeDueWebhookJobs,
+  runDueWebhookJobs,
+  type WebhookRoundOptions,
 } from './memory-webhook-job-queue.js';
-import { runDueWebhookJobs, type WebhookRoundOptions } from './memory-webhook-runner.js';
 import { nodeTextHashing } from './node-text-hashing.js';
 
 export type MemoryAdaptersOptions = MemoryDocumentStorageOptions & {
@@ -102,16 +101,11 @@ const storeMakers = {
 } satisfies Record<string, (access: TableAccess, clock: Clock) => unknown>;
 type MemoryStores = { readonly [N in keyof typeof storeMakers]: ReturnType<(typeof storeMakers)[N]> };
 
-/** Every store over `access`, each made on its first use (a command uses a few). */
+/** Every store over `access`. */
 const memoryStores = (access: TableAccess, clock: Clock): MemoryStores => {
-  const made = new Map<string, unknown>();
-  return new Proxy(storeMakers, {
-    get: (makers: Record<string, (access: TableAccess, clock: Clock) => unknown>, name: string) => {
-      const store = made.get(name) ?? makers[name]?.(access, clock);
-      made.set(name, store);
-      return store;
-    },
-  }) as unknown as MemoryStores;
+  const stores: Record<string, unknown> = {};
+  for (const [name, make] of Object.entries(storeMakers)) stores[name] = make(access, clock);
+  return stores as MemoryStores;
 };
 
 /** The longest delay a Node timer keeps (2^31 - 1 ms); a longer one fires after 1 ms. */
@@ -244,17 +238,10 @@ const testingHelpers = ({
   /**
    * Runs every webhook job due at the clock's now (and what those make due now) through `kit`,
    * with no timer: advance a controllable clock, then call it, then assert what was sent. One job at
-   * a time unless `concurrency` says otherwise (the demo's runner).
+   * a time unless `concurrency` says otherwise (the demo's job loop).
    */
   deliverDueWebhooks: (kit: Pick<OnboardingKit, 'webhooks'>, options?: WebhookRoundOptions) =>
-    runDueWebhookJobs(
-      kit,
-      () => takeDueWebhookJobs(access, clock.now()),
-      async (job, delayMs) => {
-        await enqueueWebhookJob(access, job, new Date(clock.now().getTime() + delayMs));
-      },
-      options,
-    ),
+    runDueWebhookJobs(kit, access, clock, options),
   /** The queued webhook jobs, soonest first, with when each is due. */
   listWebhookJobs: () =>
     [...committed.webhookJobs.values()]

@@ -148,20 +148,15 @@ const answer = <T, E>(outcome: Result<T, E>): ResultAsync<T, E> => new ResultAsy
  */
 export const createMemoryDatabase = (timeoutMs: number) => {
   const committed = emptyTables();
-  /** A view of the tables that opens each on its first use (a write touches a few of them). */
+  /** Every table over the committed rows, its changes kept aside until `commit` writes them in. */
   const open = () => {
-    const opened = new Map<string, Table<unknown>>();
-    const tables = new Proxy(committed, {
-      get: (_, name: keyof CommittedTables) => {
-        const table = opened.get(name) ?? new Table<unknown>(committed[name]);
-        opened.set(name, table);
-        return table;
-      },
-    }) as unknown as Tables;
+    const tables: Record<string, Table<unknown>> = {};
+    for (const [name, rows] of Object.entries<Map<string, unknown>>(committed))
+      tables[name] = new Table(rows);
     const commit = () => {
-      for (const table of opened.values()) table.commit();
+      for (const table of Object.values(tables)) table.commit();
     };
-    return { tables, commit };
+    return { tables: tables as unknown as Tables, commit };
   };
   /** The committed rows as a read sees them (never written through). */
   const committedTables = open().tables;

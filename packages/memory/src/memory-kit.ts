@@ -6,7 +6,7 @@ import {
   type MemoryTestingHelpers,
 } from './memory-adapters.js';
 import type { ScreeningRound, ScreeningRoundOptions } from './memory-screening-job-queue.js';
-import type { WebhookDeliveryRound } from './memory-webhook-runner.js';
+import type { WebhookDeliveryRound } from './memory-webhook-job-queue.js';
 
 /** The testing helpers of a memory kit, with delivery bound to that kit. */
 export type MemoryKitTesting = Omit<MemoryTestingHelpers, 'deliverDueWebhooks' | 'screenDueClients'> & {

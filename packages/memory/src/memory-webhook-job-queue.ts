@@ -1,10 +1,10 @@
-import type { Clock } from '@onboarding-kit/core';
-import type { StorageUnavailable, WebhookJob, WebhookJobQueue } from '@onboarding-kit/core/adapter';
-import { ok, type ResultAsync } from 'neverthrow';
+import type { Clock, OnboardingKit, WebhookJobReport } from '@onboarding-kit/core';
+import type { WebhookJob, WebhookJobQueue } from '@onboarding-kit/core/adapter';
+import { ok } from 'neverthrow';
 import { dueOrder, enqueueJob, type TableAccess } from './memory-database.js';
 
 /** Adds one job, due at `runAt`. */
-export const enqueueWebhookJob = (access: TableAccess, job: WebhookJob, runAt: Date) =>
+const enqueueWebhookJob = (access: TableAccess, job: WebhookJob, runAt: Date) =>
   access.write((tables) => ok(enqueueJob(tables, tables.webhookJobs, job, runAt.getTime())));
 
 /**
@@ -39,13 +39,65 @@ export const createMemoryWebhookJobQueue = (access: TableAccess, clock: Clock): 
     ),
 });
 
-/** Takes the jobs due at `now` off the queue, soonest due first. */
-export const takeDueWebhookJobs = (
+/** What one round of delivery did: the jobs run and the attempts they made. */
+export type WebhookDeliveryRound = WebhookJobReport & { readonly jobs: number };
+
+/** How a round runs its jobs. */
+export type WebhookRoundOptions = {
+  /**
+   * Jobs run at once (default 1: one after the other, as host unit tests expect). The demo's
+   * runner runs many: a job waiting on a receiver's answer then holds no other job back.
+   */
+  readonly concurrency?: number;
+  /** Once aborted (the runner stops), jobs hand back what they have not started, and no pass follows. */
+  readonly signal?: AbortSignal;
+};
+
+/** Jobs that failed on storage are put back this much later. */
+const RETRY_FAILED_JOB_MS = 1_000;
+/** A round stops after this many passes even if jobs keep coming due (a redelivery loop). */
+const MAX_PASSES = 100;
+
+/**
+ * Runs every job due at the clock's now through `kit`, and those they make due now (what the
+ * PostgreSQL job engine does with workers), `concurrency` at once. Each pass takes the due jobs
+ * off the queue, soonest due first; a job that fails is put back a second later.
+ */
+export const runDueWebhookJobs = async (
+  kit: Pick<OnboardingKit, 'webhooks'>,
   access: TableAccess,
-  now: Date,
-): ResultAsync<WebhookJob[], StorageUnavailable> =>
-  access.write((tables) => {
-    const due = [...tables.webhookJobs.values()].filter(({ runAt }) => runAt <= now.getTime()).sort(dueOrder);
-    for (const { number } of due) tables.webhookJobs.delete(String(number));
-    return ok(due.map(({ job }) => job));
-  });
+  clock: Clock,
+  { concurrency = 1, signal }: WebhookRoundOptions = {},
+): Promise<WebhookDeliveryRound> => {
+  const total = { jobs: 0, attempted: 0, succeeded: 0, retrying: 0, failed: 0 };
+  const run = async (job: WebhookJob) => {
+    total.jobs += 1;
+    const report = await kit.webhooks.runJob(job, signal === undefined ? {} : { signal });
+    if (report.isErr()) {
+      await enqueueWebhookJob(access, job, new Date(clock.now().getTime() + RETRY_FAILED_JOB_MS));
+      return;
+    }
+    total.attempted += report.value.attempted;
+    total.succeeded += report.value.succeeded;
+    total.retrying += report.value.retrying;
+    total.failed += report.value.failed;
+  };
+  const takeDue = () =>
+    access.write((tables) => {
+      const due = [...tables.webhookJobs.values()]
+        .filter(({ runAt }) => runAt <= clock.now().getTime())
+        .sort(dueOrder);
+      for (const { number } of due) tables.webhookJobs.delete(String(number));
+      return ok(due.map(({ job }) => job));
+    });
+  for (let pass = 0; pass < MAX_PASSES && signal?.aborted !== true; pass += 1) {
+    const due = await takeDue();
+    if (due.isErr() || due.value.length === 0) break;
+    const queue = [...due.value];
+    const worker = async () => {
+      for (let job = queue.shift(); job !== undefined; job = queue.shift()) await run(job);
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker));
+  }
+  return total;
+};
