@@ -10,7 +10,10 @@
  *
  * A generated list in the targets.simple.csv format of BENCH_SCALE_TARGETS (1,000,000) targets:
  * 70% persons of thirteen cultures (a fifth written in their own script: Cyrillic, Greek, Arabic,
- * Hebrew, Hangul, Han) and 30% companies. Measured for the token matcher: the load (streamed
+ * Hebrew, Hangul, Han) and 30% companies; persons with birth dates as lists give them (most a
+ * date or a year, some none: eval/generated-birth-dates.ts), and screened persons with their own
+ * (a listed name varied with the listed date), so that the birth-date evidence is weighed as a
+ * host weighs it. Measured for the token matcher: the load (streamed
  * parse and index), the process's RSS once loaded, and the time of each of BENCH_SCALE_QUERIES
  * (2,000) screened names — half listed names varied (reordered, misspelled, another script),
  * half clean names — on this one thread: p50, p99, max. The names are the first the list screens

@@ -9,6 +9,7 @@ import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_CONTENT_SECURITY_POLICY, createReviewConsole } from '../src/index.js';
+import { exampleListScreening } from './browser/list-screening.js';
 
 /** A host: its own staff login (a header it sets in a test) in front of the console at /review. */
 const host = async (readOnly = false) => {
@@ -40,6 +41,31 @@ const formFields = (page: string, action: string): Record<string, string> => {
 };
 
 describe('review console over HTTP (memory kit, real Express)', () => {
+  it("shows a hit's birth-date evidence beside the name's: the client's date, the listed ones, the outcome", async () => {
+    const adapters = createMemoryAdapters({ screening: await exampleListScreening() });
+    const kit = createOnboardingKit(adapters);
+    const manager = demoIdentities.managerA.principal;
+    adapters.testing.putTemporaryFile(principalKey(manager), 'passport.pdf', new Uint8Array(16).fill(1));
+    const payload = exampleIndividualPayload();
+    // The listed Camille DURAND is born 1979-02-03: an exact name is a hit whatever the date.
+    const client = (
+      await kit.clients.createIndividual(manager, {
+        ...payload,
+        profile: { ...payload.profile, dateOfBirth: '1990-05-06' },
+      })
+    )._unsafeUnwrap();
+    await adapters.testing.screenDueClients(kit);
+    const app = express();
+    app.use('/review', createReviewConsole({ kit, reviewerOf: () => ({ id: 'alice', name: 'Alice' }) }));
+    const page = (await request(app).get(`/review/clients/${client.id}`)).text;
+    const hit = page.slice(page.indexOf('<article class="hit"'));
+    expect(hit).toContain('<dt>Birth Date</dt>');
+    expect(hit).toContain('1990-05-06');
+    expect(hit).toContain('1979-02-03');
+    expect(hit).toContain('MISMATCH');
+    expect(hit).toContain('birth date 1990-05-06 is more than a year from the entry');
+  });
+
   it('answers only behind the host login, with a strict policy and no-store', async () => {
     const { app, client } = await host();
     expect((await request(app).get('/review/')).status).toBe(401);
