@@ -63,7 +63,7 @@ describe('review console over HTTP (memory kit, real Express)', () => {
     expect(hit).toContain('1990-05-06');
     expect(hit).toContain('1979-02-03');
     expect(hit).toContain('MISMATCH');
-    expect(hit).toContain('birth date 1990-05-06 is more than a year from the entry');
+    expect(hit).toContain('birth date 1990-05-06 is more than a year from every birth date of the entry');
   });
 
   it('answers only behind the host login, with a strict policy and no-store', async () => {

@@ -40,6 +40,7 @@ type Matcher = {
         tokens: readonly { kind: string }[];
         unmatchedSubject: readonly string[];
         unmatchedListed: readonly string[];
+        birthDate?: { readonly outcome: string };
       };
     }[];
   }>;
@@ -170,6 +171,8 @@ for (const matcher of matchers.slice(0, Number(process.env.EVAL_MATCHERS ?? matc
       let falseNegatives = 0;
       const misses = new Map<string, { found: number; of: number }>();
       const examples: string[] = [];
+      // The birth-date evidence of the matches found (how many were screened with a date, and what it said).
+      const evidence = new Map<string, number>();
       for (const [at, pair] of set.pairs.entries()) {
         const id = listedNames.get(`${pair.kind}\t${pair.listed}`)?.id;
         const birthDate = reading.birthDates ? birthDates[at] : undefined;
@@ -178,7 +181,12 @@ for (const matcher of matchers.slice(0, Number(process.env.EVAL_MATCHERS ?? matc
           name: pair.screened,
           ...(birthDate === undefined ? {} : { birthDate }),
         };
-        const found = list.match(screened).some((match) => match.targetId === id);
+        const hit = list.match(screened).find((match) => match.targetId === id);
+        const found = hit !== undefined;
+        if (found && pair.match && reading.birthDates) {
+          const said = hit.explanation?.birthDate?.outcome ?? 'no date given';
+          evidence.set(said, (evidence.get(said) ?? 0) + 1);
+        }
         const variation = `${pair.match ? 'match' : 'non-match'}: ${pair.variation}`;
         const tally = misses.get(variation) ?? { found: 0, of: 0 };
         tally.of += 1;
@@ -200,6 +208,13 @@ for (const matcher of matchers.slice(0, Number(process.env.EVAL_MATCHERS ?? matc
       console.log(
         `precision ${ratio(truePositives, truePositives + falsePositives)}  recall ${ratio(truePositives, truePositives + falseNegatives)}  (${truePositives} found, ${falseNegatives} missed, ${falsePositives} look-alikes flagged)`,
       );
+      if (evidence.size > 0)
+        console.log(
+          `  birth dates of the matches found: ${[...evidence]
+            .sort()
+            .map(([said, count]) => `${count} ${said}`)
+            .join(', ')}`,
+        );
       for (const [variation, { found, of }] of [...misses].sort())
         console.log(`  ${variation}: ${found}/${of} flagged`);
       for (const example of examples) console.log(`  ${example}`);
@@ -246,7 +261,9 @@ for (const matcher of matchers.slice(0, Number(process.env.EVAL_MATCHERS ?? matc
         )
           shorter += 1;
         if (alerts.length < Number(process.env.EVAL_SHOWN_ALERTS ?? 8) && hit !== undefined) {
-          alerts.push(`${name} / ${hit.matchedName}: ${hit.explanation?.summary ?? hit.score}`);
+          const born =
+            explanation?.birthDate === undefined ? '' : ` [birth date: ${explanation.birthDate.outcome}]`;
+          alerts.push(`${name} / ${hit.matchedName}: ${hit.explanation?.summary ?? hit.score}${born}`);
         }
       }
     }

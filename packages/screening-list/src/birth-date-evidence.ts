@@ -7,25 +7,42 @@ import type { ScreeningBirthDateEvidence } from '@onboarding-kit/core/adapter';
  */
 const YEARS_APART = 1;
 
-/** `1961-04-12`, `1961-04` or `1961`, as lists (targets.simple.csv) and the kit write dates. */
-const ISO_DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
 const EARLIEST_YEAR = 1800;
 const LATEST_YEAR = 2200;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number written by `length` ASCII digits of `text` from `at`, or -1. */
+const digits = (text: string, from: number, length: number): number => {
+  let value = 0;
+  for (let at = from; at < from + length; at += 1) {
+    const code = text.charCodeAt(at) - 48;
+    if (code < 0 || code > 9) return -1;
+    value = value * 10 + code;
+  }
+  return value;
+};
+
+const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 
 /**
- * The year of an ISO 8601 date, month or year; undefined for anything else (`circa 1960`,
- * `12/04/1961`, a month 13, a year 0961): an unreadable date is no evidence either way.
+ * The year of an ISO 8601 date, month or year (`1961-04-12`, `1961-04`, `1961`, as lists and the
+ * kit write them); undefined for anything else (`circa 1960`, `12/04/1961`, a month 13, a
+ * 30 February, a year 0961): an unreadable date is no evidence either way. Read without a regular
+ * expression: it runs for every candidate the matcher weighs, and allocates nothing.
  */
-export const birthYear = (date: string): number | undefined => {
-  const parts = ISO_DATE.exec(date.trim());
-  if (parts === null) return undefined;
-  const year = Number(parts[1]);
+export const birthYear = (written: string): number | undefined => {
+  const date =
+    written.length === 4 || written.length === 7 || written.length === 10 ? written : written.trim();
+  if (date.length !== 4 && date.length !== 7 && date.length !== 10) return undefined;
+  const year = digits(date, 0, 4);
   if (year < EARLIEST_YEAR || year > LATEST_YEAR) return undefined;
-  const month = parts[2] === undefined ? 1 : Number(parts[2]);
-  const day = parts[3] === undefined ? 1 : Number(parts[3]);
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate())
-    return undefined;
-  return year;
+  if (date.length === 4) return year;
+  const month = date.charCodeAt(4) === 45 ? digits(date, 5, 2) : -1;
+  if (month < 1 || month > 12) return undefined;
+  if (date.length === 7) return year;
+  const day = date.charCodeAt(7) === 45 ? digits(date, 8, 2) : -1;
+  const days = month === 2 && !isLeap(year) ? 28 : (DAYS_IN_MONTH[month - 1] as number);
+  return day >= 1 && day <= days ? year : undefined;
 };
 
 /**

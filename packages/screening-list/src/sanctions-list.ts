@@ -110,6 +110,8 @@ const warmUp = (list: SanctionsList, names: NameIndex) => {
   }
 };
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** A client whose country is none of the target's scores this much of its name's score. */
 const COUNTRY_MISMATCH_FACTOR = 0.9;
 
@@ -206,8 +208,10 @@ const summaryOf = (
     );
   }
   if (explanation.birthDate?.outcome === 'MISMATCH') {
+    // The entry's dates are beside it (`birthDate.listed`): the sentence is the same for every
+    // target of one name, and written once for them.
     parts.push(
-      `The client's birth date ${explanation.birthDate.subject} is more than a year from the entry's (${explanation.birthDate.listed.join(', ')}): the score is lowered.`,
+      `The client's birth date ${explanation.birthDate.subject} is more than a year from every birth date of the entry: the score is lowered.`,
     );
   }
   return parts.join(' ');
@@ -268,7 +272,18 @@ export const loadSanctionsList = (
       // A name listed for many targets is scored, and explained, once a query.
       const scoredNames = new Map<string, NameScore>();
       // Only names that pass the threshold are explained.
-      let explained: Map<string, { pairing: NamePairing; explanation?: ScreeningExplanation }> | undefined;
+      let explained:
+        | Map<
+            string,
+            {
+              pairing: NamePairing;
+              explanation?: ScreeningExplanation;
+              summary?: string;
+              /** The summary of a score lowered by a birth date only (the same for every target of the name). */
+              bornElsewhere?: string;
+            }
+          >
+        | undefined;
       for (let at = 0; at < candidates.length; at += 1) {
         const candidate = candidates[at] as number;
         if (names.isOrganization(candidate) !== organization) continue;
@@ -287,6 +302,8 @@ export const loadSanctionsList = (
             scored = scoreName(words, listedWords, true);
           scoredNames.set(listedText, scored);
         }
+        // The evidence only lowers a score: a name under the threshold is not weighed (nor allocated for).
+        if (scored.score * 100 < threshold) continue;
         const country =
           screened.country === undefined ? undefined : countryEvidence(screened.country, target.countries);
         const birthDate =
@@ -316,12 +333,21 @@ export const loadSanctionsList = (
           };
           explanation = same.explanation;
         } else {
-          const details = {
-            ...same.pairing,
-            ...(country === undefined ? {} : { country }),
-            ...(birthDate === undefined ? {} : { birthDate }),
+          // Each target its own evidence; the name's account is written once a listed text, and
+          // written again, with the evidence's sentence, only for a score the evidence lowered.
+          const details: Mutable<ScreeningExplanation> = {
+            summary: '',
+            tokens: same.pairing.tokens,
+            unmatchedSubject: same.pairing.unmatchedSubject,
+            unmatchedListed: same.pairing.unmatchedListed,
           };
-          explanation = { summary: summaryOf(score, details, scored.namesakes), ...details };
+          if (country !== undefined) details.country = country;
+          if (birthDate !== undefined) details.birthDate = birthDate;
+          if (country?.outcome === 'MISMATCH') details.summary = summaryOf(score, details, scored.namesakes);
+          else if (birthDate?.outcome === 'MISMATCH')
+            details.summary = same.bornElsewhere ??= summaryOf(score, details, scored.namesakes);
+          else details.summary = same.summary ??= summaryOf(score, same.pairing, scored.namesakes);
+          explanation = details;
         }
         const match: ListMatch = {
           targetId: target.id,
