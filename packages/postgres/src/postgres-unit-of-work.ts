@@ -60,7 +60,7 @@ const runTransaction = async <T, E>(
   const transaction = openTransaction(pool);
   let outcome: Result<T, E>;
   try {
-    outcome = await work(transactionalStores(transaction.session, tables, jobs));
+    outcome = await work(new LazyTransactionalStores(transaction.session, tables, jobs));
   } catch (failure) {
     // A command that throws broke its own contract; nothing of it is kept.
     await transaction.rollback();
@@ -74,64 +74,70 @@ const runTransaction = async <T, E>(
   return committed.isErr() ? err(committed.error) : outcome;
 };
 
-/** A value made on first use, then kept. */
-const once = <T>(make: () => T): (() => T) => {
-  let made: { value: T } | undefined;
-  return () => {
-    made ??= { value: make() };
-    return made.value;
-  };
-};
+/**
+ * Every store on the transaction's session, each made when the command first uses it. A class, so
+ * that a transaction costs one object (the getters are on its prototype), not ten closures and an
+ * object of getters made anew for each.
+ */
+class LazyTransactionalStores implements TransactionalStores {
+  #clients?: TransactionalStores['clients'];
+  #documents?: TransactionalStores['documents'];
+  #events?: TransactionalStores['events'];
+  #audit?: TransactionalStores['audit'];
+  #idempotency?: TransactionalStores['idempotency'];
+  #webhookEndpoints?: TransactionalStores['webhookEndpoints'];
+  #webhookDeliveries?: TransactionalStores['webhookDeliveries'];
+  #webhookJobs?: TransactionalStores['webhookJobs'];
+  #screeningJobs?: TransactionalStores['screeningJobs'];
+  #screenedNames?: TransactionalStores['screenedNames'];
 
-/** Every store on the transaction's session, each made when the command first uses it. */
-const transactionalStores = (
-  session: SqlSession,
-  tables: KitTables,
-  jobs: TransactionJobs,
-): TransactionalStores => {
-  const clients = once(() => createPostgresClientRepository(session, tables));
-  const documents = once(() => createPostgresDocumentIndex(session, tables));
-  const events = once(() => createPostgresEventLog(session, tables));
-  const audit = once(() => createPostgresAuditLog(session, tables));
-  const idempotency = once(() => createPostgresIdempotencyStore(session, tables));
-  const webhookEndpoints = once(() => createPostgresWebhookEndpointStore(session, tables));
-  const webhookDeliveries = once(() => createPostgresWebhookDeliveryStore(session, tables));
-  const webhookJobs = once(() => createPostgresWebhookJobQueue(session, tables, jobs));
-  const screeningJobs = once(() => createPostgresScreeningJobQueue(session, tables, jobs));
-  const screenedNames = once(() => createPostgresScreenedNameIndex(session, tables));
-  return {
-    get clients() {
-      return clients();
-    },
-    get documents() {
-      return documents();
-    },
-    get events() {
-      return events();
-    },
-    get audit() {
-      return audit();
-    },
-    get idempotency() {
-      return idempotency();
-    },
-    get webhookEndpoints() {
-      return webhookEndpoints();
-    },
-    get webhookDeliveries() {
-      return webhookDeliveries();
-    },
-    get webhookJobs() {
-      return webhookJobs();
-    },
-    get screeningJobs() {
-      return screeningJobs();
-    },
-    get screenedNames() {
-      return screenedNames();
-    },
-  };
-};
+  constructor(
+    private readonly session: SqlSession,
+    private readonly tables: KitTables,
+    private readonly jobs: TransactionJobs,
+  ) {}
+
+  get clients() {
+    this.#clients ??= createPostgresClientRepository(this.session, this.tables);
+    return this.#clients;
+  }
+  get documents() {
+    this.#documents ??= createPostgresDocumentIndex(this.session, this.tables);
+    return this.#documents;
+  }
+  get events() {
+    this.#events ??= createPostgresEventLog(this.session, this.tables);
+    return this.#events;
+  }
+  get audit() {
+    this.#audit ??= createPostgresAuditLog(this.session, this.tables);
+    return this.#audit;
+  }
+  get idempotency() {
+    this.#idempotency ??= createPostgresIdempotencyStore(this.session, this.tables);
+    return this.#idempotency;
+  }
+  get webhookEndpoints() {
+    this.#webhookEndpoints ??= createPostgresWebhookEndpointStore(this.session, this.tables);
+    return this.#webhookEndpoints;
+  }
+  get webhookDeliveries() {
+    this.#webhookDeliveries ??= createPostgresWebhookDeliveryStore(this.session, this.tables);
+    return this.#webhookDeliveries;
+  }
+  get webhookJobs() {
+    this.#webhookJobs ??= createPostgresWebhookJobQueue(this.session, this.tables, this.jobs);
+    return this.#webhookJobs;
+  }
+  get screeningJobs() {
+    this.#screeningJobs ??= createPostgresScreeningJobQueue(this.session, this.tables, this.jobs);
+    return this.#screeningJobs;
+  }
+  get screenedNames() {
+    this.#screenedNames ??= createPostgresScreenedNameIndex(this.session, this.tables);
+    return this.#screenedNames;
+  }
+}
 
 type OpenTransaction = {
   readonly session: SqlSession;
@@ -146,8 +152,10 @@ const openTransaction = (pool: Pool): OpenTransaction => {
   // The statements of one transaction go one after the other (the work may start two at once).
   let queue: Promise<unknown> = Promise.resolve();
   const inTurn = <R>(step: () => Promise<R>): Promise<R> => {
-    const turn = queue.then(step);
-    queue = turn.catch(() => undefined);
+    // After the previous step whether it succeeded or failed (its own caller hears which): one
+    // promise a statement, not a second one only to swallow the previous step's failure.
+    const turn = queue.then(step, step);
+    queue = turn;
     return turn;
   };
 
