@@ -1,20 +1,20 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import type { ProcessScript } from './processes-build.global-setup.js';
 
-/** Repository root: tsx resolves the workspace packages through its tsconfig paths. */
-const workspaceRoot = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** Starts one of test/processes/*.ts in a separate Node process (`node --import tsx`). */
-export const spawnTsx = (script: string, args: readonly string[]): ChildProcessWithoutNullStreams =>
-  spawn(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL(`./processes/${script}`, import.meta.url)), ...args],
-    {
-      cwd: workspaceRoot,
-      stdio: 'pipe',
-    },
-  );
+/**
+ * Starts one of test/processes/*.ts in a separate Node process, from its build of this run
+ * (processes-build.global-setup.ts): the file as `node --import tsx` would run it, without
+ * transpiling the adapters' sources at every start.
+ */
+export const spawnTestProcess = (
+  script: ProcessScript,
+  args: readonly string[],
+): ChildProcessWithoutNullStreams =>
+  spawn(process.execPath, ['--enable-source-maps', inject('postgresProcessBuilds')[script], ...args], {
+    stdio: 'pipe',
+  });
 
 /** Resolves with the next full line the child prints; rejects when it exits first (with its stderr). */
 export const nextLine = (child: ChildProcessWithoutNullStreams): Promise<string> =>

@@ -3,7 +3,7 @@ import { creationEntryFor, storedClientFixture, transitionEntry } from '@onboard
 import { type InvalidStatus, invalidStatus, type StoredClient } from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, nextLine, spawnTsx } from './child-process-runner.js';
+import { exited, nextLine, spawnTestProcess } from './child-process-runner.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
@@ -102,7 +102,13 @@ describe('idempotency across processes', () => {
   it('gives exactly one of 200 same-key claims from two Node processes the claim', async () => {
     const scope = `manager:${randomUUID()} POST /manager/v1/clients/individuals`;
     const children = [0, 1].map(() =>
-      spawnTsx('claim-same-key.ts', [database.connectionString, database.schema, scope, 'same-key', '100']),
+      spawnTestProcess('claim-same-key', [
+        database.connectionString,
+        database.schema,
+        scope,
+        'same-key',
+        '100',
+      ]),
     );
     try {
       expect(await Promise.all(children.map(nextLine))).toEqual(['ready', 'ready']);
@@ -125,7 +131,7 @@ describe('idempotency across processes', () => {
 
   it('takes over the lock of a process killed mid-request once lockTtlMs has passed', async () => {
     const scope = `manager:${randomUUID()} POST /manager/v1/clients/individuals`;
-    const child = spawnTsx('claim-and-hang.ts', [
+    const child = spawnTestProcess('claim-and-hang', [
       database.connectionString,
       database.schema,
       scope,

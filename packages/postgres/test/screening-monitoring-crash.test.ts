@@ -5,7 +5,7 @@ import { okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { screeningQueue } from '../src/postgres-job-engine.js';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
-import { exited, nextLine, spawnTsx } from './child-process-runner.js';
+import { exited, nextLine, spawnTestProcess } from './child-process-runner.js';
 import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 
@@ -70,7 +70,7 @@ describe('a monitoring run on PostgreSQL whose process dies midway', () => {
       (await kit.screening.listChanged({ version, changedTargets: targets }))._unsafeUnwrap(),
     ).toMatchObject({ batches: 1, enqueued: true });
 
-    const child = spawnTsx('monitor-and-crash.ts', [
+    const child = spawnTestProcess('monitor-and-crash', [
       database.connectionString,
       database.schema,
       JSON.stringify(targets),
