@@ -73,6 +73,8 @@ const NAMESAKES = 3;
  */
 const WARM_UP_NAMES = 500;
 const WARM_UP_SHARE = 100;
+/** Birth dates the warm-up's persons give, of several decades: each meets listed dates it matches and misses. */
+const WARM_UP_BIRTH_DATES = ['1961-04-12', '1985-07-01', '1970-01-01', '1990-12-31'];
 
 /**
  * A listed name as clients write it: as listed; reordered; with a letter left out of its longest
@@ -106,7 +108,20 @@ const warmUp = (list: SanctionsList, names: NameIndex) => {
     const id = Math.floor((at * names.names) / count);
     const next = Math.floor(((at + 1) * names.names) / count) % names.names;
     const kind = names.isOrganization(id) ? 'organization' : 'person';
-    for (const name of warmUpNames(names.textOf(id), names.textOf(next))) list.match({ kind, name });
+    // Every other person with a birth date, as clients give one or not: both paths compiled.
+    let variant = 0;
+    for (const name of warmUpNames(names.textOf(id), names.textOf(next))) {
+      variant += 1;
+      list.match(
+        kind === 'person' && variant % 2 === 0
+          ? {
+              kind,
+              name,
+              birthDate: WARM_UP_BIRTH_DATES[(at + variant) % WARM_UP_BIRTH_DATES.length] as string,
+            }
+          : { kind, name },
+      );
+    }
   }
 };
 
