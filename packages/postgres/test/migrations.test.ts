@@ -171,6 +171,75 @@ describe('migrate', () => {
     }
   });
 
+  it('migration 0018 gives the explanation of every hit stored before it a null birth-date evidence', async () => {
+    const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 2 });
+    const schema = newSchemaName();
+    const source = fileURLToPath(new URL('../migrations/', import.meta.url));
+    const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
+    try {
+      const files = await shipped();
+      for (const file of files.filter((name) => name < '0018'))
+        await copyFile(join(source, file), join(directory, file));
+      await migrate(pool, { schema, migrationsDirectory: directory });
+      const explanation = {
+        summary: 'sokolov = sokolov',
+        tokens: [],
+        unmatchedSubject: [],
+        unmatchedListed: [],
+      };
+      const hit = (id: string, explained: unknown) => ({
+        id,
+        name: 'Dmitri Sokolov',
+        explanation: explained,
+      });
+      const weighed = { subject: '1961-04-12', listed: ['1961'], outcome: 'MATCH' };
+      const screening = {
+        status: 'POSSIBLE_MATCH',
+        screenedAt: '2026-11-01T00:00:00.000Z',
+        hits: [
+          hit('before', { ...explanation, country: null }),
+          hit('unexplained', null),
+          hit('weighed', { ...explanation, country: null, birthDate: weighed }),
+        ],
+      };
+      const [stored, clear, unscreened] = [randomUUID(), randomUUID(), randomUUID()];
+      for (const [id, value] of [
+        [stored, screening],
+        [clear, { status: 'CLEAR', screenedAt: null, hits: [] }],
+        [unscreened, null],
+      ] as const) {
+        await pool.query(
+          `INSERT INTO "${schema}".clients (id, manager_id, client_type, status, screening, created_at, updated_at)
+           VALUES ($1, 'm-1', 'INDIVIDUAL', 'ONBOARDING_UNDER_REVIEW', $2, now(), now())`,
+          [id, value === null ? null : JSON.stringify(value)],
+        );
+      }
+      for (const file of files) await copyFile(join(source, file), join(directory, file));
+      expect(
+        (await migrate(pool, { schema, migrationsDirectory: directory }))._unsafeUnwrap().applied,
+      ).toEqual(files.filter((name) => name >= '0018'));
+      const rows = await pool.query(`SELECT id, screening FROM "${schema}".clients`);
+      const byId = new Map(rows.rows.map((row) => [row.id, row.screening]));
+      // In their order; a hit without an explanation and one already weighed are kept as they were.
+      expect(byId.get(stored)).toEqual({
+        ...screening,
+        hits: [
+          hit('before', { ...explanation, country: null, birthDate: null }),
+          hit('unexplained', null),
+          hit('weighed', { ...explanation, country: null, birthDate: weighed }),
+        ],
+      });
+      expect(byId.get(clear)).toEqual({ status: 'CLEAR', screenedAt: null, hits: [] });
+      expect(byId.get(unscreened)).toBeNull();
+    } finally {
+      await pool.query(
+        `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`,
+      );
+      await pool.end();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a schema name that is not a plain identifier when wiring, before any SQL is sent', async () => {
     const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 1 });
     expect(() => migrate(pool, { schema: 'kit"; DROP TABLE x; --' })).toThrow(TypeError);
