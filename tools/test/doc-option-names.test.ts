@@ -169,8 +169,8 @@ test('every option a doc names is an option of the function it names', () => {
       ([specifier, names]) =>
         `import ${names.includes('OnboardingKit') ? 'type ' : ''}{ ${names.join(', ')} } from '${specifier}';`,
     ),
-    '/** The keys of any of a function’s parameters; a body typed `unknown` (its schema checks it at run time) takes any. */',
-    'type KeysOf<T> = unknown extends T ? string : keyof NonNullable<T>;',
+    '/** The keys of any of a function’s parameters; a body typed `unknown` (its schema checks it at run time) takes any; a `never` (a rest parameter that refuses more arguments) none. */',
+    'type KeysOf<T> = [T] extends [never] ? never : unknown extends T ? string : keyof NonNullable<T>;',
     'type OptionNames<F> = F extends (...args: infer A) => unknown ? { [I in keyof A]: KeysOf<A[I]> }[number] : never;',
   ];
   rmSync(checkDirectory, { recursive: true, force: true });
