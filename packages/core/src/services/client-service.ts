@@ -18,7 +18,7 @@ import {
 } from '../domain/client.js';
 import { eventsOfCommand } from '../domain/client-events.js';
 import { initialScreening, rescreening } from '../domain/screening.js';
-import { clientNotFound, type DomainError } from '../errors.js';
+import { clientNotFound, type DomainError, type ValidationFailed, validationFailed } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { createdAtAndIdCursor } from '../pagination/page-cursor.js';
 import { type ManagerPrincipal, principalKey } from '../principal.js';
@@ -107,12 +107,63 @@ const storedClient = (
   managerId: base.managerId,
 });
 
+const DATE_OF_BIRTH_IN_FUTURE_MESSAGE = 'Must not be in the future';
+
+/**
+ * The last date of birth a person can have at `now`: tomorrow in UTC, as it is already tomorrow
+ * somewhere (a child born today east of UTC), so no time zone's today is refused.
+ */
+const latestDateOfBirth = (now: Date): string =>
+  new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+
+type People = {
+  readonly profile?: unknown;
+  readonly representatives?: unknown;
+  readonly companyDirectorsAndUbos?: { readonly directors?: unknown; readonly ubos?: unknown };
+};
+
+/**
+ * The dates of birth of a parsed onboarding payload later than `latest` (`YYYY-MM-DD`), as
+ * parameter errors at their paths (`representatives[1].dateOfBirth`); undefined when there is none.
+ * A date in the future names nobody yet, and would only turn the screening's evidence into a
+ * mismatch with every listed person.
+ */
+const datesOfBirthAfter = (payload: unknown, latest: string): Record<string, string[]> | undefined => {
+  let errors: Record<string, string[]> | undefined;
+  const check = (person: unknown, path: string) => {
+    const date = (person as { readonly dateOfBirth?: unknown } | null | undefined)?.dateOfBirth;
+    if (typeof date === 'string' && date > latest) {
+      errors ??= {};
+      errors[`${path}.dateOfBirth`] = [DATE_OF_BIRTH_IN_FUTURE_MESSAGE];
+    }
+  };
+  const checkEach = (people: unknown, path: string) => {
+    if (!Array.isArray(people)) return;
+    for (const [at, person] of people.entries()) check(person, `${path}[${at}]`);
+  };
+  const { profile, representatives, companyDirectorsAndUbos } = (payload ?? {}) as People;
+  check(profile, 'profile');
+  checkEach(representatives, 'representatives');
+  checkEach(companyDirectorsAndUbos?.directors, 'companyDirectorsAndUbos.directors');
+  checkEach(companyDirectorsAndUbos?.ubos, 'companyDirectorsAndUbos.ubos');
+  return errors;
+};
+
 export const createClientService = (ctx: KitContext): ClientService => {
   const { ports } = ctx;
   // Every create and resubmit is screened, on the job engine, when the kit has a provider.
   const screens = ports.screening !== undefined;
   const ownedBy = (principal: ManagerPrincipal) => (client: StoredClient) =>
     client.managerId === principal.managerId;
+  /** The payload as its schema parses it, with no date of birth after the kit's today. */
+  const parseOnboarding = <S extends z.ZodType>(
+    schema: S,
+    payload: unknown,
+  ): Result<z.infer<S>, ValidationFailed> =>
+    parseRequest(schema, payload).andThen((parsed): Result<z.infer<S>, ValidationFailed> => {
+      const future = datesOfBirthAfter(parsed, latestDateOfBirth(ports.clock.now()));
+      return future === undefined ? ok(parsed) : err(validationFailed('The request body is invalid', future));
+    });
 
   const create = <S extends z.ZodType>(
     principal: ManagerPrincipal,
@@ -123,7 +174,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
   ): ResultAsync<Client, DomainError> => {
     const owner = principalKey(principal);
     return runCommand(ctx, command, (transaction) => {
-      const parsed = parseRequest(schema, payload);
+      const parsed = parseOnboarding(schema, payload);
       if (parsed.isErr()) return errAsync(parsed.error);
       return promoteDocumentsAround(ctx, owner, parsed.value, ({ payload: withKeys, documentRecords }) => {
         const at = ports.clock.now().toISOString();
@@ -202,7 +253,7 @@ export const createClientService = (ctx: KitContext): ClientService => {
       expectedType: clientType,
     } as const;
     return runCommand(ctx, command, (transaction) => {
-      const parsed = parseRequest(schema, payload);
+      const parsed = parseOnboarding(schema, payload);
       if (parsed.isErr()) return errAsync(parsed.error);
       // Checked once before any file is copied, and again under the lock inside the transaction.
       return (isUuid(clientId) ? ports.clients.findById(clientId) : okAsync(null))

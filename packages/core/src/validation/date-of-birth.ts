@@ -6,8 +6,8 @@ export const DATE_OF_BIRTH_MESSAGE = 'Must be a date as YYYY-MM-DD from 1900 on,
 
 /**
  * Whether `value` is a date of birth: a day that exists (`1984-02-30` does not), in a year from
- * 1900. Whether it lies in the past is not checked here: validation reads no clock, and a date of
- * birth in the future only makes the screening's birth-date evidence say nothing useful.
+ * 1900. Whether it lies in the past is checked by the client service, against the kit's clock
+ * (`datesOfBirthAfter`): validation reads no clock.
  */
 export const isDateOfBirth = (value: string): boolean => {
   const parts = CALENDAR_DATE.exec(value);
