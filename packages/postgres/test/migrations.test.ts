@@ -19,6 +19,40 @@ const shipped = async () =>
     .filter((f) => f.endsWith('.sql'))
     .sort();
 
+/**
+ * What a database of an earlier release goes through: a schema migrated with the shipped files
+ * before `migration`, rows stored by `storeBefore`, then the files from `migration` on applied (and
+ * only those); `check` reads the rows after. The schema is dropped however it ends.
+ */
+const migratingFrom = async (
+  migration: string,
+  storeBefore: (pool: pg.Pool, schema: string) => Promise<void>,
+  check: (pool: pg.Pool, schema: string) => Promise<void>,
+): Promise<void> => {
+  const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 2 });
+  const schema = newSchemaName();
+  const source = fileURLToPath(new URL('../migrations/', import.meta.url));
+  const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
+  try {
+    const files = await shipped();
+    for (const file of files.filter((name) => name < migration))
+      await copyFile(join(source, file), join(directory, file));
+    await migrate(pool, { schema, migrationsDirectory: directory });
+    await storeBefore(pool, schema);
+    for (const file of files) await copyFile(join(source, file), join(directory, file));
+    expect((await migrate(pool, { schema, migrationsDirectory: directory }))._unsafeUnwrap().applied).toEqual(
+      files.filter((name) => name >= migration),
+    );
+    await check(pool, schema);
+  } finally {
+    await pool.query(
+      `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`,
+    );
+    await pool.end();
+    await rm(directory, { recursive: true, force: true });
+  }
+};
+
 describe('migrate', () => {
   it('applies every shipped file once, records it, and applies nothing the second time', async () => {
     const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 2 });
@@ -108,136 +142,106 @@ describe('migrate', () => {
   });
 
   it('migration 0015 writes a null date of birth into the people of the clients stored before it', async () => {
-    const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 2 });
-    const schema = newSchemaName();
-    const source = fileURLToPath(new URL('../migrations/', import.meta.url));
-    const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
-    try {
-      const files = await shipped();
-      for (const file of files.filter((name) => name < '0015'))
-        await copyFile(join(source, file), join(directory, file));
-      await migrate(pool, { schema, migrationsDirectory: directory });
-      const [individual, entity] = [randomUUID(), randomUUID()];
-      const insert = (id: string, type: string, profile: unknown, officers: unknown) =>
-        pool.query(
-          `INSERT INTO "${schema}".clients (id, manager_id, client_type, status, individual_profile,
-             company_directors_and_ubos, created_at, updated_at)
-           VALUES ($1, 'm-1', $2, 'ONBOARDING_UNDER_REVIEW', $3, $4, now(), now())`,
-          [
-            id,
-            type,
-            profile === null ? null : JSON.stringify(profile),
-            officers === null ? null : JSON.stringify(officers),
+    const [individual, entity] = [randomUUID(), randomUUID()];
+    await migratingFrom(
+      '0015',
+      async (pool, schema) => {
+        const insert = (id: string, type: string, profile: unknown, officers: unknown) =>
+          pool.query(
+            `INSERT INTO "${schema}".clients (id, manager_id, client_type, status, individual_profile,
+               company_directors_and_ubos, created_at, updated_at)
+             VALUES ($1, 'm-1', $2, 'ONBOARDING_UNDER_REVIEW', $3, $4, now(), now())`,
+            [
+              id,
+              type,
+              profile === null ? null : JSON.stringify(profile),
+              officers === null ? null : JSON.stringify(officers),
+            ],
+          );
+        await insert(individual, 'INDIVIDUAL', { firstName: 'Ivan', lastName: 'Petrov' }, null);
+        await insert(entity, 'ENTITY', null, {
+          directors: [{ name: 'Ivan Petrov' }, { name: 'Olga Petrova' }],
+          ubos: [
+            { name: 'Ivan Petrov', typeOfPerson: 'NATURAL' },
+            { name: 'Petrov Holding', typeOfPerson: 'LEGAL' },
           ],
+        });
+      },
+      async (pool, schema) => {
+        const rows = await pool.query(
+          `SELECT id, individual_profile, company_directors_and_ubos FROM "${schema}".clients`,
         );
-      await insert(individual, 'INDIVIDUAL', { firstName: 'Ivan', lastName: 'Petrov' }, null);
-      await insert(entity, 'ENTITY', null, {
-        directors: [{ name: 'Ivan Petrov' }, { name: 'Olga Petrova' }],
-        ubos: [
-          { name: 'Ivan Petrov', typeOfPerson: 'NATURAL' },
-          { name: 'Petrov Holding', typeOfPerson: 'LEGAL' },
-        ],
-      });
-      for (const file of files) await copyFile(join(source, file), join(directory, file));
-      expect(
-        (await migrate(pool, { schema, migrationsDirectory: directory }))._unsafeUnwrap().applied,
-      ).toEqual(files.filter((name) => name >= '0015'));
-      const rows = await pool.query(
-        `SELECT id, individual_profile, company_directors_and_ubos FROM "${schema}".clients`,
-      );
-      const byId = new Map(rows.rows.map((row) => [row.id, row]));
-      expect(byId.get(individual)?.individual_profile).toEqual({
-        firstName: 'Ivan',
-        lastName: 'Petrov',
-        dateOfBirth: null,
-      });
-      // Directors and natural UBOs get the field, in their order; a legal UBO is no person.
-      expect(byId.get(entity)?.company_directors_and_ubos).toEqual({
-        directors: [
-          { name: 'Ivan Petrov', dateOfBirth: null },
-          { name: 'Olga Petrova', dateOfBirth: null },
-        ],
-        ubos: [
-          { name: 'Ivan Petrov', typeOfPerson: 'NATURAL', dateOfBirth: null },
-          { name: 'Petrov Holding', typeOfPerson: 'LEGAL' },
-        ],
-      });
-    } finally {
-      await pool.query(
-        `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`,
-      );
-      await pool.end();
-      await rm(directory, { recursive: true, force: true });
-    }
+        const byId = new Map(rows.rows.map((row) => [row.id, row]));
+        expect(byId.get(individual)?.individual_profile).toEqual({
+          firstName: 'Ivan',
+          lastName: 'Petrov',
+          dateOfBirth: null,
+        });
+        // Directors and natural UBOs get the field, in their order; a legal UBO is no person.
+        expect(byId.get(entity)?.company_directors_and_ubos).toEqual({
+          directors: [
+            { name: 'Ivan Petrov', dateOfBirth: null },
+            { name: 'Olga Petrova', dateOfBirth: null },
+          ],
+          ubos: [
+            { name: 'Ivan Petrov', typeOfPerson: 'NATURAL', dateOfBirth: null },
+            { name: 'Petrov Holding', typeOfPerson: 'LEGAL' },
+          ],
+        });
+      },
+    );
   });
 
   it('migration 0018 gives the explanation of every hit stored before it a null birth-date evidence', async () => {
-    const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 2 });
-    const schema = newSchemaName();
-    const source = fileURLToPath(new URL('../migrations/', import.meta.url));
-    const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
-    try {
-      const files = await shipped();
-      for (const file of files.filter((name) => name < '0018'))
-        await copyFile(join(source, file), join(directory, file));
-      await migrate(pool, { schema, migrationsDirectory: directory });
-      const explanation = {
-        summary: 'sokolov = sokolov',
-        tokens: [],
-        unmatchedSubject: [],
-        unmatchedListed: [],
-      };
-      const hit = (id: string, explained: unknown) => ({
-        id,
-        name: 'Dmitri Sokolov',
-        explanation: explained,
-      });
-      const weighed = { subject: '1961-04-12', listed: ['1961'], outcome: 'MATCH' };
-      const screening = {
-        status: 'POSSIBLE_MATCH',
-        screenedAt: '2026-11-01T00:00:00.000Z',
-        hits: [
-          hit('before', { ...explanation, country: null }),
-          hit('unexplained', null),
-          hit('weighed', { ...explanation, country: null, birthDate: weighed }),
-        ],
-      };
-      const [stored, clear, unscreened] = [randomUUID(), randomUUID(), randomUUID()];
-      for (const [id, value] of [
-        [stored, screening],
-        [clear, { status: 'CLEAR', screenedAt: null, hits: [] }],
-        [unscreened, null],
-      ] as const) {
-        await pool.query(
-          `INSERT INTO "${schema}".clients (id, manager_id, client_type, status, screening, created_at, updated_at)
-           VALUES ($1, 'm-1', 'INDIVIDUAL', 'ONBOARDING_UNDER_REVIEW', $2, now(), now())`,
-          [id, value === null ? null : JSON.stringify(value)],
-        );
-      }
-      for (const file of files) await copyFile(join(source, file), join(directory, file));
-      expect(
-        (await migrate(pool, { schema, migrationsDirectory: directory }))._unsafeUnwrap().applied,
-      ).toEqual(files.filter((name) => name >= '0018'));
-      const rows = await pool.query(`SELECT id, screening FROM "${schema}".clients`);
-      const byId = new Map(rows.rows.map((row) => [row.id, row.screening]));
-      // In their order; a hit without an explanation and one already weighed are kept as they were.
-      expect(byId.get(stored)).toEqual({
-        ...screening,
-        hits: [
-          hit('before', { ...explanation, country: null, birthDate: null }),
-          hit('unexplained', null),
-          hit('weighed', { ...explanation, country: null, birthDate: weighed }),
-        ],
-      });
-      expect(byId.get(clear)).toEqual({ status: 'CLEAR', screenedAt: null, hits: [] });
-      expect(byId.get(unscreened)).toBeNull();
-    } finally {
-      await pool.query(
-        `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`,
-      );
-      await pool.end();
-      await rm(directory, { recursive: true, force: true });
-    }
+    const explanation = {
+      summary: 'sokolov = sokolov',
+      tokens: [],
+      unmatchedSubject: [],
+      unmatchedListed: [],
+    };
+    const hit = (id: string, explained: unknown) => ({ id, name: 'Dmitri Sokolov', explanation: explained });
+    const weighed = { subject: '1961-04-12', listed: ['1961'], outcome: 'MATCH' };
+    const screening = {
+      status: 'POSSIBLE_MATCH',
+      screenedAt: '2026-11-01T00:00:00.000Z',
+      hits: [
+        hit('before', { ...explanation, country: null }),
+        hit('unexplained', null),
+        hit('weighed', { ...explanation, country: null, birthDate: weighed }),
+      ],
+    };
+    const [stored, clear, unscreened] = [randomUUID(), randomUUID(), randomUUID()];
+    await migratingFrom(
+      '0018',
+      async (pool, schema) => {
+        for (const [id, value] of [
+          [stored, screening],
+          [clear, { status: 'CLEAR', screenedAt: null, hits: [] }],
+          [unscreened, null],
+        ] as const) {
+          await pool.query(
+            `INSERT INTO "${schema}".clients (id, manager_id, client_type, status, screening, created_at, updated_at)
+             VALUES ($1, 'm-1', 'INDIVIDUAL', 'ONBOARDING_UNDER_REVIEW', $2, now(), now())`,
+            [id, value === null ? null : JSON.stringify(value)],
+          );
+        }
+      },
+      async (pool, schema) => {
+        const rows = await pool.query(`SELECT id, screening FROM "${schema}".clients`);
+        const byId = new Map(rows.rows.map((row) => [row.id, row.screening]));
+        // In their order; a hit without an explanation and one already weighed are kept as they were.
+        expect(byId.get(stored)).toEqual({
+          ...screening,
+          hits: [
+            hit('before', { ...explanation, country: null, birthDate: null }),
+            hit('unexplained', null),
+            hit('weighed', { ...explanation, country: null, birthDate: weighed }),
+          ],
+        });
+        expect(byId.get(clear)).toEqual({ status: 'CLEAR', screenedAt: null, hits: [] });
+        expect(byId.get(unscreened)).toBeNull();
+      },
+    );
   });
 
   it('refuses a schema name that is not a plain identifier when wiring, before any SQL is sent', async () => {
