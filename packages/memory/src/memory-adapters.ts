@@ -4,7 +4,6 @@ import {
   createRecordingWebhookTransport,
   type OnboardingKit,
   type OnboardingKitPorts,
-  type Principal,
   type RecordingWebhookTransport,
   randomUuids,
   systemClock,
@@ -36,7 +35,7 @@ import {
 } from './memory-document-storage.js';
 import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
-import { createMemoryPresetFeeRepository, type OwnedPresetFee } from './memory-preset-fee-repository.js';
+import { createMemoryPresetFeeRepository } from './memory-preset-fee-repository.js';
 import { createMemoryScreenedNameIndex } from './memory-screened-name-index.js';
 import {
   createMemoryScreeningJobQueue,
@@ -98,6 +97,8 @@ const storeMakers = {
   webhookJobs: createMemoryWebhookJobQueue,
   screeningJobs: createMemoryScreeningJobQueue,
   screenedNames: createMemoryScreenedNameIndex,
+  apiKeys: createMemoryApiKeyStore,
+  presetFees: createMemoryPresetFeeRepository,
 } satisfies Record<string, (access: TableAccess, clock: Clock) => unknown>;
 type MemoryStores = { readonly [N in keyof typeof storeMakers]: ReturnType<(typeof storeMakers)[N]> };
 
@@ -126,16 +127,12 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
   const clock = options.clock ?? systemClock;
   const database = createMemoryDatabase(transactionTimeoutMs);
   const files = createMemoryDocumentStorage(clock, options);
-  const presetFees = new Map<string, OwnedPresetFee>();
-  const apiKeys = new Map<string, Principal>();
   const transport = createRecordingWebhookTransport();
   const { documents, webhookJobs, screeningJobs, ...stores } = memoryStores(database.committedAccess, clock);
   return {
     ...stores,
     documentIndex: documents,
     documentStorage: files.storage,
-    presetFees: createMemoryPresetFeeRepository(presetFees),
-    apiKeys: createMemoryApiKeyStore(apiKeys),
     webhookTransport: options.webhookTransport ?? transport,
     unitOfWork: {
       transaction: (work) => database.transaction((access) => work(memoryStores(access, clock))),
@@ -146,7 +143,7 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     ids: options.ids ?? randomUuids,
     ...(options.screening === undefined ? {} : { screening: options.screening }),
     signedLinks: files.signedLinks,
-    testing: testingHelpers({ database, files, presetFees, apiKeys, clock, transport }),
+    testing: testingHelpers({ database, files, clock, transport }),
   };
 };
 
@@ -155,15 +152,11 @@ const copy = <T>(value: T | undefined): T | null => structuredClone(value ?? nul
 const testingHelpers = ({
   database: { committed, committedAccess: access, dump },
   files,
-  presetFees,
-  apiKeys,
   clock,
   transport,
 }: {
   readonly database: MemoryDatabase;
   readonly files: MemoryDocumentStorage;
-  readonly presetFees: Map<string, OwnedPresetFee>;
-  readonly apiKeys: Map<string, Principal>;
   readonly clock: Clock;
   readonly transport: RecordingWebhookTransport;
 }) => ({
@@ -181,7 +174,7 @@ const testingHelpers = ({
    */
   dump: () =>
     JSON.stringify(
-      { tables: dump(), temporary: files.temporary, permanent: files.permanent, apiKeys, presetFees },
+      { tables: dump(), temporary: files.temporary, permanent: files.permanent },
       (_name, value: unknown) => {
         if (value instanceof Map) return [...value];
         if (value instanceof Uint8Array) return Buffer.from(value).toString('latin1');
@@ -231,10 +224,10 @@ const testingHelpers = ({
           claimedAt: new Date(record.claimedAt),
         };
   },
-  readPresetFee: (presetFeeId: string) => copy(presetFees.get(presetFeeId)),
+  readPresetFee: (presetFeeId: string) => copy(committed.presetFees.get(presetFeeId)),
   /** The stored API key digests and their principals. */
   listApiKeyDigests: () =>
-    [...apiKeys].map(([keyHash, principal]) => ({ keyHash, principal: structuredClone(principal) })),
+    [...dump().apiKeys].map(([keyHash, principal]) => ({ keyHash, principal: structuredClone(principal) })),
   /**
    * Runs every webhook job due at the clock's now (and what those make due now) through `kit`,
    * with no timer: advance a controllable clock, then call it, then assert what was sent. One job at

@@ -1,7 +1,7 @@
-import type { Principal } from '@onboarding-kit/core';
 import type { ApiKeyStore } from '@onboarding-kit/core/adapter';
-import { okAsync } from 'neverthrow';
+import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
+import type { TableAccess } from './memory-database.js';
 
 /**
  * Keys by their SHA-256 hex digest; the raw key never reaches this store. A Map lookup by digest
@@ -9,17 +9,9 @@ import { frozenClone } from './frozen-clone.js';
  * about the digest of the guess, and SHA-256's preimage resistance makes that worthless for
  * building a valid key (docs/decisions.md, "Authentication and errors").
  */
-export const createMemoryApiKeyStore = (principals: Map<string, Principal>): ApiKeyStore => ({
-  findPrincipal: (keyHash) => {
-    const principal = principals.get(keyHash.toLowerCase());
-    return okAsync(principal ?? null);
-  },
-  register: (keyHash, principal) => {
-    principals.set(keyHash.toLowerCase(), frozenClone(principal));
-    return okAsync(undefined);
-  },
-  revoke: (keyHash) => {
-    principals.delete(keyHash.toLowerCase());
-    return okAsync(undefined);
-  },
+export const createMemoryApiKeyStore = (access: TableAccess): ApiKeyStore => ({
+  findPrincipal: (keyHash) => access.read((tables) => tables.apiKeys.get(keyHash.toLowerCase()) ?? null),
+  register: (keyHash, principal) =>
+    access.write((tables) => ok(tables.apiKeys.set(keyHash.toLowerCase(), frozenClone(principal)))),
+  revoke: (keyHash) => access.write((tables) => ok(tables.apiKeys.delete(keyHash.toLowerCase()))),
 });

@@ -1,5 +1,5 @@
 import { clearTimeout, setTimeout } from 'node:timers';
-import type { AuditEntry, StatusHistoryEntry } from '@onboarding-kit/core';
+import type { AuditEntry, PresetFee, Principal, StatusHistoryEntry } from '@onboarding-kit/core';
 import {
   type AuditChainLink,
   type DocumentRecord,
@@ -84,6 +84,9 @@ const emptyTables = () => ({
   screenedNames: rowsOf<{ readonly clientId: string; readonly names: readonly IndexedScreeningName[] }>(),
   /** List version → how many monitoring jobs it was given (each version once). */
   screeningListVersions: rowsOf<number>(),
+  /** By key digest (lower-case hex). */
+  apiKeys: rowsOf<Principal>(),
+  presetFees: rowsOf<{ readonly managerId: string; readonly fee: PresetFee }>(),
   /** The last number given to events, audit entries and jobs. */
   sequences: rowsOf<number>(),
 });

@@ -1,25 +1,25 @@
-import type { PresetFee } from '@onboarding-kit/core';
 import { newestFirst, type PresetFeeRepository, presetFeeIdTaken } from '@onboarding-kit/core/adapter';
-import { errAsync, okAsync } from 'neverthrow';
+import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
+import type { TableAccess } from './memory-database.js';
 
-export type OwnedPresetFee = { readonly managerId: string; readonly fee: PresetFee };
-
-/** Preset fees are not part of any transaction: plain synchronous map operations are atomic here. */
-export const createMemoryPresetFeeRepository = (fees: Map<string, OwnedPresetFee>): PresetFeeRepository => ({
+/** Preset fees in the memory tables, each with the manager who owns it. */
+export const createMemoryPresetFeeRepository = (access: TableAccess): PresetFeeRepository => ({
   listByManager: (managerId) =>
-    okAsync(
-      [...fees.values()]
+    access.read((tables) =>
+      [...tables.presetFees.values()]
         .flatMap((owned) => (owned.managerId === managerId ? [owned.fee] : []))
         .sort(newestFirst),
     ),
-  findById: (managerId, presetFeeId) => {
-    const owned = fees.get(presetFeeId);
-    return okAsync(owned?.managerId === managerId ? owned.fee : null);
-  },
-  insert: (managerId, fee) => {
-    if (fees.has(fee.id)) return errAsync(presetFeeIdTaken(fee.id));
-    fees.set(fee.id, { managerId, fee: frozenClone(fee) });
-    return okAsync(undefined);
-  },
+  findById: (managerId, presetFeeId) =>
+    access.read((tables) => {
+      const owned = tables.presetFees.get(presetFeeId);
+      return owned?.managerId === managerId ? owned.fee : null;
+    }),
+  insert: (managerId, fee) =>
+    access.write((tables) => {
+      if (tables.presetFees.get(fee.id) !== undefined) return err(presetFeeIdTaken(fee.id));
+      tables.presetFees.set(fee.id, frozenClone({ managerId, fee }));
+      return ok(undefined);
+    }),
 });
