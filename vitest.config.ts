@@ -5,6 +5,7 @@ import { LongestProjectsFirst } from './vitest.sequencer.ts';
 export default defineConfig({
   test: {
     projects: [
+      'vitest.in-process.config.ts',
       'packages/*/vitest.config.ts',
       'packages/review-console/vitest.browser.config.ts',
       'examples/*/vitest.config.ts',
