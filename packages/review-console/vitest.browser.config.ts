@@ -1,6 +1,6 @@
 import { packageProject } from '../../vitest.shared.ts';
 
-// The console in a real Chromium (Debian's `chromium`, driven by playwright-core), on memory and on
+// The console in a real Chromium (Debian's `chromium-headless-shell`, driven by playwright-core), on memory and on
 // PostgreSQL + S3 (the servers the global setup starts with the postgres and s3 packages' harnesses).
 // A whole review takes 35-65 s at load 10-13 on 2 cores; the full suite runs at load 20 and more,
 // hence the room in the test timeout and in expect.poll's (a page after a submit).

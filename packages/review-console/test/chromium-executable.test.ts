@@ -4,13 +4,13 @@ import { chromiumExecutable } from './browser/chromium-executable.js';
 describe('the Chromium the browser tests drive', () => {
   it('fails naming what to install when no candidate is there (never a skip)', () => {
     expect(() => chromiumExecutable({}, ['/nonexistent/chromium'])).toThrow(
-      /No Chromium found \(looked for \/nonexistent\/chromium\).*apt-get install -y chromium/,
+      /No Chromium found \(looked for \/nonexistent\/chromium\).*apt-get install -y chromium-headless-shell/,
     );
   });
 
   it('fails on a CHROMIUM_PATH that is not an executable', () => {
     expect(() => chromiumExecutable({ CHROMIUM_PATH: '/nonexistent/chrome' })).toThrow(
-      /CHROMIUM_PATH is \/nonexistent\/chrome.*apt-get install -y chromium/,
+      /CHROMIUM_PATH is \/nonexistent\/chrome.*apt-get install -y chromium-headless-shell/,
     );
   });
 
