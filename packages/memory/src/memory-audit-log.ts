@@ -5,14 +5,11 @@ import {
   nextAuditChainLink,
   type PositionedAuditEntry,
   REDACTED_VALUE,
-  storageUnavailable,
 } from '@onboarding-kit/core/adapter';
-import { err, ok } from 'neverthrow';
+import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import { nextNumber, type TableAccess } from './memory-database.js';
 import { nodeTextHashing } from './node-text-hashing.js';
-
-const refused = (reason: string) => err(storageUnavailable('memory')(new Error(reason)));
 
 /**
  * The audit trail in memory: each entry takes the next position of the log, in the order appended
@@ -20,19 +17,18 @@ const refused = (reason: string) => err(storageUnavailable('memory')(new Error(r
  * client's entry before it as PostgreSQL's trigger chains it (migration 0007). Entries are only
  * ever added: an id already taken is refused, as PostgreSQL's primary key refuses it, and so is an
  * entry dated more than five minutes before its client's last. `redactChanges` is the one rewrite.
- * A refused append aborts its write, so nothing of it is kept.
+ * A refused append throws, which fails its write (StorageUnavailable): nothing of it is kept.
  */
 export const createMemoryAuditLog = (access: TableAccess): AuditLog => ({
   append: (entries) =>
     access.write((tables) => {
       for (const entry of entries) {
         if (tables.auditEntries.get(entry.id) !== undefined)
-          return refused('An audit entry id is already taken');
+          throw new Error('An audit entry id is already taken');
         const previousId = tables.auditHeads.get(entry.clientId);
         const previous = previousId === undefined ? undefined : tables.auditEntries.get(previousId);
-        if (previous !== undefined && isBackdated(previous.entry.at, entry.at)) {
-          return refused(`The audit entry ${entry.id} is backdated`);
-        }
+        if (previous !== undefined && isBackdated(previous.entry.at, entry.at))
+          throw new Error(`The audit entry ${entry.id} is backdated`);
         const link = nextAuditChainLink(nodeTextHashing, previous?.link ?? null, entry, randomUUID());
         tables.auditEntries.set(
           entry.id,

@@ -5,7 +5,6 @@ import {
   type ReviewQueueFilter,
   type StaleClientState,
   type StoredClient,
-  storageUnavailable,
 } from '@onboarding-kit/core/adapter';
 import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
@@ -53,9 +52,9 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
   statusHistory: (clientId) => access.read((tables) => [...(tables.statusHistory.get(clientId) ?? [])]),
   insert: (client, entry) =>
     access.write((tables) => {
-      if (tables.clients.get(client.id) !== undefined) {
-        return err(storageUnavailable('memory')(new Error(`A client with id ${client.id} already exists`)));
-      }
+      // The primary key of a database: the write throws, which fails it (StorageUnavailable).
+      if (tables.clients.get(client.id) !== undefined)
+        throw new Error(`A client with id ${client.id} already exists`);
       tables.clients.set(client.id, frozenClone({ ...client, assignee: null }));
       tables.statusHistory.set(client.id, frozenClone([entry]));
       return ok(undefined);

@@ -123,7 +123,10 @@ export type TableAccess = {
 };
 
 const memoryUnavailable = storageUnavailable('memory');
-/** Runs a table operation, turning an unexpected throw into `StorageUnavailable`. */
+/**
+ * Runs a table operation, turning a throw into `StorageUnavailable`: a constraint a write checks
+ * (a key already taken) throws, as a database raises, and so does anything unexpected.
+ */
 const attempt = <T>(operation: () => T): Result<T, StorageUnavailable> => {
   try {
     return ok(operation());

@@ -1,6 +1,5 @@
 import type { DocumentIndex } from '@onboarding-kit/core/adapter';
-import { storageUnavailable } from '@onboarding-kit/core/adapter';
-import { err, ok } from 'neverthrow';
+import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
 
@@ -10,11 +9,8 @@ export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex =>
       for (const document of documents) {
         if (document.upload !== undefined) {
           // The unique constraint of a database: refused, and nothing of the write is kept.
-          if (tables.documentUploads.get(document.upload) !== undefined) {
-            return err(
-              storageUnavailable('memory')(new Error('A document was already made from this upload')),
-            );
-          }
+          if (tables.documentUploads.get(document.upload) !== undefined)
+            throw new Error('A document was already made from this upload');
           tables.documentUploads.set(document.upload, document.key);
           // The document keeps the upload used from now on: its claim is no longer needed.
           tables.uploadClaims.delete(document.upload);
