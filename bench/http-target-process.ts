@@ -5,6 +5,8 @@ export type TargetKind = 'kit' | 'baseline' | 'binding' | 'pg-kit' | 'pg-handwri
 
 export type RunningTarget = {
   readonly origin: string;
+  /** The target's process id (its CPU time is in /proc/<pid>/stat). */
+  readonly pid: number;
   /** SIGTERM, then waits for the exit; what the target printed on stderr is kept in `stderr`. */
   stop(): Promise<void>;
   readonly stderr: () => string;
@@ -45,6 +47,7 @@ export const startTarget = (
       const exited = new Promise<void>((done) => child.once('exit', () => done()));
       resolve({
         origin: `http://127.0.0.1:${ready[1]}`,
+        pid: child.pid ?? 0,
         stderr: () => stderr,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -123,7 +123,11 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
         principal,
         // Express fills every parameter of the matched path.
         params: req.params as OperationInput<PrincipalOfKind<K>, Spec>['params'],
-        query: req.query,
+        // Read when the operation reads it: Express 5 parses the query string at every read of
+        // `req.query`, and most operations (every write) take none.
+        get query() {
+          return req.query;
+        },
         body: req.body,
         context: requestId === undefined ? context : { ...context, requestId },
       });
@@ -205,7 +209,7 @@ export const createInterfaceRouter = <
     router[operation.method](
       operation.path,
       authentication.refuse,
-      ...(operation.requestBody ? (operation.requestBody.optional ? optionalBody : jsonBody) : []),
+      ...(operation.requestBody ? [operation.requestBody.optional ? optionalBody : jsonBody] : []),
       runOperation(kit, kind, operation, handlers[id], reporting),
     );
   }

@@ -58,38 +58,35 @@ const unreadableJsonBody = (req: Parameters<RequestHandler>[0]): HttpFailure | u
 /**
  * 415 unless the body is declared JSON in UTF-8 (no charset, or `utf-8`), sent as identity, gzip or
  * deflate; then parses it (1 MiB at most). `strict: false` lets any JSON value through, so only a
- * syntax error is MALFORMED_JSON and a wrong shape is a validation error.
+ * syntax error is MALFORMED_JSON and a wrong shape is a validation error. One handler, not a
+ * check and a parser mounted one after the other: each handler of a route is a step of Express's
+ * router on every request.
  */
 export const createJsonBodyParser = (
   reporting: ErrorReporting,
   { jsonBodyTimeoutMs = DEFAULT_JSON_BODY_TIMEOUT_MS }: JsonBodyOptions = {},
-): RequestHandler[] => {
+): RequestHandler => {
   const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true, strict: false });
-  return [
-    (req, res, next) => {
-      const failure = unreadableJsonBody(req);
-      if (failure === undefined) {
-        next();
-        return;
-      }
+  return (req, res, next) => {
+    const failure = unreadableJsonBody(req);
+    if (failure !== undefined) {
       sendHttpFailure(req, res, failure, reporting);
-    },
-    (req, res, next) => {
-      let timedOut = false;
-      const deadline = setTimeout(() => {
-        timedOut = true;
-        // The answer closes the connection: the parser then fails on the cut body and drops it.
-        res.set('Connection', 'close');
-        sendHttpFailure(req, res, requestTimeout(jsonBodyTimeoutMs), reporting);
-      }, jsonBodyTimeoutMs);
-      deadline.unref();
-      parseJson(req, res, (error?: unknown) => {
-        clearTimeout(deadline);
-        // Once answered 408, the parser's own failure (the body cut short) is nobody's to hear.
-        if (!timedOut) next(error);
-      });
-    },
-  ];
+      return;
+    }
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      // The answer closes the connection: the parser then fails on the cut body and drops it.
+      res.set('Connection', 'close');
+      sendHttpFailure(req, res, requestTimeout(jsonBodyTimeoutMs), reporting);
+    }, jsonBodyTimeoutMs);
+    deadline.unref();
+    parseJson(req, res, (error?: unknown) => {
+      clearTimeout(deadline);
+      // Once answered 408, the parser's own failure (the body cut short) is nobody's to hear.
+      if (!timedOut) next(error);
+    });
+  };
 };
 
 /** True when the request carries no body bytes: no Transfer-Encoding, and no or a zero Content-Length. */
@@ -99,19 +96,17 @@ const hasNoBody = (req: Parameters<RequestHandler>[0]): boolean =>
 
 /**
  * The JSON body parser of a route whose body is optional: a request without body bytes (whatever its
- * Content-Type) skips it and reaches the route with no body; any other goes through `parsers`.
+ * Content-Type) skips it and reaches the route with no body; any other goes through `parse`.
  * "No body" is set, not assumed: a host's own parser mounted before the kit (Express 4's
  * body-parser) sets `req.body` to `{}` for a request without one.
  */
-export const optionalJsonBody = (parsers: readonly RequestHandler[]): RequestHandler[] =>
-  parsers.map(
-    (parse): RequestHandler =>
-      (req, res, next) => {
-        if (!hasNoBody(req)) {
-          parse(req, res, next);
-          return;
-        }
-        req.body = undefined;
-        next();
-      },
-  );
+export const optionalJsonBody =
+  (parse: RequestHandler): RequestHandler =>
+  (req, res, next) => {
+    if (!hasNoBody(req)) {
+      parse(req, res, next);
+      return;
+    }
+    req.body = undefined;
+    next();
+  };
