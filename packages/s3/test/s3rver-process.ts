@@ -1,6 +1,6 @@
 /**
- * Runs s3rver as its own process, started by the test harness and the bench with
- * `--openssl-legacy-provider`: s3rver 3.7 encrypts ListObjectsV2 continuation tokens with DES, which
+ * Runs s3rver as its own process, compiled and started by the test harness and the bench
+ * (start-s3-servers.ts) with `--openssl-legacy-provider`: s3rver 3.7 encrypts ListObjectsV2 continuation tokens with DES, which
  * OpenSSL 3 only offers through the legacy provider, so paging would answer 500 otherwise.
  * Serves the directory named by its argument. Prints `{"port":N}` once listening; stops and
  * removes its directory on SIGTERM.
