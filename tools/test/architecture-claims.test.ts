@@ -5,13 +5,18 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * docs/architecture.md and the README make claims about the code: how many ports core has, which
- * libraries core may import, which way dependencies point, how many contract suites there are.
- * Each claim is checked against the code here, so the map cannot drift from it unseen.
+ * libraries core and every package may import, which way dependencies point, which ports have a
+ * contract suite and that every adapter runs the suite of each port it implements, where core sets
+ * timers, how long the memory and PostgreSQL adapters are, which routes take an Idempotency-Key,
+ * which services the kit has. Each claim is checked against the code here, so the map cannot drift
+ * from it unseen.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
-const architecture = read('docs/architecture.md');
-const readme = read('README.md');
+/** The docs with every run of whitespace (a line break included) as one space, for claims read in them. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+const architecture = flat(read('docs/architecture.md'));
+const readme = flat(read('README.md'));
 
 const sourceFiles = (folder: string): string[] =>
   readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
@@ -27,6 +32,17 @@ const importsOf = (path: string): string[] =>
 /** `a/b/c.ts` importing `../d.js` → `a/d.ts`. */
 const resolved = (from: string, specifier: string): string =>
   relative(root, join(root, from, '..', specifier)).replace(/\.js$/, '.ts');
+
+/** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
+const libraryOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+const adapterPackages = ['memory', 'postgres', 's3', 'webhook-transport', 'screening-list'];
+const contractSuiteFiles = readdirSync(join(root, 'packages/contract-tests/src')).filter((name) =>
+  name.endsWith('-contract.ts'),
+);
 
 const portFiles = readdirSync(join(root, 'packages/core/src/ports')).filter((name) => name.endsWith('.ts'));
 const pascal = (file: string) =>
@@ -80,7 +96,7 @@ describe('the claims of docs/architecture.md and the README', () => {
     expect(kitImports.filter(({ specifier }) => !/^@onboarding-kit\/core(\/|$)/.test(specifier))).toEqual([]);
   });
 
-  it('inside core, the domain imports no port, command or service, and ports import no command or service', () => {
+  it('inside core, the domain imports no port, command or service, ports no command or service, commands no service', () => {
     const crossings = sourceFiles('packages/core/src').flatMap((path) =>
       importsOf(path)
         .filter((specifier) => specifier.startsWith('.'))
@@ -88,20 +104,206 @@ describe('the claims of docs/architecture.md and the README', () => {
         .filter(
           ({ from, to }) =>
             (from.includes('/src/domain/') && /\/src\/(ports|commands|services)\//.test(to)) ||
-            (from.includes('/src/ports/') && /\/src\/(commands|services)\//.test(to)),
+            (from.includes('/src/ports/') && /\/src\/(commands|services)\//.test(to)) ||
+            (from.includes('/src/commands/') && /\/src\/services\//.test(to)),
         ),
     );
     expect(crossings).toEqual([]);
   });
 
-  it('the number of ports with a contract suite is said right', () => {
-    const suites = readdirSync(join(root, 'packages/contract-tests/src')).filter((name) =>
-      portFiles.includes(name.replace(/-contract\.ts$/, '.ts')),
+  it('the ports with a contract suite and those without are said right', () => {
+    const suites = portFiles.filter((file) =>
+      contractSuiteFiles.includes(file.replace(/\.ts$/, '-contract.ts')),
     );
-    expect(architecture).toContain(`${suites.length} suites`);
+    const without = portFiles.filter((file) => !suites.includes(file)).map(pascal);
+    expect(architecture).toContain(`${suites.length} port suites`);
     expect(readme).toContain(`${suites.length} have a contract suite`);
-    expect(portFiles.length - suites.length).toBe(6);
+    expect(architecture).toContain(`the ${without.length} ports without one are`);
+    expect(readme).toContain(`the other ${without.length} are`);
+    // The map names each port without a suite, by its type, in the sentence that counts them.
+    const sentence = /the \d+ ports without one are ([^.]*)\./.exec(architecture)?.[1] ?? '';
+    const named = [...sentence.matchAll(/`(\w+)`/g)].map((match) => match[1]);
+    expect(named.sort()).toEqual([...without].sort());
   });
+
+  it('every adapter package runs the contract suite of each port it implements', () => {
+    const suitePorts = portFiles
+      .filter((file) => contractSuiteFiles.includes(file.replace(/\.ts$/, '-contract.ts')))
+      .map(pascal);
+    const runs: { adapter: string; port: string; runsItsSuite: boolean }[] = [];
+    for (const adapter of adapterPackages) {
+      const source = sourceFiles(`packages/${adapter}/src`).map(read).join('\n');
+      const tests = sourceFiles(`packages/${adapter}/test`).map(read).join('\n');
+      for (const port of suitePorts) {
+        // An implementation is declared with the port as its type: `(…): Port =>`, `): Port {`,
+        // `const x: Port = {`.
+        const implemented = new RegExp(`\\)\\s*:\\s*${port}\\s*(=>|\\{)|:\\s*${port}\\s*=\\s*\\{`).test(
+          source,
+        );
+        if (implemented)
+          runs.push({ adapter, port, runsItsSuite: new RegExp(`\\brun${port}Contract\\(`).test(tests) });
+      }
+    }
+    // Every port with a suite has at least one adapter, so the check above checked something.
+    expect([...new Set(runs.map(({ port }) => port))].sort()).toEqual([...suitePorts].sort());
+    expect(runs.filter(({ runsItsSuite }) => !runsItsSuite)).toEqual([]);
+    // What the map says: "memory runs all 13, PostgreSQL the 12 but `DocumentStorage`, s3 that one".
+    const countOf = (adapter: string) => runs.filter((run) => run.adapter === adapter).length;
+    expect(architecture).toContain(
+      `memory runs all ${countOf('memory')}, PostgreSQL the ${countOf('postgres')} but \`DocumentStorage\``,
+    );
+    expect(countOf('memory')).toBe(suitePorts.length);
+    expect(runs.filter(({ adapter }) => adapter === 's3').map(({ port }) => port)).toEqual([
+      'DocumentStorage',
+    ]);
+    expect(runs.some(({ adapter, port }) => adapter === 'postgres' && port === 'DocumentStorage')).toBe(
+      false,
+    );
+  });
+
+  it('the suites across ports are named in the map and run on memory and PostgreSQL', () => {
+    const acrossPorts = contractSuiteFiles
+      .filter((file) => !portFiles.includes(file.replace(/-contract\.ts$/, '.ts')))
+      .map((file) => `run${pascal(file.replace(/-contract\.ts$/, '.ts'))}Contract`);
+    expect(acrossPorts.length).toBeGreaterThan(0);
+    const words = ['', 'One', 'Two', 'Three', 'Four', 'Five', 'Six'];
+    expect(architecture).toContain(`${words[acrossPorts.length]} more suites check behaviour across ports`);
+    for (const adapter of ['memory', 'postgres']) {
+      const tests = sourceFiles(`packages/${adapter}/test`).map(read).join('\n');
+      for (const suite of acrossPorts) {
+        expect(architecture, suite).toContain(`\`${suite}\``);
+        expect(tests, `${adapter} runs ${suite}`).toMatch(new RegExp(`\\b${suite}\\(`));
+      }
+    }
+  });
+
+  it('the contract-tests README lists every suite the package exports', () => {
+    const exported = [...read('packages/contract-tests/src/index.ts').matchAll(/\b(run\w+Contract)\b/g)].map(
+      (match) => match[1] ?? '',
+    );
+    expect(exported.length).toBe(contractSuiteFiles.length);
+    const contractReadme = read('packages/contract-tests/README.md');
+    expect(exported.filter((suite) => !contractReadme.includes(`\`${suite}\``))).toEqual([]);
+  });
+
+  it('core sets timers only in the files the map names', () => {
+    const rule = /Timers only in ([^;]*);/.exec(architecture)?.[1] ?? '';
+    const named = [...rule.matchAll(/`([\w/-]+\.ts)`/g)].map((match) => `packages/core/src/${match[1]}`);
+    const timers = sourceFiles('packages/core/src').filter((path) =>
+      /\bset(Timeout|Interval|Immediate)\s*\(/.test(read(path)),
+    );
+    expect(named.length).toBeGreaterThan(0);
+    expect(timers.sort()).toEqual(named.sort());
+  });
+
+  it('every package imports only the libraries its package.json declares', () => {
+    const undeclared = readdirSync(join(root, 'packages')).flatMap((name) => {
+      const manifest = JSON.parse(read(`packages/${name}/package.json`)) as {
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+      };
+      const declared = new Set([
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {}),
+      ]);
+      return sourceFiles(`packages/${name}/src`).flatMap((path) =>
+        [...importsOf(path), ...[...read(path).matchAll(/\bimport\(\s*'([^']+)'/g)].map((m) => m[1] ?? '')]
+          .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
+          .map((specifier) => libraryOf(specifier))
+          .filter((library) => !declared.has(library))
+          .map((library) => `${path}: ${library}`),
+      );
+    });
+    expect(undeclared).toEqual([]);
+  });
+
+  it('the memory and PostgreSQL adapters are as long as the map says', () => {
+    const lines = (folder: string) =>
+      readdirSync(join(root, folder))
+        .filter((name) => name.endsWith('.ts'))
+        .reduce((total, name) => total + (read(`${folder}/${name}`).match(/\n/g)?.length ?? 0), 0);
+    const said = /`packages\/memory\/src` is ([\d,]+) lines and\s+`packages\/postgres\/src` ([\d,]+)/.exec(
+      architecture,
+    );
+    expect(said, 'the map gives both sizes').not.toBeNull();
+    const figure = (text = '') => Number(text.replace(/,/g, ''));
+    expect({ memory: figure(said?.[1]), postgres: figure(said?.[2]) }).toEqual({
+      memory: lines('packages/memory/src'),
+      postgres: lines('packages/postgres/src'),
+    });
+  });
+
+  it('the routes that take an Idempotency-Key are exactly the idempotent routes of the registry', () => {
+    const registry = [
+      ...read('packages/express/src/interface-operations.ts').matchAll(
+        /interfaces: \[([^\]]*)\],\s*method: '(\w+)',\s*path: '([^']+)',\s*idempotent: (true|false)/g,
+      ),
+    ];
+    expect(registry.length).toBeGreaterThan(20);
+    const keyed = (kind: string) =>
+      registry
+        .filter(
+          ([, interfaces = '', , , idempotent]) => idempotent === 'true' && interfaces.includes(`'${kind}'`),
+        )
+        .map(([, , method = '', path]) => `${method.toUpperCase()} ${path}`)
+        .sort();
+    for (const kind of ['manager', 'client', 'compliance']) {
+      const row = new RegExp(`^\\| ${kind} \\| (.*) \\|$`, 'm').exec(read('docs/architecture.md'))?.[1] ?? '';
+      const listed = [...row.matchAll(/`([A-Z]+ [^`]+)`/g)].map((match) => match[1]).sort();
+      expect(listed, kind).toEqual(keyed(kind));
+    }
+    // "They are every POST, PUT and DELETE": no write goes without one.
+    expect(
+      registry.filter(([, , method, , idempotent]) => method !== 'get' && idempotent !== 'true'),
+    ).toEqual([]);
+  });
+
+  it("the map's core box names every service of the kit", () => {
+    const services = [
+      ...read('packages/core/src/onboarding-kit.ts').matchAll(/readonly (\w+): (\w+)Service;/g),
+    ].map((match) => match[1] ?? '');
+    expect(services.length).toBeGreaterThan(5);
+    const box = /services\[([^\]]*)\]/.exec(architecture)?.[1] ?? '';
+    expect(services.filter((service) => !box.includes(`kit.${service}`))).toEqual([]);
+  });
+
+  it("the README's test projects are the suite's projects, and test:fast runs the two it says", () => {
+    const configs = [
+      'vitest.in-process.config.ts',
+      'tools/vitest.config.ts',
+      ...['packages', 'examples'].flatMap((folder) =>
+        readdirSync(join(root, folder)).flatMap((name) =>
+          readdirSync(join(root, folder, name))
+            .filter((file) => /^vitest(\.\w+)?\.config\.ts$/.test(file))
+            .map((file) => `${folder}/${name}/${file}`),
+        ),
+      ),
+    ];
+    const projects = configs
+      .flatMap((path) =>
+        [...read(path).matchAll(/(?:packageProject\(|name: )'([\w-]+)'/g)].map((m) => m[1] ?? ''),
+      )
+      .sort();
+    expect(projects.length).toBeGreaterThan(5);
+    const listed = /\(projects: ([^;)]*)[;)]/.exec(readme)?.[1] ?? '';
+    const named = listed.split(/,\s*/).sort();
+    expect(named).toEqual(projects);
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['test:fast']).toBe('vitest run --project in-process --project express');
+    expect(readme).toContain('`test:fast` runs the in-process and express projects');
+  });
+
+  it("the README's repository layout has a line for every package and example", () => {
+    const block = /## Repository layout\n\n```\n([\s\S]*?)\n```/.exec(read('README.md'))?.[1] ?? '';
+    expect(block).not.toBe('');
+    const folders = ['packages', 'examples'].flatMap((folder) =>
+      readdirSync(join(root, folder), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${folder}/${entry.name}`),
+    );
+    expect(folders.filter((folder) => !block.includes(`${folder} `))).toEqual([]);
+  });
+
   it('no source file of a package imports itself back through others (no import circle)', () => {
     const packageSources = readdirSync(join(root, 'packages')).flatMap((name) =>
       sourceFiles(join('packages', name)).filter((path) => path.includes('/src/')),

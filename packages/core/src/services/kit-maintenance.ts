@@ -39,7 +39,7 @@ type Task = {
 
 /**
  * Starts the kit's background work on this process, on timers over the kit's own services (the one
- * place in core that schedules anything): the purge of expired idempotency records, the sweep of
+ * place in core that schedules work): the purge of expired idempotency records, the sweep of
  * orphan documents and the redaction of clients past their retention period (each runs now, then
  * at its interval; a run never overlaps the previous one). All are safe on several instances at
  * once, but each instance runs them: with a job engine (PostgreSQL's `startPostgresJobRunner`),
