@@ -1,5 +1,13 @@
-import { expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { startDemoMemoryJobLoop } from '../src/demo-memory-job-loop.js';
+
+// The loop ticks on timers: fake ones here, moved by the test, so no test waits real time for a tick.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 it('starts a new round on the next tick while an earlier one still waits', async () => {
   const rounds: Array<() => void> = [];
@@ -7,9 +15,18 @@ it('starts a new round on the next tick while an earlier one still waits', async
     intervalMs: 10,
     maxRounds: 3,
   });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(rounds).toHaveLength(0);
+  await vi.advanceTimersByTimeAsync(10);
+  expect(rounds).toHaveLength(1);
+  await vi.advanceTimersByTimeAsync(20);
   // The first round never ended, yet later ticks started rounds, up to the bound.
   expect(rounds).toHaveLength(3);
+  await vi.advanceTimersByTimeAsync(70);
+  expect(rounds).toHaveLength(3);
+  // A round that ends frees its place for the next tick.
+  rounds[0]?.();
+  await vi.advanceTimersByTimeAsync(10);
+  expect(rounds).toHaveLength(4);
   for (const end of rounds) end();
   await loop.close();
 });
@@ -25,8 +42,9 @@ it('tells the rounds in progress when it closes, and waits for them', async () =
     },
     { intervalMs: 10, maxRounds: 1 },
   );
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await vi.advanceTimersByTimeAsync(50);
   expect(signal?.aborted).toBe(false);
+  expect(ended).toBe(false);
   await loop.close();
   expect(ended).toBe(true);
 });

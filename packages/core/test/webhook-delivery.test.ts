@@ -23,6 +23,11 @@ import { aManager } from './support/memory-kit.js';
 
 const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
 const HOUR = 3_600_000;
+/**
+ * The next turn of the event loop: every promise job queued before it has run by then. The memory
+ * kit's work is promise jobs only, so this waits for it without waiting any time.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const DAY = 24 * HOUR;
 
 /** The spec's signature, computed here with node:crypto alone (not the kit's code nor its package). */
@@ -489,7 +494,7 @@ describe('a job fanning out to many endpoints', () => {
     const [first, second] = jobsNow().map(({ job }) => job);
     // The first job's two attempts hang: the endpoint is at its limit.
     const firstRun = kit.webhooks.runJob(first as WebhookJob);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await nextTurn();
     expect(hanging).toHaveLength(2);
     // The second job does not wait for them: its two deliveries go back as one job, due later.
     expect((await kit.webhooks.runJob(second as WebhookJob))._unsafeUnwrap()).toMatchObject({ attempted: 0 });
@@ -531,7 +536,8 @@ describe('a job fanning out to many endpoints', () => {
             (async () => {
               running += 1;
               most = Math.max(most, running);
-              await new Promise((resolve) => setTimeout(resolve, 5));
+              // Ends on a later turn: every attempt the job starts at once is running by then.
+              await nextTurn();
               running -= 1;
               sent.push(request.url);
               return { type: 'answered' as const, statusCode: 204, retryAfter: null };
@@ -579,8 +585,8 @@ describe('a webhook job held by two workers', () => {
     if (queued === undefined) throw new Error('no job');
     // The same job on both, at once (one outlived its expiry; the engine handed it to the other).
     const runs = kits.map((kit) => kit.webhooks.runJob(queued.job));
-    while (sent.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Both runs go as far as they can: their sends wait for the answers, nothing else waits.
+    for (let turn = 0; turn < 5; turn += 1) await nextTurn();
     // Two events, each sent once, by whichever worker claimed it first.
     expect(new Set(sent.map((request) => request.headers['webhook-id'])).size).toBe(2);
     expect(sent).toHaveLength(2);

@@ -104,16 +104,15 @@ describe('memory transactions', () => {
   it('refuses a write that arrives after its transaction ended', async () => {
     const adapters = createMemoryAdapters();
     const late = storedClientFixture({ managerId: randomUUID() });
-    let lateWrite: Promise<boolean> | undefined;
+    let kept: Parameters<Parameters<typeof adapters.unitOfWork.transaction>[0]>[0] | undefined;
     (
       await adapters.unitOfWork.transaction((stores) => {
-        lateWrite = new Promise((resolve) => setTimeout(resolve, 10)).then(async () =>
-          (await stores.clients.insert(late, creationEntryFor(late))).isErr(),
-        );
+        kept = stores;
         return stores.clients.findById(late.id);
       })
     )._unsafeUnwrap();
-    expect(await lateWrite).toBe(true);
+    // The transaction has ended: a write through its stores now comes after it.
+    expect((await kept?.clients.insert(late, creationEntryFor(late)))?.isErr()).toBe(true);
     expect(adapters.testing.readClient(late.id)).toBeNull();
   });
 });

@@ -123,6 +123,10 @@ describe('one upload, many parallel commands (PostgreSQL)', () => {
 
   it('a holder slower than its claim: the upload still makes one document, the late commit is refused', async () => {
     let release: () => void = () => undefined;
+    let stalled: () => void = () => undefined;
+    const stalledBeforeCommit = new Promise<void>((resolve) => {
+      stalled = resolve;
+    });
     let holdNext = true;
     const { kit, clock, manager, upload, files, countOf } = kitOnControllableClock((healthy) => ({
       ...healthy,
@@ -133,13 +137,16 @@ describe('one upload, many parallel commands (PostgreSQL)', () => {
           release = resolve;
         });
         // It copied, then stalls before its commit.
-        return healthy.copyToPermanent(items).andThen(() => ResultAsync.fromSafePromise(resumed));
+        return healthy.copyToPermanent(items).andThen(() => {
+          stalled();
+          return ResultAsync.fromSafePromise(resumed);
+        });
       },
     }));
     upload('passport.pdf');
     const payload = exampleIndividualPayload({ idDocuments: ['passport.pdf'] });
     const slow = kit.clients.createIndividual(manager, payload);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stalledBeforeCommit;
     // Its claim expires while it waits; another create takes the upload over and commits.
     clock.advance(6 * 60_000);
     (await kit.clients.createIndividual(manager, payload))._unsafeUnwrap();

@@ -107,8 +107,8 @@ describe('createNodeWebhookTransport', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
 
     const closed = await startReceiver();
-    servers.pop()?.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Closed: it accepts no connection once its close has called back (it had none to end).
+    await new Promise((resolve) => servers.pop()?.close(resolve));
     const refused = await createNodeWebhookTransport().send(delivery(`http://127.0.0.1:${closed.port}/`));
     expect(refused._unsafeUnwrap()).toEqual({ type: 'unreachable', reason: 'connection failed' });
   });
