@@ -81,6 +81,18 @@ describe('the claims of docs/architecture.md and the README', () => {
         ),
     );
     expect([...imported].filter((library) => !dependencies.includes(library))).toEqual([]);
+    // Biome refuses any other import in core: its list is the same libraries.
+    const biome = JSON.parse(read('biome.json')) as {
+      overrides: { includes: string[]; linter?: { rules?: { style?: { noRestrictedImports?: unknown } } } }[];
+    };
+    const coreRule = biome.overrides.find(({ includes }) => includes.includes('packages/core/src/**'));
+    const groups = JSON.stringify(coreRule?.linter?.rules?.style?.noRestrictedImports ?? {});
+    const allowedByBiome = new Set(
+      [...groups.matchAll(/"!([^"]+)"/g)]
+        .map((match) => (match[1] ?? '').replace(/\/\*\*$/, ''))
+        .filter((name) => !name.startsWith('.')),
+    );
+    expect([...allowedByBiome].sort()).toEqual(dependencies);
   });
 
   it('adapters and the binding import core only, never another package of the kit', () => {
@@ -302,6 +314,42 @@ describe('the claims of docs/architecture.md and the README', () => {
         .map((entry) => `${folder}/${entry.name}`),
     );
     expect(folders.filter((folder) => !block.includes(`${folder} `))).toEqual([]);
+  });
+
+  it('the memory README names every testing helper, and only those', () => {
+    const helpers = /const testingHelpers = \([\s\S]*?\}\) => \(\{([\s\S]*?)\n\}\);/.exec(
+      read('packages/memory/src/memory-adapters.ts'),
+    )?.[1];
+    const names = [...(helpers ?? '').matchAll(/^ {2}(\w+)[:(]/gm)].map((match) => match[1] ?? '');
+    expect(names.length).toBeGreaterThan(10);
+    const section = read('packages/memory/README.md').split('## `adapters.testing`')[1] ?? '';
+    const named = [...section.matchAll(/`(\w+)\(/g)].map((match) => match[1] ?? '');
+    expect([...new Set(named)].sort()).toEqual([...names].sort());
+  });
+
+  it("decisions.md says how many runtime names core's root exports, within the bound it sets", () => {
+    const values = read('docs/api/core.exports.txt')
+      .split('\n')
+      .filter((line) => line.startsWith('value '));
+    const said = /`verifyWebhook` \((\d+) runtime names[^;]*; bound (\d+)/.exec(
+      flat(read('docs/decisions.md')),
+    );
+    expect(said, 'decisions.md states the count and the bound').not.toBeNull();
+    expect(Number(said?.[1])).toBe(values.length);
+    expect(values.length).toBeLessThanOrEqual(Number(said?.[2]));
+  });
+
+  it("the postgres README's job runner options are every option of startPostgresJobRunner", () => {
+    const type = /export type PostgresJobRunnerOptions = \{([\s\S]*?)\n\};/.exec(
+      read('packages/postgres/src/postgres-job-runner.ts'),
+    )?.[1];
+    const options = [...(type ?? '').matchAll(/readonly (\w+)\??:/g)]
+      .map((match) => match[1] ?? '')
+      .filter((name) => !['pool', 'kit', 'schema'].includes(name));
+    expect(options.length).toBeGreaterThan(5);
+    const bullet = /- Options: ([\s\S]*?)\n- /.exec(read('packages/postgres/README.md'))?.[1] ?? '';
+    const named = [...bullet.matchAll(/`(\w+)`/g)].map((match) => match[1] ?? '');
+    expect(named.filter((name) => name !== 'null').sort()).toEqual([...options].sort());
   });
 
   it('no source file of a package imports itself back through others (no import circle)', () => {
