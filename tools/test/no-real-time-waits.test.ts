@@ -65,7 +65,12 @@ const allowed: Record<string, string> = {
     "the job runner's monitoring jobs on PostgreSQL, polled",
   'packages/postgres/test/screening-monitoring-crash.test.ts':
     "a runner taking over a crashed process's jobs on PostgreSQL",
-  // Real servers and sockets.
+  // Real servers, sockets and browsers.
+  'packages/express/test/suites/idempotency.ts':
+    "polls until a real Express app's first request reached its handler",
+  'packages/review-console/test/browser/review-flow.ts': 'a real Chromium rendering the pages, polled',
+  'packages/review-console/test/browser/review-on-memory.test.ts':
+    'a real Chromium rendering the pages, polled',
   'packages/express/test/suites/in-flight-bodies.ts':
     "polls the byte budget a real server frees on its sockets' events",
   'packages/s3/test/one-use-upload.test.ts': "an S3-compatible server's object times, whole seconds",
@@ -80,22 +85,27 @@ const testCode = (): string[] => {
       if (entry.name === 'node_modules' || entry.name.startsWith('.')) return [];
       return entry.isDirectory() ? under(path) : entry.name.endsWith('.ts') ? [path] : [];
     });
-  return [
-    ...['packages', 'examples'].flatMap((folder) =>
-      readdirSync(join(root, folder)).flatMap((name) =>
-        ['test', 'test-support'].flatMap((sub) => {
-          try {
-            return under(join(folder, name, sub));
-          } catch {
-            return [];
-          }
-        }),
+  return (
+    [
+      ...['packages', 'examples'].flatMap((folder) =>
+        readdirSync(join(root, folder)).flatMap((name) =>
+          ['test', 'test-support'].flatMap((sub) => {
+            try {
+              return under(join(folder, name, sub));
+            } catch {
+              return [];
+            }
+          }),
+        ),
       ),
-    ),
-    ...under('packages/contract-tests/src'),
-    ...under('test-support'),
-    ...under('tools/test'),
-  ].map((path) => relative(root, join(root, path)));
+      ...under('packages/contract-tests/src'),
+      ...under('test-support'),
+      ...under('tools/test'),
+    ]
+      .map((path) => relative(root, join(root, path)))
+      // This file names the forms it looks for.
+      .filter((path) => path !== 'tools/test/no-real-time-waits.test.ts')
+  );
 };
 
 /** The arguments of each call of `name(` in `code`, split at their top-level commas. */
@@ -122,10 +132,12 @@ const callsOf = (code: string, name: RegExp): string[][] =>
 
 /**
  * A timer that waits: `setTimeout(…, ms)` or `setInterval(…, ms)` with any delay but a literal 0
- * (a 0 ms timer yields to the event loop, it waits no time), or node's promise timers.
+ * (a 0 ms timer yields to the event loop, it waits no time), node's promise timers or its own
+ * timers imported (fake timers do not move them), or vitest's polling (`expect.poll`,
+ * `vi.waitFor`, `vi.waitUntil`: a pause of real time between tries).
  */
 const waits = (code: string): boolean =>
-  /timers\/promises/.test(code) ||
+  /timers\/promises|from 'node:timers'|\bexpect\.poll\(|\bvi\.wait(?:For|Until)\(/.test(code) ||
   callsOf(code, /\bset(?:Timeout|Interval)\(/g).some((args) => args.length > 1 && args[1] !== '0');
 
 const waitingFiles = () =>

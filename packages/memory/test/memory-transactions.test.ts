@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as realSetTimeout } from 'node:timers';
 import {
   creationEntryFor,
   storedClientFixture,
@@ -10,8 +9,6 @@ import type { LoggedEvent, TransactionalStores } from '@onboarding-kit/core/adap
 import { errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';
-
-const realDelay = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
 
 describe('memory transactions', () => {
   it('ends a transaction whose work waits for a write through an outer store at its deadline, then runs that write', async () => {
@@ -63,14 +60,20 @@ describe('memory transactions', () => {
   it("keeps its deadline on Node's own timers: a test's fake timers neither fire it nor hold a transaction", async () => {
     const adapters = createMemoryAdapters({ transactionTimeoutMs: 1_000 });
     const client = storedClientFixture({ managerId: randomUUID() });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     vi.useFakeTimers();
     try {
       const outcome = adapters.unitOfWork.transaction((stores) =>
-        new ResultAsync(realDelay(30).then(() => ok(undefined))).andThen(() =>
+        new ResultAsync(held.then(() => ok(undefined))).andThen(() =>
           stores.clients.insert(client, creationEntryFor(client)),
         ),
       );
-      vi.advanceTimersByTime(60_000);
+      // A minute of fake time while the transaction is held: its 1 s deadline does not fire.
+      await vi.advanceTimersByTimeAsync(60_000);
+      release();
       expect((await outcome).isOk()).toBe(true);
     } finally {
       vi.useRealTimers();
