@@ -40,6 +40,8 @@ const allowed: Record<string, string> = {
   'examples/demo/test/demo-screening.test.ts': "a demo process's screening job loop, polled over HTTP",
   'examples/demo/test/demo-on-postgres.test.ts':
     "a demo process's redaction run at start, on a real PostgreSQL",
+  'examples/demo/test/redaction-on-postgres-and-s3.test.ts':
+    "polls until the job runner delivered the flow's webhooks, on PostgreSQL",
   'examples/demo/test/demo-database.test.ts': "a real PostgreSQL ending a pool's idle connections",
   'examples/host-app/test/portal-process.test.ts': "polls the portal process's output until it listens",
   'examples/host-app/test/access-log-redaction.test.ts':
@@ -55,7 +57,8 @@ const allowed: Record<string, string> = {
     "the fairness contract's runner: rounds between the provider's delays",
   'packages/postgres/test/concurrency.test.ts': 'a transaction holding a row lock on PostgreSQL',
   'packages/postgres/test/database-restart.test.ts': 'PostgreSQL restarted under a pool',
-  'packages/postgres/test/job-runner-needs-a-transport.test.ts': "pg-boss's polls of a runner on PostgreSQL",
+  'packages/postgres/test/job-runner-needs-a-transport.test.ts':
+    'polls until a runner with a transport delivered, on PostgreSQL',
   'packages/postgres/test/postgres-job-runner.test.ts':
     "pg-boss's polls, retries and schedules on PostgreSQL's clock",
   'packages/postgres/test/webhook-jobs-across-runners.test.ts':
@@ -71,6 +74,8 @@ const allowed: Record<string, string> = {
   'packages/review-console/test/browser/review-flow.ts': 'a real Chromium rendering the pages, polled',
   'packages/review-console/test/browser/review-on-memory.test.ts':
     'a real Chromium rendering the pages, polled',
+  'packages/review-console/test/browser/review-on-postgres-and-s3.test.ts':
+    "polls until pg-boss's screening job ran, on PostgreSQL",
   'packages/express/test/suites/in-flight-bodies.ts':
     "polls the byte budget a real server frees on its sockets' events",
   'packages/s3/test/one-use-upload.test.ts': "an S3-compatible server's object times, whole seconds",
@@ -137,7 +142,7 @@ const callsOf = (code: string, name: RegExp): string[][] =>
  * `vi.waitFor`, `vi.waitUntil`: a pause of real time between tries).
  */
 const waits = (code: string): boolean =>
-  /timers\/promises|from 'node:timers'|\bexpect\.poll\(|\bvi\.wait(?:For|Until)\(/.test(code) ||
+  /timers\/promises|from 'node:timers'|\bexpect\s*\.poll\(|\bvi\.wait(?:For|Until)\(/.test(code) ||
   callsOf(code, /\bset(?:Timeout|Interval)\(/g).some((args) => args.length > 1 && args[1] !== '0');
 
 const waitingFiles = () =>

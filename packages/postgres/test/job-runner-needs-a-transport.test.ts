@@ -1,4 +1,5 @@
 import { createRecordingWebhookTransport, exampleIndividualPayload } from '@onboarding-kit/core';
+import type { Pool } from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
 import { kitOnPostgres } from './kit-on-postgres.js';
@@ -44,7 +45,23 @@ it('a runner without a transport takes no webhook job: an endpoint made after it
   try {
     const { kit, manager, upload } = kitOnPostgres(own.adapters);
     const options = { pool: own.pool, schema: own.schema, pollingIntervalSeconds: 0.1 };
-    runners.push(await startPostgresJobRunner({ ...options, kit }));
+    // The runner without a transport on a pool that counts its fetches (pg-boss's `SKIP LOCKED`).
+    const enoughFetches = 10;
+    let fetches = 0;
+    let fetchedEnough: () => void = () => undefined;
+    const polledEnough = new Promise<void>((resolve) => {
+      fetchedEnough = resolve;
+    });
+    const counting = {
+      query: (statement: string | { text: string }, values?: unknown[]) => {
+        if ((typeof statement === 'string' ? statement : statement.text).includes('SKIP LOCKED')) {
+          fetches += 1;
+          if (fetches === enoughFetches) fetchedEnough();
+        }
+        return own.pool.query(statement, values);
+      },
+    } as unknown as Pool;
+    runners.push(await startPostgresJobRunner({ ...options, pool: counting, kit }));
     const endpoint = (
       await kit.webhooks.createEndpoint(manager, { url: 'https://portal.example.com/hooks' })
     )._unsafeUnwrap();
@@ -52,7 +69,7 @@ it('a runner without a transport takes no webhook job: an endpoint made after it
     (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
     // Many polls of the runner without a transport: before, it took the job and recorded a failed
     // attempt ("connection failed") at the first.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await polledEnough;
     expect((await kit.webhooks.listDeliveries(manager, endpoint.id, {}))._unsafeUnwrap().data).toEqual([]);
 
     const transport = createRecordingWebhookTransport();
