@@ -302,6 +302,20 @@ describe('the claims of docs/architecture.md and the README', () => {
     expect(named).toEqual(projects);
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
     expect(scripts['test:fast']).toBe('vitest run --project in-process --project express');
+    // Every project the READMEs and the map name (`--project x`, project `x`) is one of them (the
+    // performance and decisions records keep the commands as they were run).
+    const docs = [
+      'README.md',
+      'docs/architecture.md',
+      ...readdirSync(join(root, 'packages')).map((name) => `packages/${name}/README.md`),
+    ];
+    const unknown = docs.flatMap((doc) =>
+      [...flat(read(doc)).matchAll(/(?:--project |project `)([\w-]+)/g)]
+        .map((match) => match[1] ?? '')
+        .filter((name) => !projects.includes(name))
+        .map((name) => `${doc}: ${name}`),
+    );
+    expect(unknown).toEqual([]);
     expect(readme).toContain('`test:fast` runs the in-process and express projects');
   });
 
@@ -314,6 +328,13 @@ describe('the claims of docs/architecture.md and the README', () => {
         .map((entry) => `${folder}/${entry.name}`),
     );
     expect(folders.filter((folder) => !block.includes(`${folder} `))).toEqual([]);
+    // And the Packages table a row for every package, named as its manifest names it.
+    const names = readdirSync(join(root, 'packages')).map(
+      (folder) => (JSON.parse(read(`packages/${folder}/package.json`)) as { name: string }).name,
+    );
+    expect(names.filter((name) => !new RegExp(`^\\| \`${name}\` \\|`, 'm').test(read('README.md')))).toEqual(
+      [],
+    );
   });
 
   it('the memory README names every testing helper, and only those', () => {
@@ -350,6 +371,33 @@ describe('the claims of docs/architecture.md and the README', () => {
     const bullet = /- Options: ([\s\S]*?)\n- /.exec(read('packages/postgres/README.md'))?.[1] ?? '';
     const named = [...bullet.matchAll(/`(\w+)`/g)].map((match) => match[1] ?? '');
     expect(named.filter((name) => name !== 'null').sort()).toEqual([...options].sort());
+  });
+
+  it('the options tables of the memory and S3 READMEs name every option of their function', () => {
+    const keysOf = (folder: string, ...types: string[]) => {
+      const source = sourceFiles(folder).map(read).join('\n');
+      return types.flatMap((type) => {
+        const body = new RegExp(`export type ${type} = (?:\\w+ & )?\\{([\\s\\S]*?)\\n\\};`).exec(source)?.[1];
+        expect(body, type).toBeDefined();
+        return [...(body ?? '').matchAll(/^ {2}readonly (\w+)\??:/gm)].map((match) => match[1] ?? '');
+      });
+    };
+    const tableOf = (readmePath: string) => {
+      const text = read(readmePath);
+      const table = text.slice(
+        text.indexOf('## Options of'),
+        text.indexOf('\n## ', text.indexOf('## Options of') + 1),
+      );
+      return [...table.matchAll(/^\| `(\w+)`/gm)].map((match) => match[1] ?? '');
+    };
+    expect(tableOf('packages/memory/README.md').sort()).toEqual(
+      [
+        ...new Set(keysOf('packages/memory/src', 'MemoryAdaptersOptions', 'MemoryDocumentStorageOptions')),
+      ].sort(),
+    );
+    expect(tableOf('packages/s3/README.md').sort()).toEqual(
+      keysOf('packages/s3/src', 'S3DocumentStorageOptions').sort(),
+    );
   });
 
   it('no source file of a package imports itself back through others (no import circle)', () => {
