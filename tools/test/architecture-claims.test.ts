@@ -400,6 +400,44 @@ describe('the claims of docs/architecture.md and the README', () => {
     );
   });
 
+  it('the step-by-step create and approve name functions that are in the files they name, writes in order', () => {
+    const text = read('docs/architecture.md');
+    const start = text.indexOf('## One create and one approve, step by step');
+    expect(start).toBeGreaterThan(-1);
+    const section = text.slice(start, text.indexOf('\n## ', start + 1));
+    // Steps: the numbered items and the paragraphs (the approve).
+    const steps = section
+      .split(/\n(?=\d+\. )|\n\n/)
+      .slice(1)
+      .filter((step) => step.trim() !== '');
+    expect(steps.length).toBeGreaterThanOrEqual(7);
+    const missing: string[] = [];
+    const outOfOrder: string[] = [];
+    for (const step of steps) {
+      const tokens = [...step.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '');
+      const files = tokens.filter((token) => token.startsWith('packages/') && token.endsWith('.ts'));
+      // A step with no file of its own is about the request before it (its path and verb).
+      if (files.length === 0) continue;
+      const sources = files.map((file) => read(file).replace(/\s+\./g, '.'));
+      const names = tokens.filter((token) => /^[a-zA-Z][\w.]*$/.test(token));
+      for (const name of names) {
+        const last = name.split('.').at(-1) ?? '';
+        if (!sources.some((source) => new RegExp(`\\b${last}\\b`).test(source)))
+          missing.push(`${name} in ${files.join(', ')}`);
+      }
+      // A step that says its writes come "one ... after the other" lists them in the source's order.
+      if (/after the other/.test(step)) {
+        const writes = names.filter((name) => /^(clients|documents|screeningJobs|events|audit)\./.test(name));
+        expect(writes.length).toBeGreaterThan(2);
+        const at = writes.map((name) => Math.max(...sources.map((source) => source.indexOf(`tx.${name}(`))));
+        if (at.some((index, i) => index === -1 || (i > 0 && index < (at[i - 1] ?? 0))))
+          outOfOrder.push(writes.map((name, i) => `${name}@${at[i]}`).join(' '));
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(outOfOrder).toEqual([]);
+  });
+
   it('no source file of a package imports itself back through others (no import circle)', () => {
     const packageSources = readdirSync(join(root, 'packages')).flatMap((name) =>
       sourceFiles(join('packages', name)).filter((path) => path.includes('/src/')),
