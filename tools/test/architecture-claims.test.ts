@@ -277,6 +277,18 @@ describe('the claims of docs/architecture.md and the README', () => {
     expect(services.length).toBeGreaterThan(5);
     const box = /services\[([^\]]*)\]/.exec(architecture)?.[1] ?? '';
     expect(services.filter((service) => !box.includes(`kit.${service}`))).toEqual([]);
+    // decisions.md, "Code shape": each service's interface lives beside its factory, in
+    // services/<name>-service.ts.
+    const composition = read('packages/core/src/onboarding-kit.ts');
+    const types = [...composition.matchAll(/readonly \w+: (\w+)Service;/g)].map((match) => match[1] ?? '');
+    const misplaced = types.filter((type) => {
+      const file = `services/${type.replace(/(?<!^)([A-Z])/g, '-$1').toLowerCase()}-service`;
+      const declared = new RegExp(`export (?:interface|type) ${type}Service\\b`).test(
+        read(`packages/core/src/${file}.ts`),
+      );
+      return !declared || !composition.includes(`import type { ${type}Service } from './${file}.js'`);
+    });
+    expect(misplaced).toEqual([]);
   });
 
   it("the README's test projects are the suite's projects, and test:fast runs the two it says", () => {
