@@ -34,6 +34,8 @@ export type NameScore = {
   readonly score: number;
   /** Every word of both names paired with the same word (`EXACT` or `LEGAL_FORM`), none left over. */
   readonly exact: boolean;
+  /** Every word of both names paired, none left over on either side (`Dmitry Sokolov` / `Dmitri Sokolov`). */
+  readonly whole: boolean;
   /**
    * Every word of the screened name paired, and some of the listed name's left over (`Ivan Frolov`
    * / `Ivan Sergeyevich Frolov`): whether the words paired name this listed person alone is for
@@ -350,6 +352,7 @@ const pairNames = (
   return {
     score,
     exact,
+    whole: subjectAllUsed && listedAllUsed,
     shorter: subjectAllUsed && !listedAllUsed,
     pairedListed,
     namesakes,

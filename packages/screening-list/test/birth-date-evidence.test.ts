@@ -117,6 +117,24 @@ describe('a birth date screened with the name', () => {
     }
   });
 
+  it('never hides a listed name written another way (one letter, a romanization) behind a false birth year', async () => {
+    // near-exact-name-with-a-false-birth-date: the client writes the name and the date; before, a
+    // letter changed (98.8–99 on the name) and another year (× 0.8: 79) screened CLEAR.
+    const list = await listOf([['sokolov', 'Dmitri Sokolov', '1961-04-12']]);
+    for (const name of ['Dmitry Sokolov', 'Dmitri Sokolow', 'Dmitrii Sokolov', 'Sokolov Dmitry']) {
+      expect(list.match(person(name))[0]?.score, name).toBeGreaterThanOrEqual(97);
+      for (const screened of [person(name, '1990-01-01'), { ...person(name, '1900-01-01'), country: 'DE' }]) {
+        const [hit] = list.match(screened);
+        expect(hit?.targetId, `${name} ${screened.birthDate}`).toBe('sokolov');
+        expect(hit?.score).toBeGreaterThanOrEqual(DEFAULT_MATCH_THRESHOLD);
+        expect(hit?.explanation.birthDate?.outcome).toBe('MISMATCH');
+      }
+    }
+    // A namesake (a listed word left out) or another name still gives way to another year.
+    const lovba = await listOf([['lovba', 'Andrey Borisovich Lovba', '1961-04-12']]);
+    expect(lovba.match(person('Andrey Lovba', '1990-01-01'))).toEqual([]);
+  });
+
   it('ignores a malformed date on the list or from the client, and never fails for it', async () => {
     const list = await listOf([['lovba', 'Andrey Borisovich Lovba', 'circa 1960;1961-02-30;;abc']]);
     const nameOnly = list.match(person('Andrey Lovba'))[0]?.score;

@@ -12,7 +12,7 @@ const isDismissed = (hit: ScreeningHit): boolean => hit.resolution?.decision ===
 /**
  * The screening of a client resubmitted: pending, with the hits a reviewer dismissed and no other.
  * They are the client's whitelist: the screening to come records a match that is one of these
- * findings (`sameFinding`) dismissed again, not as a new hit to review.
+ * findings (`dismissalCovers`) dismissed again, not as a new hit to review.
  */
 export const rescreening = (previous: Screening | null, screens: boolean): Screening | null =>
   screens ? { status: 'PENDING', screenedAt: null, hits: (previous?.hits ?? []).filter(isDismissed) } : null;
@@ -27,13 +27,40 @@ const listedNamesOf = (
 /**
  * Whether a match is a finding the client has already: the same client name and the same listed
  * target, under the same listed names. A hit a reviewer dismissed is not raised again for it, on a
- * later list version or a full screening of a resubmission (a whitelist, as the field calls it);
- * it comes back when the client's name or the target's names change.
+ * later list version or a full screening of a resubmission (a whitelist, as the field calls it),
+ * as long as it was dismissed on the same evidence (`dismissalCovers`); it comes back when the
+ * client's name or the target's names change.
  */
 export const sameFinding = (hit: ScreeningHit, match: ScreeningMatch): boolean =>
   hit.name === match.name &&
   hit.targetId === match.targetId &&
   listedNamesOf(hit.entry, hit.matchedName) === listedNamesOf(match.entry, match.matchedName);
+
+type Evidence = { readonly subject: string; readonly outcome: string } | null | undefined;
+
+/** The client's value and how it compared with the entry's, or null when none was weighed. */
+const evidenceKey = (evidence: Evidence): string =>
+  evidence == null ? 'null' : JSON.stringify([evidence.subject, evidence.outcome]);
+
+/**
+ * Whether a dismissed hit still covers a match of the same finding: the reviewer decided on the
+ * client's birth date and country beside the entry's, so a client who now gives another date or
+ * country, or an entry whose dates or countries now compare otherwise (a MISMATCH become a MATCH),
+ * is a finding to review again. Before, a resubmission changing only the date of birth to the
+ * listed person's kept the dismissal, and the client was approved (`screening-evidence` HTTP suite).
+ */
+export const dismissalCovers = (hit: ScreeningHit, match: ScreeningMatch): boolean =>
+  isDismissed(hit) &&
+  sameFinding(hit, match) &&
+  evidenceKey(hit.explanation?.birthDate) === evidenceKey(match.explanation?.birthDate) &&
+  evidenceKey(hit.explanation?.country) === evidenceKey(match.explanation?.country);
+
+/**
+ * Whether a match is recorded by a hit of the client already: an open or confirmed hit of the same
+ * finding, or a dismissed one that still covers it (`dismissalCovers`).
+ */
+export const recordsFinding = (hit: ScreeningHit, match: ScreeningMatch): boolean =>
+  isDismissed(hit) ? dismissalCovers(hit, match) : sameFinding(hit, match);
 
 /** The subject's `country` when the payload gives one (evidence for the provider, never a filter). */
 const countryOf = (code: string | null): Pick<ScreeningSubject, 'country'> =>
@@ -177,7 +204,7 @@ export const completedScreening = (
 ): Screening => {
   const used = new Set<string>();
   const hits = matches.map((match): ScreeningHit => {
-    const before = dismissed.find((hit) => isDismissed(hit) && sameFinding(hit, match));
+    const before = dismissed.find((hit) => dismissalCovers(hit, match));
     if (before === undefined) return screeningHitOf(match, newId());
     if (!used.has(before.id) && before.field === match.field) {
       used.add(before.id);

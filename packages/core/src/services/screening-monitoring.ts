@@ -1,7 +1,12 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import type { StoredClient } from '../domain/client.js';
 import { screeningCompletedEvent } from '../domain/client-events.js';
-import { sameFinding, screeningHitOf, screeningHitPath, screeningSubjectsOf } from '../domain/screening.js';
+import {
+  recordsFinding,
+  screeningHitOf,
+  screeningHitPath,
+  screeningSubjectsOf,
+} from '../domain/screening.js';
 import { screeningNameKeys } from '../domain/screening-name-keys.js';
 import { type DomainError, lockLostAsInProgress } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
@@ -162,7 +167,7 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
         const current = subjects.some(
           (subject) => subject.field === match.field && subject.name === match.name,
         );
-        if (!current || hits.some((hit) => sameFinding(hit, match))) continue;
+        if (!current || hits.some((hit) => recordsFinding(hit, match))) continue;
         const hit = screeningHitOf(match, ports.ids.uuid());
         changes.push({ path: screeningHitPath(hit.id), before: null, after: hit });
         hits.push(hit);

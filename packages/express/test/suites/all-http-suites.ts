@@ -12,6 +12,7 @@ import { describeMountOnboardingKit } from './mount-onboarding-kit.js';
 import { describeRedaction } from './redaction.js';
 import { describeScreening } from './screening.js';
 import { describeScreeningCoverage } from './screening-coverage.js';
+import { describeScreeningEvidence } from './screening-evidence.js';
 import { describeSignedLinkLimit, describeSignedLinks } from './signed-links.js';
 import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-store.js';
 
@@ -21,6 +22,7 @@ export const describeAllHttpSuites = () => {
   describeComplianceReviewDepth();
   describeScreening();
   describeScreeningCoverage();
+  describeScreeningEvidence();
   describeManagerIsolation();
   describeAuditTrail();
   describeRedaction();

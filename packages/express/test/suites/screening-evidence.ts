@@ -1,0 +1,182 @@
+import { Readable } from 'node:stream';
+import { exampleEntityPayload, exampleIndividualPayload } from '@onboarding-kit/core';
+import { createListScreeningProvider, loadSanctionsList } from '@onboarding-kit/screening-list';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { errorBody, type Harness, startHarness, uploadFiles } from '../support/http-harness.js';
+
+/** A list naming Dmitri Sokolov, born 1961, with a few others so that words weigh as on a list. */
+const targetsCsv = [
+  'id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change',
+  'ev-sokolov,Person,Dmitri Sokolov,,1961-04-12,ru,,,,,,,Evidence List,,,',
+  'ev-petrov,Person,Viktor Petrov,,1970-01-01,ru,,,,,,,Evidence List,,,',
+  'ev-ivanova,Person,Anna Ivanova,,1980-02-02,ru,,,,,,,Evidence List,,,',
+].join('\n');
+
+type Hit = {
+  id: string;
+  field: string;
+  targetId: string;
+  resolution: { decision: string } | null;
+  explanation: { birthDate: { subject: string; outcome: string } | null } | null;
+};
+type Screening = { status: string; hits: Hit[] };
+
+// biome-ignore lint/suspicious/noExplicitAny: payloads are changed field by field, as a caller would
+type LoosePayload = Record<string, any>;
+
+/**
+ * The date of birth is evidence the client writes itself, beside its name: it must not let a listed
+ * person through, at create (a name written another way with a false year) or at a resubmission
+ * (a dismissal made on one date kept for another). Over HTTP, on the list provider.
+ */
+export const describeScreeningEvidence = () => {
+  describe('screening evidence: a false or changed date of birth does not let a listed person through', () => {
+    let h: Harness;
+    beforeAll(async () => {
+      const list = (await loadSanctionsList(Readable.from([targetsCsv])))._unsafeUnwrap();
+      h = await startHarness({ ports: { screening: createListScreeningProvider({ list }) } });
+    });
+    afterAll(() => h.close());
+
+    const manager = () => h.keys.managerA;
+    const compliancePost = (path: string) =>
+      h.api.post(`/compliance/v1/clients/${path}`).set('SERVICE_API_KEY', h.keys.compliance);
+    const screened = async (clientId: string): Promise<Screening> => {
+      await h.adapters.testing.screenDueClients(h.kit);
+      const client = await h.api.get(`/manager/v1/clients/${clientId}`).set('SERVICE_API_KEY', manager());
+      return client.body.screening;
+    };
+    const individual = async (first: string, last: string, dateOfBirth: string) => {
+      const passport = `${crypto.randomUUID()}.pdf`;
+      await uploadFiles(h, manager(), { [passport]: 'a passport' });
+      const payload: LoosePayload = exampleIndividualPayload({ idDocuments: [passport] });
+      payload.profile.firstName = first;
+      payload.profile.lastName = last;
+      payload.profile.dateOfBirth = dateOfBirth;
+      return payload;
+    };
+
+    test.each([
+      ['Dmitry', 'Sokolov'],
+      ['Dmitri', 'Sokolow'],
+      ['Dmitrii', 'Sokolov'],
+    ])(
+      'near-exact-name-with-a-false-birth-date: the profile %s %s born 1990 is a POSSIBLE_MATCH, not approvable',
+      async (first, last) => {
+        const created = await h.api
+          .post('/manager/v1/clients/individuals')
+          .set('SERVICE_API_KEY', manager())
+          .send(await individual(first, last, '1990-01-01'));
+        expect(created.status).toBe(201);
+        const screening = await screened(created.body.id);
+        expect(screening.status).toBe('POSSIBLE_MATCH');
+        expect(screening.hits).toEqual([
+          expect.objectContaining({
+            field: 'profile',
+            targetId: 'ev-sokolov',
+            explanation: expect.objectContaining({
+              birthDate: { subject: '1990-01-01', listed: ['1961-04-12'], outcome: 'MISMATCH' },
+            }),
+          }),
+        ]);
+        const refused = await compliancePost(`${created.body.id}/approve`);
+        expect([refused.status, refused.body]).toEqual([409, errorBody('SCREENING_UNRESOLVED')]);
+      },
+    );
+
+    test('near-exact-name-with-a-false-birth-date: a director and a natural UBO born in 1900 are hits as well', async () => {
+      const payload: LoosePayload = exampleEntityPayload();
+      payload.companyDirectorsAndUbos.directors[0].name = 'Dmitry Sokolov';
+      payload.companyDirectorsAndUbos.directors[0].dateOfBirth = '1900-01-01';
+      payload.companyDirectorsAndUbos.ubos[0].name = 'Sokolov Dmitrii';
+      payload.companyDirectorsAndUbos.ubos[0].dateOfBirth = '1900-02-28';
+      const created = await h.api
+        .post('/manager/v1/clients/entities')
+        .set('SERVICE_API_KEY', manager())
+        .send(payload);
+      expect(created.status).toBe(201);
+      const screening = await screened(created.body.id);
+      expect(screening.hits.map(({ field, targetId }) => [field, targetId])).toEqual([
+        ['companyDirectorsAndUbos.directors[0]', 'ev-sokolov'],
+        ['companyDirectorsAndUbos.ubos[0]', 'ev-sokolov'],
+      ]);
+      expect((await compliancePost(`${created.body.id}/approve`)).status).toBe(409);
+    });
+
+    test('dismissal-kept-for-another-birth-date: a hit dismissed for the client born 1990 comes back when a resubmission gives the listed date', async () => {
+      const created = await h.api
+        .post('/manager/v1/clients/individuals')
+        .set('SERVICE_API_KEY', manager())
+        .send(await individual('Dmitri', 'Sokolov', '1990-01-01'));
+      expect(created.status).toBe(201);
+      const clientId: string = created.body.id;
+      const [hit] = (await screened(clientId)).hits;
+      expect(hit?.explanation?.birthDate?.outcome).toBe('MISMATCH');
+      const dismissed = await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+        decision: 'DISMISSED',
+        reason: 'Born 1990: the listed Dmitri Sokolov was born 1961',
+      });
+      expect(dismissed.status).toBe(200);
+      expect(
+        (await compliancePost(`${clientId}/request-resubmission`).send({ reason: 'New passport' })).status,
+      ).toBe(200);
+
+      // The same name and target, now with the listed person's date: the dismissal does not cover it.
+      const resubmitted = await h.api
+        .put(`/manager/v1/clients/individuals/${clientId}/onboarding`)
+        .set('SERVICE_API_KEY', manager())
+        .send(await individual('Dmitri', 'Sokolov', '1961-04-12'));
+      expect(resubmitted.status).toBe(201);
+      const again = await screened(clientId);
+      expect(again.status).toBe('POSSIBLE_MATCH');
+      const open = again.hits.filter((each) => each.resolution === null);
+      expect(open).toEqual([
+        expect.objectContaining({
+          targetId: 'ev-sokolov',
+          explanation: expect.objectContaining({ birthDate: expect.objectContaining({ outcome: 'MATCH' }) }),
+        }),
+      ]);
+      const refused = await compliancePost(`${clientId}/approve`);
+      expect([refused.status, refused.body]).toEqual([409, errorBody('SCREENING_UNRESOLVED')]);
+    });
+
+    test('a resubmission with the same name and date keeps the dismissal (the whitelist still holds)', async () => {
+      const created = await h.api
+        .post('/manager/v1/clients/individuals')
+        .set('SERVICE_API_KEY', manager())
+        .send(await individual('Dmitri', 'Sokolov', '1990-01-01'));
+      const clientId: string = created.body.id;
+      const [hit] = (await screened(clientId)).hits;
+      await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+        decision: 'DISMISSED',
+        reason: 'Another person',
+      });
+      await compliancePost(`${clientId}/request-resubmission`).send({ reason: 'New passport' });
+      const resubmitted = await h.api
+        .put(`/manager/v1/clients/individuals/${clientId}/onboarding`)
+        .set('SERVICE_API_KEY', manager())
+        .send(await individual('Dmitri', 'Sokolov', '1990-01-01'));
+      expect(resubmitted.status).toBe(201);
+      const again = await screened(clientId);
+      expect(again.hits.map((each) => [each.id, each.resolution?.decision])).toEqual([
+        [hit?.id, 'DISMISSED'],
+      ]);
+      expect((await compliancePost(`${clientId}/approve`)).status).toBe(200);
+    });
+
+    test('leap days are dates of birth on leap years only', async () => {
+      for (const [dateOfBirth, status] of [
+        ['2000-02-29', 201],
+        ['1904-02-29', 201],
+        ['1900-02-29', 400],
+        ['2023-02-29', 400],
+      ] as const) {
+        const created = await h.api
+          .post('/manager/v1/clients/individuals')
+          .set('SERVICE_API_KEY', manager())
+          .send(await individual('Jean', 'Durand', dateOfBirth));
+        expect(created.status, dateOfBirth).toBe(status);
+      }
+    });
+  });
+};
