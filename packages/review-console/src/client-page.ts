@@ -8,7 +8,7 @@ import {
 } from '@onboarding-kit/core';
 import { clientName, screeningLabel, statusLabels } from './client-labels.js';
 import { html, type SafeHtml } from './html-template.js';
-import { actionForm, formGuards, type PageContext, pageLayout } from './page-layout.js';
+import { actionForm, formGuards, type PageContext, pageLayout, seenField } from './page-layout.js';
 import { payloadFieldPaths, payloadView } from './payload-fields.js';
 
 const codeLabels: Readonly<Record<ResubmissionRequirementCode, string>> = {
@@ -102,7 +102,7 @@ ${screening.hits.map(
     context,
     `/clients/${client.id}/screening-hits/${hit.id}/resolve`,
     'Record the decision',
-    html`<fieldset><legend>Decision on this hit</legend>
+    html`${seenField(client.updatedAt)}<fieldset><legend>Decision on this hit</legend>
       <label><input type="radio" name="decision" value="DISMISSED" required> Dismiss (not the listed party)</label>
       <label><input type="radio" name="decision" value="CONFIRMED"> Confirm (the listed party)</label>
     </fieldset>
@@ -136,7 +136,7 @@ const actionsSection = (context: PageContext, client: Client): SafeHtml => {
   const forms: SafeHtml[] = [];
   if (client.status === 'ONBOARDING_UNDER_REVIEW') {
     forms.push(
-      actionForm(context, `/clients/${client.id}/approve`, 'Approve', '', {
+      actionForm(context, `/clients/${client.id}/approve`, 'Approve', seenField(client.updatedAt), {
         className: 'primary',
         disabled: !approvable,
         describedBy: 'requirements',
@@ -145,7 +145,7 @@ const actionsSection = (context: PageContext, client: Client): SafeHtml => {
         context,
         `/clients/${client.id}/request-resubmission`,
         'Request the resubmission',
-        html`<label>Reason shown to the manager <input type="text" name="reason" required maxlength="1000"></label>${requirementRows(client)}`,
+        html`${seenField(client.updatedAt)}<label>Reason shown to the manager <input type="text" name="reason" required maxlength="1000"></label>${requirementRows(client)}`,
       )}</details>`,
     );
   }
@@ -155,7 +155,7 @@ const actionsSection = (context: PageContext, client: Client): SafeHtml => {
         context,
         `/clients/${client.id}/terms-signed`,
         'Record the signature',
-        html`<label>Terms version <input type="text" name="termsVersion" required maxlength="100"></label>
+        html`${seenField(client.updatedAt)}<label>Terms version <input type="text" name="termsVersion" required maxlength="100"></label>
 <label>Signed at (ISO 8601) <input type="text" name="signedAt" required placeholder="2026-11-27T10:00:00Z"></label>
 <label>Signatory name <input type="text" name="signatoryName" required maxlength="1000"></label>
 <label>IP address <input type="text" name="ipAddress" maxlength="100"></label>
@@ -169,7 +169,7 @@ const actionsSection = (context: PageContext, client: Client): SafeHtml => {
         context,
         `/clients/${client.id}/delete`,
         'Delete',
-        html`<label><input type="checkbox" name="confirm" value="yes" required> I mean to delete this client</label>`,
+        html`${seenField(client.updatedAt)}<label><input type="checkbox" name="confirm" value="yes" required> I mean to delete this client</label>`,
         { className: 'danger' },
       )}</details>`,
     );
@@ -179,7 +179,7 @@ const actionsSection = (context: PageContext, client: Client): SafeHtml => {
         context,
         `/clients/${client.id}/redact`,
         'Redact',
-        html`<label><input type="checkbox" name="confirm" value="yes" required> I mean to erase this client's personal data and documents</label>`,
+        html`${seenField(client.updatedAt)}<label><input type="checkbox" name="confirm" value="yes" required> I mean to erase this client's personal data and documents</label>`,
         { className: 'danger' },
       )}</details>`,
     );

@@ -12,7 +12,9 @@ export type ActionOutcome =
   | { readonly type: 'Done'; readonly value: unknown }
   | { readonly type: 'Refused'; readonly error: DomainError }
   /** The same submission (its Idempotency-Key) is still running: a double click. */
-  | { readonly type: 'InProgress' };
+  | { readonly type: 'InProgress' }
+  /** The client changed after the form's page was rendered: nothing ran, the key is released. */
+  | { readonly type: 'Stale' };
 
 /**
  * Runs one form submission through a kit service exactly once per its Idempotency-Key (a hidden
@@ -25,6 +27,11 @@ export const runConsoleAction = async (
   reviewer: Reviewer,
   action: { readonly route: string; readonly key: string; readonly body: unknown },
   run: (context: IdempotentCommandContext) => ResultAsync<unknown, DomainError>,
+  /**
+   * Whether the client is still as the form's page showed it, asked once the submission is claimed
+   * (a replay of a submission that ran answers as it did, though the run changed the client).
+   */
+  unchanged: () => Promise<boolean> = async () => true,
 ): Promise<ActionOutcome> => {
   const owner = principalKey(reviewerPrincipal(reviewer));
   const decision = await kit.idempotency.claim({
@@ -44,6 +51,10 @@ export const runConsoleAction = async (
       return outcome.ok ? { type: 'Done', value: outcome.value } : { type: 'Refused', error: outcome.error };
     }
     return { type: 'Done', value: outcome.body };
+  }
+  if (!(await unchanged())) {
+    await kit.idempotency.release(decision.value.ref);
+    return { type: 'Stale' };
   }
   const result = await run({ claim: decision.value.ref });
   return result.isOk() ? { type: 'Done', value: result.value } : { type: 'Refused', error: result.error };

@@ -8,7 +8,7 @@ import { type ActionOutcome, runConsoleAction } from './console-action.js';
 import { createCsrfTokens } from './csrf-token.js';
 import { sendDocument } from './document-viewer.js';
 import { html, type SafeHtml } from './html-template.js';
-import { type PageContext, pageLayout } from './page-layout.js';
+import { type PageContext, pageLayout, SEEN_FIELD } from './page-layout.js';
 import { type QueueFilters, queuePage } from './queue-page.js';
 import { type Reviewer, type ReviewerOf, reviewerPrincipal } from './reviewer.js';
 import { setConsoleHeaders } from './security-headers.js';
@@ -242,6 +242,18 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
     );
   };
 
+  /**
+   * Whether the client is as the form's page showed it: a decision form carries the `updatedAt` of
+   * the client it was rendered for (`SEEN_FIELD`), and a client changed since (a resubmission, a
+   * move by another reviewer) is not decided on from that form. Before, a stale approve form
+   * approved data its reviewer never saw (review-console-http, "a stale form").
+   */
+  const unchangedSince = (req: Request, res: Response, fields: Record<string, string>) => async () => {
+    const client = await kit.review.get(principalOf(res), clientIdOf(req));
+    // An unknown client is the action's own answer to give (404).
+    return client.isErr() || client.value.updatedAt === fields[SEEN_FIELD];
+  };
+
   /** Runs the action once per its form's key, then redirects to `after` with what came of it. */
   const action =
     (
@@ -255,6 +267,7 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
         context: Parameters<Parameters<typeof runConsoleAction>[3]>[0],
       ) => ResultAsync<unknown, DomainError>,
       after: (req: Request, value: unknown) => string,
+      options: { readonly decidesOnWhatWasSeen?: boolean } = {},
     ) =>
     async (req: Request, res: Response) => {
       const fields = fieldsOf(req);
@@ -263,10 +276,18 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
         reviewerOfRequest(req, res),
         { route: route(req), key: String(req.body._idempotencyKey), body: fields },
         run(req, res, fields),
+        options.decidesOnWhatWasSeen ? unchangedSince(req, res, fields) : undefined,
       );
       const base = req.baseUrl;
       if (outcome.type === 'InProgress')
         return res.redirect(303, `${base}${after(req, null)}?notice=in-progress`);
+      if (outcome.type === 'Stale')
+        return failPage(
+          req,
+          res,
+          409,
+          'The client changed after this page was opened: nothing was done. Open it again and review what changed.',
+        );
       if (outcome.type === 'Refused') {
         if (outcome.error.type === 'ValidationFailed')
           return failPage(req, res, 400, problemText(outcome.error));
@@ -317,6 +338,7 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
       'approved',
       (req, res) => (context) => kit.compliance.approve(principalOf(res), clientIdOf(req), context),
       clientPath,
+      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
@@ -340,6 +362,7 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
         );
       },
       clientPath,
+      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
@@ -361,6 +384,7 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
           context,
         ),
       clientPath,
+      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
@@ -370,6 +394,7 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
       'deleted',
       (req, res) => (context) => kit.review.delete(principalOf(res), clientIdOf(req), context),
       clientPath,
+      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
@@ -379,6 +404,7 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
       'redacted',
       (req, res) => (context) => kit.redaction.redact(principalOf(res), clientIdOf(req), context),
       clientPath,
+      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
@@ -395,6 +421,7 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
           context,
         ),
       clientPath,
+      { decidesOnWhatWasSeen: true },
     ),
   );
 

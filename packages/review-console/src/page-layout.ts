@@ -43,6 +43,13 @@ ${content}
 export const formGuards = (context: PageContext): SafeHtml =>
   html`<input type="hidden" name="_csrf" value="${context.csrfToken}"><input type="hidden" name="_idempotencyKey" value="${crypto.randomUUID()}">`;
 
+/** The hidden field of a decision form: the `updatedAt` of the client its page showed. */
+export const SEEN_FIELD = '_seen';
+
+/** The hidden field that ties a decision form to the client as its page showed it. */
+export const seenField = (updatedAt: string): SafeHtml =>
+  html`<input type="hidden" name="${SEEN_FIELD}" value="${updatedAt}">`;
+
 /** A form that posts one action; disabled (and not submittable) in read-only mode. */
 export const actionForm = (
   context: PageContext,

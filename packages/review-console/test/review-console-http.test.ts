@@ -31,13 +31,14 @@ const host = async (readOnly = false) => {
     '/review',
     createReviewConsole({ kit, reviewerOf: (_req) => ({ id: 'alice', name: 'Alice' }), readOnly }),
   );
-  return { app, kit, client };
+  return { app, kit, client, adapters };
 };
 
 const formFields = (page: string, action: string): Record<string, string> => {
   const form = page.slice(page.indexOf(`action="${action}"`));
   const value = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(form)?.[1] ?? '';
-  return { _csrf: value('_csrf'), _idempotencyKey: value('_idempotencyKey') };
+  const seen = value('_seen');
+  return { _csrf: value('_csrf'), _idempotencyKey: value('_idempotencyKey'), ...(seen && { _seen: seen }) };
 };
 
 describe('review console over HTTP (memory kit, real Express)', () => {
@@ -129,6 +130,50 @@ describe('review console over HTTP (memory kit, real Express)', () => {
     expect(stored.resubmissionRequirements).toEqual([
       { field: 'profile.idDocuments[0]', code: 'DOCUMENT_UNREADABLE', message: 'Blurred' },
     ]);
+  });
+
+  it('a stale form: an approval posted from a page opened before a resubmission is refused, and nothing moves', async () => {
+    const { app, kit, client, adapters } = await host();
+    const alice = { kind: 'compliance' as const, complianceId: 'alice' };
+    const page = (await request(app).get(`/review/clients/${client.id}`).set('x-test-staff', 'alice')).text;
+    const approveForm = formFields(page, `/review/clients/${client.id}/approve`);
+    // Meanwhile another reviewer asks for a resubmission and the manager sends other data.
+    (
+      await kit.compliance.requestResubmission({ kind: 'compliance', complianceId: 'bob' }, client.id, {
+        reason: 'Another passport',
+      })
+    )._unsafeUnwrap();
+    const manager = demoIdentities.managerA.principal;
+    adapters.testing.putTemporaryFile(principalKey(manager), 'passport-2.pdf', new Uint8Array(16).fill(2));
+    const payload = exampleIndividualPayload({ idDocuments: ['passport-2.pdf'] });
+    (
+      await kit.clients.resubmitIndividual(manager, client.id, {
+        ...payload,
+        profile: { ...payload.profile, lastName: 'Someone-Else' },
+      })
+    )._unsafeUnwrap();
+    const stale = await request(app)
+      .post(`/review/clients/${client.id}/approve`)
+      .set('x-test-staff', 'alice')
+      .type('form')
+      .send(approveForm);
+    expect(stale.status).toBe(409);
+    expect(stale.text).toContain('The client changed after this page was opened');
+    expect(approveForm._seen).toBe(client.updatedAt);
+    const stored = (await kit.review.get(alice, client.id))._unsafeUnwrap();
+    expect(stored.status).toBe('ONBOARDING_UNDER_REVIEW');
+    expect(stored.individualProfile?.lastName).toBe('Someone-Else');
+    // The page opened afresh approves what it shows.
+    const fresh = (await request(app).get(`/review/clients/${client.id}`).set('x-test-staff', 'alice')).text;
+    const approved = await request(app)
+      .post(`/review/clients/${client.id}/approve`)
+      .set('x-test-staff', 'alice')
+      .type('form')
+      .send(formFields(fresh, `/review/clients/${client.id}/approve`));
+    expect(approved.status).toBe(303);
+    expect((await kit.review.get(alice, client.id))._unsafeUnwrap().status).toBe(
+      'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
+    );
   });
 
   it('read-only: every page, and 405 on every write', async () => {
