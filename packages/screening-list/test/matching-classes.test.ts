@@ -74,11 +74,9 @@ async function* rows(): AsyncGenerator<string> {
  * name against it: indexing its 4,100 names took about 0.2 s of CPU in each of the 18 tests that
  * loaded it anew. The tests that add names load lists of their own.
  */
+const load = async () => (await loadSanctionsList(rows()))._unsafeUnwrap();
 let loaded: Promise<SanctionsList> | undefined;
-const list = (): Promise<SanctionsList> => {
-  loaded ??= loadSanctionsList(rows()).then((result) => result._unsafeUnwrap());
-  return loaded;
-};
+const list = (): Promise<SanctionsList> => (loaded ??= load());
 const ids = (matches: readonly { targetId: string }[]) => matches.map((match) => match.targetId);
 
 describe('the classes of variation a screened name is found through', () => {
