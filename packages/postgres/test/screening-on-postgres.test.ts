@@ -203,6 +203,49 @@ describe('screening through the kit on PostgreSQL', () => {
     ]);
   });
 
+  it('a confirmation racing an approval, both at once: whichever commits first, the terms are refused and the hit stays CONFIRMED', async () => {
+    const { kit, manager } = screenedKit(exactListProvider(['Hélène Martin']));
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+        (await kit.screening.runJob({ type: 'screen-client', clientId: created.id }))._unsafeUnwrap();
+        const hits = (await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.hits ?? [];
+        for (const each of hits) {
+          (
+            await kit.screening.resolveHit(compliance, created.id, each.id, {
+              decision: 'DISMISSED',
+              reason: 'No',
+            })
+          )._unsafeUnwrap();
+        }
+        return { id: created.id, hit: hits[0]?.id ?? '' };
+      }),
+    );
+    // Every approval and every confirmation sent at the same moment, on one pool.
+    const raced = await Promise.all(
+      clients.flatMap(({ id, hit }) => [
+        kit.compliance.approve(compliance, id),
+        kit.screening.resolveHit(compliance, id, hit, { decision: 'CONFIRMED', reason: 'The listed party' }),
+      ]),
+    );
+    for (const [at, { id, hit }] of clients.entries()) {
+      const [approved, confirmed] = [raced[2 * at], raced[2 * at + 1]];
+      // The confirmation is always recorded (after an approval too); the approval only if it came first.
+      expect(confirmed?.isOk()).toBe(true);
+      if (approved?.isErr())
+        expect(approved.error).toMatchObject({ type: 'ScreeningUnresolved', trigger: 'APPROVE' });
+      const client = (await kit.clients.get(manager, id))._unsafeUnwrap();
+      expect(client.status).toBe(
+        approved?.isOk() ? 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE' : 'ONBOARDING_UNDER_REVIEW',
+      );
+      expect(client.screening?.hits.find((each) => each.id === hit)?.resolution?.decision).toBe('CONFIRMED');
+      const signed = await kit.compliance.markTermsSigned(compliance, id);
+      if (approved?.isOk()) expect(signed._unsafeUnwrapErr()).toMatchObject({ type: 'ScreeningUnresolved' });
+      else expect(signed._unsafeUnwrapErr()).toMatchObject({ type: 'InvalidStatus' });
+      expect((await kit.clients.get(manager, id))._unsafeUnwrap().status).not.toBe('VERIFIED');
+    }
+  });
+
   it('screens a client deleted before its screening ran, and refuses resolutions once it is deleted', async () => {
     const { kit, manager } = screenedKit(exactListProvider(['Hélène Martin']));
     const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();

@@ -38,22 +38,32 @@ export const sameFinding = (hit: ScreeningHit, match: ScreeningMatch): boolean =
 
 type Evidence = { readonly subject: string; readonly outcome: string } | null | undefined;
 
-/** The client's value and how it compared with the entry's, or null when none was weighed. */
-const evidenceKey = (evidence: Evidence): string =>
-  evidence == null ? 'null' : JSON.stringify([evidence.subject, evidence.outcome]);
+/** How strongly evidence says "the listed party": a mismatch, nothing known (or none weighed), a match. */
+const strengthOf = (evidence: Evidence): number =>
+  evidence?.outcome === 'MISMATCH' ? 0 : evidence?.outcome === 'MATCH' ? 2 : 1;
+
+/**
+ * Whether the evidence now points more to the listed party than what the reviewer read: a stronger
+ * outcome (a MISMATCH become UNKNOWN or MATCH), or a MATCH on another value of the client's.
+ */
+const strengthened = (read: Evidence, now: Evidence): boolean =>
+  strengthOf(now) > strengthOf(read) ||
+  (now?.outcome === 'MATCH' && read?.outcome === 'MATCH' && now.subject !== read.subject);
 
 /**
  * Whether a dismissed hit still covers a match of the same finding: the reviewer decided on the
- * client's birth date and country beside the entry's, so a client who now gives another date or
- * country, or an entry whose dates or countries now compare otherwise (a MISMATCH become a MATCH),
- * is a finding to review again. Before, a resubmission changing only the date of birth to the
+ * client's birth date and country beside the entry's, so a match whose evidence now points more to
+ * the listed party (`strengthened`: the client now gives the listed person's year, an entry's
+ * dates that disagreed are gone) is a finding to review again; evidence as weak as before, or
+ * weaker, is still covered (a dismissal made before the kit weighed a country or a date is not
+ * raised again for a mismatch). Before, a resubmission changing only the date of birth to the
  * listed person's kept the dismissal, and the client was approved (`screening-evidence` HTTP suite).
  */
 export const dismissalCovers = (hit: ScreeningHit, match: ScreeningMatch): boolean =>
   isDismissed(hit) &&
   sameFinding(hit, match) &&
-  evidenceKey(hit.explanation?.birthDate) === evidenceKey(match.explanation?.birthDate) &&
-  evidenceKey(hit.explanation?.country) === evidenceKey(match.explanation?.country);
+  !strengthened(hit.explanation?.birthDate, match.explanation?.birthDate) &&
+  !strengthened(hit.explanation?.country, match.explanation?.country);
 
 /**
  * Whether a match is recorded by a hit of the client already: an open or confirmed hit of the same

@@ -140,7 +140,7 @@ export const describeScreeningEvidence = () => {
       expect([refused.status, refused.body]).toEqual([409, errorBody('SCREENING_UNRESOLVED')]);
     });
 
-    test('a resubmission with the same name and date keeps the dismissal (the whitelist still holds)', async () => {
+    test('a resubmission with the same name and another date as far from the listed one keeps the dismissal (the whitelist holds)', async () => {
       const created = await h.api
         .post('/manager/v1/clients/individuals')
         .set('SERVICE_API_KEY', manager())
@@ -155,7 +155,7 @@ export const describeScreeningEvidence = () => {
       const resubmitted = await h.api
         .put(`/manager/v1/clients/individuals/${clientId}/onboarding`)
         .set('SERVICE_API_KEY', manager())
-        .send(await individual('Dmitri', 'Sokolov', '1990-01-01'));
+        .send(await individual('Dmitri', 'Sokolov', '1985-05-05'));
       expect(resubmitted.status).toBe(201);
       const again = await screened(clientId);
       expect(again.hits.map((each) => [each.id, each.resolution?.decision])).toEqual([
