@@ -408,12 +408,22 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       const first = deletedClient(10);
       const redacted = deletedClient(5);
       const later = deletedClient(40);
+      // Deleted at the same instant: by id.
+      const [tiedLow, tiedHigh] = [randomUUID(), randomUUID()]
+        .sort()
+        .map((id) => deletedClient(25, { id })) as [StoredClient, StoredClient];
       const live = storedClientFixture({ managerId: randomUUID(), status: 'VERIFIED' });
-      for (const client of [second, first, redacted, later, live]) await insertClient(fixture, client);
+      for (const client of [second, tiedHigh, first, redacted, tiedLow, later, live])
+        await insertClient(fixture, client);
       await expectOk(fixture.clients.redact(redactClient(redacted, instantAfter(base, 0))));
       const before = instantAfter(new Date('1971-01-01T00:00:00.000Z'), 30);
 
-      expect(await expectOk(fixture.clients.listDeletedBefore(before, 10))).toEqual([first, second]);
+      expect(await expectOk(fixture.clients.listDeletedBefore(before, 10))).toEqual([
+        first,
+        second,
+        tiedLow,
+        tiedHigh,
+      ]);
       expect(await expectOk(fixture.clients.listDeletedBefore(before, 1))).toEqual([first]);
       expect(await expectOk(fixture.clients.listDeletedBefore(first.deletedAt ?? '', 10))).toEqual([]);
     });
@@ -462,6 +472,40 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       const absent = storedClientFixture({ managerId: randomUUID(), status: 'DELETED' });
       await expectOk(fixture.clients.redact(redactClient(absent, instantAfter(base, 3))));
       expect(await fixture.inspect.readClient(absent.id)).toBeNull();
+    });
+
+    it('refuses a second client with a taken id and keeps the first as it was', async () => {
+      const fixture = await openFixture(setup);
+      const first = await insertClient(fixture, storedClientFixture({ managerId: randomUUID() }));
+      const again = storedClientFixture({ id: first.id, managerId: randomUUID(), clientType: 'ENTITY' });
+      await expectErr(fixture.clients.insert(again, creationEntryFor(again)));
+      expect(await fixture.inspect.readClient(first.id)).toEqual(first);
+      expect(await fixture.inspect.readStatusHistory(first.id)).toEqual([creationEntryFor(first)]);
+    });
+
+    it('lists the screened clients (CLEAR or POSSIBLE_MATCH) of every manager by id, after `after`', async () => {
+      const fixture = await openFixture(setup);
+      // Ids above every random one, so a shared backend lists only these after `floor`.
+      const floor = 'ffffffff-ffff-4fff-8fff-000000000000';
+      const highId = () => `ffffffff-ffff-4fff-8fff-${randomUUID().slice(-12)}`;
+      const screened = (status: 'PENDING' | 'CLEAR' | 'POSSIBLE_MATCH' | null): StoredClient => ({
+        ...storedClientFixture({ id: highId(), managerId: randomUUID() }),
+        screening: status === null ? null : { status, screenedAt: null, hits: [] },
+      });
+      const clients = [screened('CLEAR'), screened('PENDING'), screened('POSSIBLE_MATCH'), screened(null)];
+      clients.push(screened('CLEAR'));
+      for (const client of clients) await insertClient(fixture, client);
+      const listed = clients
+        .filter(
+          (client) => client.screening?.status === 'CLEAR' || client.screening?.status === 'POSSIBLE_MATCH',
+        )
+        .sort((a, b) => (a.id < b.id ? -1 : 1));
+      const [one, two, three] = listed as [StoredClient, StoredClient, StoredClient];
+
+      expect(await expectOk(fixture.clients.listScreened(floor, 10))).toEqual(listed);
+      expect(await expectOk(fixture.clients.listScreened(floor, 2))).toEqual([one, two]);
+      expect(await expectOk(fixture.clients.listScreened(one.id, 10))).toEqual([two, three]);
+      expect(await expectOk(fixture.clients.listScreened(three.id, 10))).toEqual([]);
     });
 
     it('stores the screening as given: on insert, on update, and alone with updateScreening', async () => {
@@ -533,7 +577,11 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       expect(await fixture.inspect.readClient(pending.id)).toEqual(screened);
       expect(await fixture.inspect.readStatusHistory(pending.id)).toEqual([creationEntryFor(pending)]);
       expect(await expectOk(fixture.clients.findById(pending.id))).toEqual(screened);
-      expect(await expectOk(fixture.clients.updateScreening(randomUUID(), screening))).toBe(false);
+      // Like an UPDATE of no row: false, and no client appears.
+      const unknownId = randomUUID();
+      expect(await expectOk(fixture.clients.updateScreening(unknownId, screening))).toBe(false);
+      expect(await expectOk(fixture.clients.updateAssignment(unknownId, null))).toBe(false);
+      expect(await fixture.inspect.readClient(unknownId)).toBeNull();
 
       // A status update writes the screening it is given (a resubmission screens again).
       const later = instantAfter(base, 10);

@@ -195,6 +195,9 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       expect(await expectOk(idempotency.claim(retry))).toEqual({ type: 'Claimed' });
       await expectOk(idempotency.complete(retry, outcome, at(300)));
       expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintB, outcome });
+      // A completed record is no claim to release: it stays for its replays.
+      await expectOk(idempotency.release(retry));
+      expect(await inspect.readRecord(scope, 'key-1')).toEqual({ fingerprint: fingerprintB, outcome });
     });
 
     it('lets a claim take over a lock older than lockTtlMs; the old holder then loses it', async () => {

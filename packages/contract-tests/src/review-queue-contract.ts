@@ -91,6 +91,17 @@ export const runReviewQueueContract = ({ name, setup }: ClientRepositoryContract
         fixture.clients.reviewQueue({ ...underReview, clientType: 'ENTITY', limit: 1 }),
       );
       expect(ids(entities)).toEqual([b?.id]);
+      // After the entity, the individuals that follow it are not entities.
+      const entitiesAfterB = await expectOk(
+        fixture.clients.reviewQueue({
+          status: 'ONBOARDING_UNDER_REVIEW',
+          clientType: 'ENTITY',
+          after: { createdAt: b?.createdAt ?? '', id: b?.id ?? '' },
+          limit: 2,
+        }),
+      );
+      expect(ids(entitiesAfterB)).not.toContain(c?.id);
+      expect(ids(entitiesAfterB)).not.toContain(a?.id);
       const pending = await expectOk(
         fixture.clients.reviewQueue({ ...underReview, screening: 'PENDING', limit: 1 }),
       );

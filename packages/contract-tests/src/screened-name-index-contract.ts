@@ -155,6 +155,7 @@ export const runScreenedNameIndexContract = ({ name, setup }: ScreenedNameIndexC
             ...(after === undefined ? {} : { after }),
           }),
         );
+        expect(page.length).toBeLessThanOrEqual(3);
         paged.push(...page);
         const last = page.at(-1);
         if (page.length < 3 || last === undefined) break;

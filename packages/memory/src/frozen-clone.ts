@@ -26,7 +26,7 @@ const copyFrozen = (value: unknown): unknown => {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return Object.freeze(value.map(copyFrozen));
   const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) {
+  if (prototype !== Object.prototype) {
     const clone: unknown = structuredClone(value);
     // Typed arrays cannot be frozen; a clone of one is held by no caller.
     return ArrayBuffer.isView(clone) ? clone : Object.freeze(clone);

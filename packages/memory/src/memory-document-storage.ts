@@ -60,8 +60,7 @@ export type MemoryDocumentStorageOptions = {
  * freed, not only hidden) as S3's lifecycle rule does.
  */
 export const createMemoryDocumentStorage = (clock: Clock, options: MemoryDocumentStorageOptions) => {
-  const secret = options.signingSecret ?? randomBytes(32);
-  const seal = linkSeal(typeof secret === 'string' ? new TextEncoder().encode(secret) : secret);
+  const seal = linkSeal(options.signingSecret ?? randomBytes(32));
   const maxUploadBytes = options.maxUploadBytes ?? 25 * 1024 * 1024 + 1024;
   const temporaryFileTtlMs = options.temporaryFileTtlMs ?? 24 * 60 * 60_000;
   const maxFilesPerOwner = options.maxTemporaryFilesPerOwner ?? 100;
@@ -129,14 +128,15 @@ export const createMemoryDocumentStorage = (clock: Clock, options: MemoryDocumen
       return okAsync(undefined);
     },
     listPermanent: (after, limit) => {
-      const keys = [...permanent.keys()].filter((key) => after === null || key > after).sort();
-      const page = keys.slice(0, Math.max(1, Math.floor(limit)));
+      const stored = [...permanent]
+        .filter(([key]) => after === null || key > after)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+      const documents = stored
+        .slice(0, limit)
+        .map(([key, { storedAt }]) => ({ key, storedAt: new Date(storedAt) }));
       return okAsync({
-        documents: page.map((key) => ({
-          key,
-          storedAt: new Date(permanent.get(key)?.storedAt ?? clock.now()),
-        })),
-        next: page.length < keys.length ? (page.at(-1) ?? null) : null,
+        documents,
+        next: documents.length < stored.length ? (documents.at(-1)?.key ?? null) : null,
       });
     },
     deleteTemporary: (owner, used) => {

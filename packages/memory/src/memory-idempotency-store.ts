@@ -27,9 +27,10 @@ const firstClaimedFrom = (tables: Tables, ids: readonly string[], since: number)
 const removeRecords = (tables: Tables, ids: readonly string[]): void => {
   const removed = new Set(ids);
   for (const owner of new Set(ids.flatMap((id) => tables.idempotency.get(id)?.owner ?? []))) {
-    const kept = (tables.idempotencyOwners.get(owner) ?? []).filter((id) => !removed.has(id));
-    if (kept.length === 0) tables.idempotencyOwners.delete(owner);
-    else tables.idempotencyOwners.set(owner, kept);
+    tables.idempotencyOwners.set(
+      owner,
+      (tables.idempotencyOwners.get(owner) ?? []).filter((id) => !removed.has(id)),
+    );
   }
   for (const id of ids) tables.idempotency.delete(id);
 };

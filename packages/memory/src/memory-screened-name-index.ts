@@ -19,8 +19,7 @@ const byClientAndField = (a: ScreenedNameCandidate, b: { clientId: string; field
 export const createMemoryScreenedNameIndex = (access: TableAccess): ScreenedNameIndex => ({
   replace: (clientId, names) =>
     access.write((tables) => {
-      if (names.length === 0) tables.screenedNames.delete(clientId);
-      else tables.screenedNames.set(clientId, frozenClone({ clientId, names: [...names] }));
+      tables.screenedNames.set(clientId, frozenClone({ clientId, names: [...names] }));
       return ok(undefined);
     }),
   candidates: ({ keys, after, limit }) =>

@@ -27,20 +27,13 @@ export const createMemoryWebhookDeliveryStore = (access: TableAccess): WebhookDe
   find: (deliveryId) => access.read((tables) => tables.webhookDeliveries.get(deliveryId) ?? null),
   listForEvents: (eventIds) =>
     access.read((tables) => {
-      const all = [...tables.webhookDeliveries.values()].sort((a, b) =>
-        a.endpointId < b.endpointId ? -1 : 1,
-      );
-      return [...new Set(eventIds)].flatMap((eventId) =>
-        all.filter((delivery) => delivery.eventId === eventId),
-      );
+      const wanted = new Set(eventIds);
+      return [...tables.webhookDeliveries.values()].filter((delivery) => wanted.has(delivery.eventId));
     }),
   listForEndpoint: ({ managerId, endpointId, status, limit, before }) =>
     access.read((tables) =>
-      // Another manager's endpoint answers like an unknown one.
-      (tables.webhookEndpoints.get(endpointId)?.managerId === managerId
-        ? [...tables.webhookDeliveries.values()]
-        : []
-      )
+      // A delivery carries its endpoint's manager: another manager's endpoint answers like an unknown one.
+      [...tables.webhookDeliveries.values()]
         .filter(
           (delivery) =>
             delivery.endpointId === endpointId &&

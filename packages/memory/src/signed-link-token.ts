@@ -11,12 +11,12 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * Link tokens sealed with a key derived from the storage's secret: `base64url(iv ‖ AES-256-GCM(JSON
+ * Link tokens sealed with a key derived from the storage's secret (a string is taken as UTF-8): `base64url(iv ‖ AES-256-GCM(JSON
  * payload) ‖ tag)`, opaque and URL-safe as is. AES-256-GCM both hides the payload (an upload link
  * does not tell whoever holds it which manager or client it belongs to) and authenticates it
  * (GCM's tag check is constant time).
  */
-export const linkSeal = (secret: Uint8Array) => {
+export const linkSeal = (secret: string | Uint8Array) => {
   const key = Buffer.from(hkdfSync('sha256', secret, new Uint8Array(0), 'onboarding-kit signed link v2', 32));
 
   const open = (token: string): SignedLinkPayload | null => {

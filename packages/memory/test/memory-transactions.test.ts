@@ -88,6 +88,30 @@ describe('memory transactions', () => {
     },
   );
 
+  it.each([1, 2 ** 31 - 1])(
+    'takes a transactionTimeoutMs of %s, the bounds of a Node timer',
+    (transactionTimeoutMs) => {
+      expect(() => createMemoryAdapters({ transactionTimeoutMs })).not.toThrow();
+    },
+  );
+
+  it('hands out the webhook transport it is given in place of its recording one', () => {
+    const transport = { send: vi.fn() };
+    expect(createMemoryAdapters({ webhookTransport: transport as never }).webhookTransport).toBe(transport);
+  });
+
+  it('refuses the reads of a transaction a failed write aborted', async () => {
+    const adapters = createMemoryAdapters();
+    const client = storedClientFixture({ managerId: randomUUID() });
+    await adapters.clients.insert(client, creationEntryFor(client));
+    const read = await adapters.unitOfWork.transaction((stores) =>
+      stores.clients
+        .insert(client, creationEntryFor(client))
+        .orElse(() => stores.clients.findById(client.id).map(() => undefined)),
+    );
+    expect(read._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable' });
+  });
+
   it('stores a copy and hands out frozen values: no mutation reaches stored state', async () => {
     const adapters = createMemoryAdapters();
     const client = storedClientFixture({ managerId: randomUUID() });

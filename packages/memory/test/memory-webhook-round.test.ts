@@ -60,4 +60,33 @@ describe('memory webhook round', () => {
       expect(adapters.testing.listWebhookJobs()).toEqual([]);
     }
   });
+
+  it('leaves a job due later on the queue, and runs the due ones soonest due first', async () => {
+    const adapters = createMemoryAdapters();
+    const now = adapters.clock.now().getTime();
+    for (const [id, runAt] of [
+      ['later', now + 60_000],
+      ['second', now - 1_000],
+      ['first', now - 2_000],
+    ] as const) {
+      const enqueued = await adapters.unitOfWork.transaction((stores) =>
+        stores.webhookJobs.enqueueAttempt(id, new Date(runAt)),
+      );
+      enqueued._unsafeUnwrap();
+    }
+    const ran: string[] = [];
+    const kit = {
+      webhooks: {
+        runJob: (job: WebhookJob) => {
+          ran.push(job.type === 'attempt-delivery' ? job.deliveryId : '');
+          return ResultAsync.fromSafePromise(Promise.resolve(report));
+        },
+      },
+    } as never;
+    expect(await adapters.testing.deliverDueWebhooks(kit)).toMatchObject({ jobs: 2 });
+    expect(ran).toEqual(['first', 'second']);
+    expect(adapters.testing.listWebhookJobs()).toEqual([
+      { job: { type: 'attempt-delivery', deliveryId: 'later' }, runAt: new Date(now + 60_000) },
+    ]);
+  });
 });

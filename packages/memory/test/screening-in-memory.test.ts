@@ -449,3 +449,11 @@ describe('screening in memory', () => {
     });
   });
 });
+
+describe('screening retry delay', () => {
+  it('doubles from 1 s after each failed run, at most an hour apart', () => {
+    expect([0, 1, 2, 3, 12, 13, 40].map(screeningRetryDelayMs)).toEqual([
+      1_000, 1_000, 2_000, 4_000, 2_048_000, 3_600_000, 3_600_000,
+    ]);
+  });
+});
