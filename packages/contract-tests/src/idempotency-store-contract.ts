@@ -322,7 +322,9 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       const fresh = Array.from({ length: 3 }, (_, i) => ({
         ...claimRequest(scope, { key: `fresh-${i}`, now: new Date(Date.UTC(1975, 11, 1 + i)) }),
       }));
-      for (const [i, request] of [...old, ...fresh].entries()) {
+      // Claimed at the cutoff itself: not before it, so it stays.
+      const atCutoff = claimRequest(scope, { key: 'at-cutoff', now: new Date(Date.UTC(1975, 6, 1)) });
+      for (const [i, request] of [...old, ...fresh, atCutoff].entries()) {
         await expectOk(idempotency.claim(request));
         // Completed and in-progress records alike are purged by age.
         if (i % 2 === 0) await expectOk(idempotency.complete(request, outcome, request.now));
@@ -330,7 +332,8 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
 
       expect(await expectOk(idempotency.purgeExpired(new Date(Date.UTC(1975, 6, 1)), 3))).toBe(7);
       for (const request of old) expect(await inspect.readRecord(scope, request.key)).toBeNull();
-      for (const request of fresh) expect(await inspect.readRecord(scope, request.key)).not.toBeNull();
+      for (const request of [...fresh, atCutoff])
+        expect(await inspect.readRecord(scope, request.key)).not.toBeNull();
       expect(await expectOk(idempotency.purgeExpired(new Date(Date.UTC(1975, 6, 1)), 3))).toBe(0);
     });
 

@@ -48,9 +48,8 @@ export type QueuedJob<Job> = {
   readonly attempts: number;
 };
 
-/** Jobs soonest due first, then in the order enqueued. */
-export const dueOrder = (a: QueuedJob<unknown>, b: QueuedJob<unknown>): number =>
-  a.runAt - b.runAt || a.number - b.number;
+/** Jobs soonest due first; ties keep the order enqueued (a stable sort of rows listed in that order). */
+export const dueOrder = (a: QueuedJob<unknown>, b: QueuedJob<unknown>): number => a.runAt - b.runAt;
 
 const rowsOf = <Row>() => new Map<string, Row>();
 /** The tables of the memory database, by key; lists scan them. */

@@ -226,12 +226,14 @@ describe('memory transactions and the ordered lists', () => {
       },
     });
     const other = storedClientFixture({ managerId });
+    const failures: unknown[] = [];
     const outcome = await adapters.unitOfWork.transaction((stores) =>
       stores.clients
         .insert(client, unstorable)
         .map(() => 'inserted' as const)
         .orElse((failed) => {
-          expect(failed).toMatchObject({ type: 'StorageUnavailable' });
+          // The failed write answers Err to the work, which may go on.
+          failures.push(failed);
           // Every later read and write of the aborted transaction is refused.
           return stores.clients
             .list({ managerId, limit: 10 })
@@ -242,6 +244,7 @@ describe('memory transactions and the ordered lists', () => {
             .orElse(() => okAsync('went on' as const));
         }),
     );
+    expect(failures).toEqual([expect.objectContaining({ type: 'StorageUnavailable' })]);
     // The work went on and answered Ok: the transaction still does not commit.
     expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable' });
     expect(adapters.testing.readClient(client.id)).toBeNull();

@@ -89,4 +89,56 @@ describe('memory webhook round', () => {
       { job: { type: 'attempt-delivery', deliveryId: 'later' }, runAt: new Date(now + 60_000) },
     ]);
   });
+
+  it('hands the round its signal, runs no pass once aborted, and puts a job that failed back a second later', async () => {
+    const adapters = createMemoryAdapters();
+    const enqueue = async (id: string) =>
+      (
+        await adapters.unitOfWork.transaction((stores) =>
+          stores.webhookJobs.enqueueAttempt(id, adapters.clock.now()),
+        )
+      )._unsafeUnwrap();
+    await enqueue('failing');
+    const signals: unknown[] = [];
+    const controller = new AbortController();
+    const kit = {
+      webhooks: {
+        runJob: (_job: WebhookJob, options: { signal?: AbortSignal }) => {
+          signals.push(options.signal);
+          return ResultAsync.fromPromise(Promise.reject(new Error('storage down')), () => ({
+            type: 'StorageUnavailable',
+          }));
+        },
+      },
+    } as never;
+    const before = adapters.clock.now().getTime();
+    expect(await adapters.testing.deliverDueWebhooks(kit, { signal: controller.signal })).toMatchObject({
+      jobs: 1,
+      attempted: 0,
+    });
+    expect(signals).toEqual([controller.signal]);
+    const [putBack] = adapters.testing.listWebhookJobs();
+    expect(putBack?.job).toEqual({ type: 'attempt-delivery', deliveryId: 'failing' });
+    expect(putBack?.runAt.getTime()).toBeGreaterThanOrEqual(before + 1_000);
+
+    await enqueue('due');
+    controller.abort();
+    expect(await adapters.testing.deliverDueWebhooks(kit, { signal: controller.signal })).toMatchObject({
+      jobs: 0,
+    });
+    expect(adapters.testing.listWebhookJobs()).toHaveLength(2);
+  });
+
+  it('stops a round after 100 passes of jobs that keep coming due', async () => {
+    const adapters = createMemoryAdapters();
+    const enqueue = () =>
+      adapters.unitOfWork.transaction((stores) =>
+        stores.webhookJobs.enqueueAttempt('again', adapters.clock.now()),
+      );
+    (await enqueue())._unsafeUnwrap();
+    // Each run makes the next job due at once (a redelivery loop).
+    const kit = { webhooks: { runJob: () => enqueue().map(() => report) } } as never;
+    expect(await adapters.testing.deliverDueWebhooks(kit)).toMatchObject({ jobs: 100 });
+    expect(adapters.testing.listWebhookJobs()).toHaveLength(1);
+  });
 });

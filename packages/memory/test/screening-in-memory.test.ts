@@ -200,6 +200,20 @@ describe('screening in memory', () => {
     expect((await kit.compliance.approve(compliance, created.id)).isOk()).toBe(true);
   });
 
+  it('runs no job before its back-off, even one of a manager whose turn comes first', async () => {
+    const { kit, screening } = setup([]);
+    screening.failNext(1);
+    const other = demoIdentities.managerB.principal;
+    const failed = (await kit.clients.createEntity(other, exampleEntityPayload()))._unsafeUnwrap();
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 1, failed: 1 });
+    for (const _ of [1, 2]) (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+
+    expect(await kit.testing.screenDueClients()).toEqual({ jobs: 2, failed: 0 });
+    expect(kit.testing.listScreeningJobs()).toEqual([
+      expect.objectContaining({ clientId: failed.id, attempts: 1 }),
+    ]);
+  });
+
   it('refuses approval until every hit is dismissed; a resolution is audited', async () => {
     const { kit } = setup(['Hélène Martin']);
     const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
