@@ -8,14 +8,23 @@ export const initialScreening = (screens: boolean): Screening | null =>
   screens ? { status: 'PENDING', screenedAt: null, hits: [] } : null;
 
 const isDismissed = (hit: ScreeningHit): boolean => hit.resolution?.decision === 'DISMISSED';
+const isConfirmed = (hit: ScreeningHit): boolean => hit.resolution?.decision === 'CONFIRMED';
 
 /**
- * The screening of a client resubmitted: pending, with the hits a reviewer dismissed and no other.
- * They are the client's whitelist: the screening to come records a match that is one of these
- * findings (`dismissalCovers`) dismissed again, not as a new hit to review.
+ * The screening of a client resubmitted: pending, with the hits a reviewer decided and no open one.
+ * The dismissed are the client's whitelist: the screening to come records a match that is one of
+ * these findings (`dismissalCovers`) dismissed again, not as a new hit to review. The confirmed
+ * stay whatever the new names: a client confirmed as a listed party is not cleared by resubmitting
+ * under a name the list misses; a reviewer's new decision on the hit is what lets it go on.
  */
 export const rescreening = (previous: Screening | null, screens: boolean): Screening | null =>
-  screens ? { status: 'PENDING', screenedAt: null, hits: (previous?.hits ?? []).filter(isDismissed) } : null;
+  screens
+    ? {
+        status: 'PENDING',
+        screenedAt: null,
+        hits: (previous?.hits ?? []).filter((hit) => isDismissed(hit) || isConfirmed(hit)),
+      }
+    : null;
 
 /** The names a finding was made against: the listed entry's, or the name matched when the provider gave no entry. */
 const listedNamesOf = (
@@ -203,18 +212,22 @@ export const screeningHitOf = (match: ScreeningMatch, id: string): ScreeningHit 
 
 /**
  * The screening once the provider answered: every match a hit, unresolved, except a finding of a
- * hit in `dismissed` (the pending screening's whitelist, `rescreening`), recorded as that hit: its
- * id (a new one where two fields of the client bear the name) and its resolution.
+ * hit in `decided` (the pending screening's decided hits, `rescreening`) that a dismissal covers or
+ * that was confirmed, recorded as that hit: its id (a new one where two fields of the client bear
+ * the name) and its resolution. A confirmed hit no match names again is kept as it is
+ * (before, a resubmission under a name the list misses cleared it: `screening-evidence` HTTP suite).
  */
 export const completedScreening = (
   matches: readonly ScreeningMatch[],
   at: string,
   newId: () => string,
-  dismissed: readonly ScreeningHit[] = [],
+  decided: readonly ScreeningHit[] = [],
 ): Screening => {
   const used = new Set<string>();
   const hits = matches.map((match): ScreeningHit => {
-    const before = dismissed.find((hit) => dismissalCovers(hit, match));
+    const before = decided.find(
+      (hit) => (isConfirmed(hit) && sameFinding(hit, match)) || dismissalCovers(hit, match),
+    );
     if (before === undefined) return screeningHitOf(match, newId());
     if (!used.has(before.id) && before.field === match.field) {
       used.add(before.id);
@@ -222,7 +235,8 @@ export const completedScreening = (
     }
     return { ...screeningHitOf(match, newId()), resolution: before.resolution };
   });
-  return { status: matches.length === 0 ? 'CLEAR' : 'POSSIBLE_MATCH', screenedAt: at, hits };
+  hits.push(...decided.filter((hit) => isConfirmed(hit) && !used.has(hit.id)));
+  return { status: hits.length === 0 ? 'CLEAR' : 'POSSIBLE_MATCH', screenedAt: at, hits };
 };
 
 /**

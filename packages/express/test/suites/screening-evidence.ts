@@ -164,6 +164,43 @@ export const describeScreeningEvidence = () => {
       expect((await compliancePost(`${clientId}/approve`)).status).toBe(200);
     });
 
+    test('confirmed-hit-dropped-by-a-resubmission: a client confirmed as the listed person resubmitting under a name the list misses stays refused until a reviewer decides again', async () => {
+      const created = await h.api
+        .post('/manager/v1/clients/individuals')
+        .set('SERVICE_API_KEY', manager())
+        .send(await individual('Dmitri', 'Sokolov', '1961-04-12'));
+      const clientId: string = created.body.id;
+      const [hit] = (await screened(clientId)).hits;
+      const confirmed = await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+        decision: 'CONFIRMED',
+        reason: 'The listed person: name and date of birth',
+      });
+      expect(confirmed.status).toBe(200);
+      expect(
+        (await compliancePost(`${clientId}/request-resubmission`).send({ reason: 'Explain' })).status,
+      ).toBe(200);
+      // The same person, an initial and another year: the list alone no longer finds him.
+      const resubmitted = await h.api
+        .put(`/manager/v1/clients/individuals/${clientId}/onboarding`)
+        .set('SERVICE_API_KEY', manager())
+        .send(await individual('D.', 'Sokolov', '1990-01-01'));
+      expect(resubmitted.status).toBe(201);
+      const again = await screened(clientId);
+      expect(again.status).toBe('POSSIBLE_MATCH');
+      expect(again.hits.map((each) => [each.id, each.resolution?.decision])).toEqual([
+        [hit?.id, 'CONFIRMED'],
+      ]);
+      const refused = await compliancePost(`${clientId}/approve`);
+      expect([refused.status, refused.body]).toEqual([409, errorBody('SCREENING_UNRESOLVED')]);
+      // A reviewer's new decision (the listed person divested, say) is what lets it go on.
+      const dismissed = await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+        decision: 'DISMISSED',
+        reason: 'Reviewed again after the resubmission',
+      });
+      expect(dismissed.status).toBe(200);
+      expect((await compliancePost(`${clientId}/approve`)).status).toBe(200);
+    });
+
     test('leap days are dates of birth on leap years only', async () => {
       for (const [dateOfBirth, status] of [
         ['2000-02-29', 201],
