@@ -201,6 +201,73 @@ export const describeScreeningEvidence = () => {
       expect((await compliancePost(`${clientId}/approve`)).status).toBe(200);
     });
 
+    test('erasure with a date of birth: after DELETE and redaction, jobs queued before it leave the name, date and marker in no store and no webhook', async () => {
+      const marker = `canary-${crypto.randomUUID()}`;
+      const dateOfBirth = '1917-03-08';
+      const createKey = crypto.randomUUID();
+      const endpoint = await h.api
+        .post('/manager/v1/webhook-endpoints')
+        .set('SERVICE_API_KEY', manager())
+        .send({ url: 'https://hooks.example.com/erasure' });
+      expect(endpoint.status).toBe(201);
+      const payload = await individual('Dmitri', 'Sokolov', dateOfBirth);
+      payload.profile.address = `1 ${marker} street`;
+      const created = await h.api
+        .post('/manager/v1/clients/individuals')
+        .set('SERVICE_API_KEY', manager())
+        .set('Idempotency-Key', createKey)
+        .send(payload);
+      expect(created.status).toBe(201);
+      const clientId: string = created.body.id;
+      const [hit] = (await screened(clientId)).hits;
+      expect(hit?.explanation?.birthDate).toMatchObject({ subject: dateOfBirth, outcome: 'MISMATCH' });
+      await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+        decision: 'DISMISSED',
+        reason: `Born ${dateOfBirth} at ${marker}`,
+      });
+      // Queued before the erasure, run after it: a list change's monitoring and the events' deliveries.
+      (
+        await h.kit.screening.listChanged({
+          version: `v-${crypto.randomUUID()}`,
+          changedTargets: [{ id: 'ev-sokolov', names: ['Dmitri Sokolov'] }],
+        })
+      )._unsafeUnwrap();
+      expect(h.adapters.testing.listWebhookJobs().length).toBeGreaterThan(0);
+      const leaks = (text: string) =>
+        [dateOfBirth, marker, 'Sokolov'].filter((value) => text.includes(value));
+      expect(h.adapters.testing.readScreenedNames(clientId)).toContainEqual(
+        expect.objectContaining({ name: 'Dmitri Sokolov', birthDate: dateOfBirth }),
+      );
+      expect(leaks(h.adapters.testing.dump())).toEqual([dateOfBirth, marker, 'Sokolov']);
+
+      expect(
+        (await h.api.delete(`/manager/v1/clients/${clientId}`).set('SERVICE_API_KEY', manager())).status,
+      ).toBe(200);
+      expect((await compliancePost(`${clientId}/redact`)).status).toBe(200);
+      const sentBefore = h.adapters.testing.sentWebhooks().length;
+      await h.adapters.testing.screenDueClients(h.kit);
+      await h.adapters.testing.deliverDueWebhooks(h.kit);
+      const sentAfter = h.adapters.testing.sentWebhooks().slice(sentBefore);
+      expect(sentAfter.length).toBeGreaterThan(0);
+      expect(leaks(JSON.stringify(sentAfter))).toEqual([]);
+      expect(h.adapters.testing.readScreenedNames(clientId)).toEqual([]);
+      const answers = await Promise.all([
+        h.api.get(`/manager/v1/clients/${clientId}`).set('SERVICE_API_KEY', manager()),
+        h.api.get('/manager/v1/events').query({ clientId }).set('SERVICE_API_KEY', manager()),
+        h.api.get(`/compliance/v1/clients/${clientId}/audit`).set('SERVICE_API_KEY', h.keys.compliance),
+        h.api
+          .get(`/manager/v1/webhook-endpoints/${endpoint.body.id}/deliveries`)
+          .set('SERVICE_API_KEY', manager()),
+        h.api
+          .post('/manager/v1/clients/individuals')
+          .set('SERVICE_API_KEY', manager())
+          .set('Idempotency-Key', createKey)
+          .send(payload),
+      ]);
+      for (const [at, answer] of answers.entries()) expect(leaks(answer.text), `answer ${at}`).toEqual([]);
+      expect(leaks(h.adapters.testing.dump())).toEqual([]);
+    });
+
     test('leap days are dates of birth on leap years only', async () => {
       for (const [dateOfBirth, status] of [
         ['2000-02-29', 201],
