@@ -29,6 +29,8 @@ export const describeManagerIsolation = () =>
     let entityId: string;
     let documentKeyOfA: string;
     let presetFeeIdOfA: string;
+    let endpointIdOfA: string;
+    let deliveryIdOfA: string;
     beforeAll(async () => {
       h = await startHarness();
       const individual = await createIndividual(h, h.keys.managerA, 'a-passport.pdf');
@@ -36,6 +38,21 @@ export const describeManagerIsolation = () =>
       documentKeyOfA = individual.individualProfile.idDocuments[0] as string;
       entityId = (await createEntity(h, h.keys.managerA)).id;
       presetFeeIdOfA = (await seedPresetFee(h, h.principals.managerA.managerId)).id;
+      const endpoint = await h.api
+        .post('/manager/v1/webhook-endpoints')
+        .set('SERVICE_API_KEY', h.keys.managerA)
+        .send({ url: 'https://hooks.example.com/isolation' });
+      endpointIdOfA = endpoint.body.id;
+      // An event of A's after the endpoint exists, delivered: a delivery of A's to redeliver.
+      await h.api
+        .delete(`/manager/v1/clients/${(await createEntity(h, h.keys.managerA)).id}`)
+        .set('SERVICE_API_KEY', h.keys.managerA);
+      await h.adapters.testing.deliverDueWebhooks(h.kit);
+      const deliveries = await h.api
+        .get(`/manager/v1/webhook-endpoints/${endpointIdOfA}/deliveries`)
+        .set('SERVICE_API_KEY', h.keys.managerA);
+      deliveryIdOfA = deliveries.body.data[0]?.id;
+      expect(deliveryIdOfA).toEqual(expect.any(String));
       // B's own valid file, so a resubmission of B is refused for the client only.
       await uploadFiles(h, h.keys.managerB, { 'b-scan.pdf': 'b' });
     });
@@ -87,6 +104,38 @@ export const describeManagerIsolation = () =>
         (key, id) => h.api.get(`/manager/v1/preset-fees/${id}`).set('SERVICE_API_KEY', key),
         () => presetFeeIdOfA,
       ],
+      // The webhook routes, each on A's endpoint (its delivery for the redelivery).
+      'GET /webhook-endpoints/:id': [
+        (key, id) => h.api.get(`/manager/v1/webhook-endpoints/${id}`).set('SERVICE_API_KEY', key),
+        () => endpointIdOfA,
+      ],
+      'POST /webhook-endpoints/:id/rotate-secret': [
+        (key, id) =>
+          h.api
+            .post(`/manager/v1/webhook-endpoints/${id}/rotate-secret`)
+            .set('SERVICE_API_KEY', key)
+            .send({}),
+        () => endpointIdOfA,
+      ],
+      'POST /webhook-endpoints/:id/enable': [
+        (key, id) => h.api.post(`/manager/v1/webhook-endpoints/${id}/enable`).set('SERVICE_API_KEY', key),
+        () => endpointIdOfA,
+      ],
+      'GET /webhook-endpoints/:id/deliveries': [
+        (key, id) => h.api.get(`/manager/v1/webhook-endpoints/${id}/deliveries`).set('SERVICE_API_KEY', key),
+        () => endpointIdOfA,
+      ],
+      'POST /webhook-endpoints/:id/deliveries/:deliveryId/redeliver': [
+        (key, id) =>
+          h.api
+            .post(`/manager/v1/webhook-endpoints/${id}/deliveries/${deliveryIdOfA}/redeliver`)
+            .set('SERVICE_API_KEY', key),
+        () => endpointIdOfA,
+      ],
+      'DELETE /webhook-endpoints/:id': [
+        (key, id) => h.api.delete(`/manager/v1/webhook-endpoints/${id}`).set('SERVICE_API_KEY', key),
+        () => endpointIdOfA,
+      ],
     };
 
     test.each(Object.keys(probes))(
@@ -110,6 +159,23 @@ export const describeManagerIsolation = () =>
         .get(`/manager/v1/preset-fees/${presetFeeIdOfA}`)
         .set('SERVICE_API_KEY', h.keys.managerA);
       expect(fee.status).toBe(200);
+      const endpoint = await h.api
+        .get(`/manager/v1/webhook-endpoints/${endpointIdOfA}`)
+        .set('SERVICE_API_KEY', h.keys.managerA);
+      expect([endpoint.status, endpoint.body.url]).toEqual([200, 'https://hooks.example.com/isolation']);
+    });
+
+    test('the event feed filtered by A’s client answers B nothing of it', async () => {
+      const ofB = await h.api
+        .get('/manager/v1/events')
+        .query({ clientId: individualId })
+        .set('SERVICE_API_KEY', h.keys.managerB);
+      expect([ofB.status, ofB.body]).toEqual([200, { data: [], nextCursor: null }]);
+      const ofA = await h.api
+        .get('/manager/v1/events')
+        .query({ clientId: individualId })
+        .set('SERVICE_API_KEY', h.keys.managerA);
+      expect(ofA.body.data.length).toBeGreaterThan(0);
     });
 
     test('lists show only the caller’s clients, uploads and preset fees', async () => {
