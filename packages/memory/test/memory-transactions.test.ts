@@ -104,12 +104,16 @@ describe('memory transactions', () => {
     const adapters = createMemoryAdapters();
     const client = storedClientFixture({ managerId: randomUUID() });
     await adapters.clients.insert(client, creationEntryFor(client));
-    const read = await adapters.unitOfWork.transaction((stores) =>
-      stores.clients
-        .insert(client, creationEntryFor(client))
-        .orElse(() => stores.clients.findById(client.id).map(() => undefined)),
+    const reads: unknown[] = [];
+    await adapters.unitOfWork.transaction((stores) =>
+      stores.clients.insert(client, creationEntryFor(client)).orElse(() =>
+        stores.clients
+          .findById(client.id)
+          .map(() => reads.push('answered'))
+          .orElse((refused) => okAsync(reads.push(refused))),
+      ),
     );
-    expect(read._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable' });
+    expect(reads).toEqual([expect.objectContaining({ type: 'StorageUnavailable' })]);
   });
 
   it('stores a copy and hands out frozen values: no mutation reaches stored state', async () => {
