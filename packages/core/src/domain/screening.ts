@@ -9,6 +9,8 @@ export const initialScreening = (screens: boolean): Screening | null =>
 
 const isDismissed = (hit: ScreeningHit): boolean => hit.resolution?.decision === 'DISMISSED';
 const isConfirmed = (hit: ScreeningHit): boolean => hit.resolution?.decision === 'CONFIRMED';
+/** A hit a reviewer decided: dismissed or confirmed. */
+const isDecided = (hit: ScreeningHit): boolean => hit.resolution !== null;
 
 /**
  * The screening of a client resubmitted: pending, with the hits a reviewer decided and no open one.
@@ -22,7 +24,7 @@ export const rescreening = (previous: Screening | null, screens: boolean): Scree
     ? {
         status: 'PENDING',
         screenedAt: null,
-        hits: (previous?.hits ?? []).filter((hit) => isDismissed(hit) || isConfirmed(hit)),
+        hits: (previous?.hits ?? []).filter(isDecided),
       }
     : null;
 
@@ -225,9 +227,7 @@ export const completedScreening = (
 ): Screening => {
   const used = new Set<string>();
   const hits = matches.map((match): ScreeningHit => {
-    const before = decided.find(
-      (hit) => (isConfirmed(hit) && sameFinding(hit, match)) || dismissalCovers(hit, match),
-    );
+    const before = decided.find((hit) => isDecided(hit) && recordsFinding(hit, match));
     if (before === undefined) return screeningHitOf(match, newId());
     if (!used.has(before.id) && before.field === match.field) {
       used.add(before.id);
