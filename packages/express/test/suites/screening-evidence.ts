@@ -28,6 +28,32 @@ type Screening = { status: string; hits: Hit[] };
 // biome-ignore lint/suspicious/noExplicitAny: payloads are changed field by field, as a caller would
 type LoosePayload = Record<string, any>;
 
+const compliancePost = (h: Harness, path: string) =>
+  h.api.post(`/compliance/v1/clients/${path}`).set('SERVICE_API_KEY', h.keys.compliance);
+/** Runs the due screenings, then answers the client's screening as its manager reads it. */
+const screened = async (h: Harness, clientId: string): Promise<Screening> => {
+  await h.adapters.testing.screenDueClients(h.kit);
+  const client = await h.api.get(`/manager/v1/clients/${clientId}`).set('SERVICE_API_KEY', h.keys.managerA);
+  return client.body.screening;
+};
+/** An individual's payload naming a passport of its own, uploaded, with this name and date of birth. */
+const individual = async (h: Harness, first: string, last: string, dateOfBirth: string) => {
+  const passport = `${crypto.randomUUID()}.pdf`;
+  await uploadFiles(h, h.keys.managerA, { [passport]: 'a passport' });
+  const payload: LoosePayload = exampleIndividualPayload({ idDocuments: [passport] });
+  payload.profile.firstName = first;
+  payload.profile.lastName = last;
+  payload.profile.dateOfBirth = dateOfBirth;
+  return payload;
+};
+const createIndividual = (h: Harness, payload: LoosePayload) =>
+  h.api.post('/manager/v1/clients/individuals').set('SERVICE_API_KEY', h.keys.managerA).send(payload);
+const resubmitIndividual = (h: Harness, clientId: string, payload: LoosePayload) =>
+  h.api
+    .put(`/manager/v1/clients/individuals/${clientId}/onboarding`)
+    .set('SERVICE_API_KEY', h.keys.managerA)
+    .send(payload);
+
 /**
  * The date of birth is evidence the client writes itself, beside its name: it must not let a listed
  * person through, at create (a name written another way with a false year) or at a resubmission
@@ -43,22 +69,6 @@ export const describeScreeningEvidence = () => {
     afterAll(() => h.close());
 
     const manager = () => h.keys.managerA;
-    const compliancePost = (path: string) =>
-      h.api.post(`/compliance/v1/clients/${path}`).set('SERVICE_API_KEY', h.keys.compliance);
-    const screened = async (clientId: string): Promise<Screening> => {
-      await h.adapters.testing.screenDueClients(h.kit);
-      const client = await h.api.get(`/manager/v1/clients/${clientId}`).set('SERVICE_API_KEY', manager());
-      return client.body.screening;
-    };
-    const individual = async (first: string, last: string, dateOfBirth: string) => {
-      const passport = `${crypto.randomUUID()}.pdf`;
-      await uploadFiles(h, manager(), { [passport]: 'a passport' });
-      const payload: LoosePayload = exampleIndividualPayload({ idDocuments: [passport] });
-      payload.profile.firstName = first;
-      payload.profile.lastName = last;
-      payload.profile.dateOfBirth = dateOfBirth;
-      return payload;
-    };
 
     test.each([
       ['Dmitry', 'Sokolov'],
@@ -67,12 +77,9 @@ export const describeScreeningEvidence = () => {
     ])(
       'near-exact-name-with-a-false-birth-date: the profile %s %s born 1990 is a POSSIBLE_MATCH, not approvable',
       async (first, last) => {
-        const created = await h.api
-          .post('/manager/v1/clients/individuals')
-          .set('SERVICE_API_KEY', manager())
-          .send(await individual(first, last, '1990-01-01'));
+        const created = await createIndividual(h, await individual(h, first, last, '1990-01-01'));
         expect(created.status).toBe(201);
-        const screening = await screened(created.body.id);
+        const screening = await screened(h, created.body.id);
         expect(screening.status).toBe('POSSIBLE_MATCH');
         expect(screening.hits).toEqual([
           expect.objectContaining({
@@ -83,7 +90,7 @@ export const describeScreeningEvidence = () => {
             }),
           }),
         ]);
-        const refused = await compliancePost(`${created.body.id}/approve`);
+        const refused = await compliancePost(h, `${created.body.id}/approve`);
         expect([refused.status, refused.body]).toEqual([409, errorBody('SCREENING_UNRESOLVED')]);
       },
     );
@@ -99,39 +106,37 @@ export const describeScreeningEvidence = () => {
         .set('SERVICE_API_KEY', manager())
         .send(payload);
       expect(created.status).toBe(201);
-      const screening = await screened(created.body.id);
+      const screening = await screened(h, created.body.id);
       expect(screening.hits.map(({ field, targetId }) => [field, targetId])).toEqual([
         ['companyDirectorsAndUbos.directors[0]', 'ev-sokolov'],
         ['companyDirectorsAndUbos.ubos[0]', 'ev-sokolov'],
       ]);
-      expect((await compliancePost(`${created.body.id}/approve`)).status).toBe(409);
+      expect((await compliancePost(h, `${created.body.id}/approve`)).status).toBe(409);
     });
 
     test('dismissal-kept-for-another-birth-date: a hit dismissed for the client born 1990 comes back when a resubmission gives the listed date', async () => {
-      const created = await h.api
-        .post('/manager/v1/clients/individuals')
-        .set('SERVICE_API_KEY', manager())
-        .send(await individual('Dmitri', 'Sokolov', '1990-01-01'));
+      const created = await createIndividual(h, await individual(h, 'Dmitri', 'Sokolov', '1990-01-01'));
       expect(created.status).toBe(201);
       const clientId: string = created.body.id;
-      const [hit] = (await screened(clientId)).hits;
+      const [hit] = (await screened(h, clientId)).hits;
       expect(hit?.explanation?.birthDate?.outcome).toBe('MISMATCH');
-      const dismissed = await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+      const dismissed = await compliancePost(h, `${clientId}/screening-hits/${hit?.id}/resolve`).send({
         decision: 'DISMISSED',
         reason: 'Born 1990: the listed Dmitri Sokolov was born 1961',
       });
       expect(dismissed.status).toBe(200);
       expect(
-        (await compliancePost(`${clientId}/request-resubmission`).send({ reason: 'New passport' })).status,
+        (await compliancePost(h, `${clientId}/request-resubmission`).send({ reason: 'New passport' })).status,
       ).toBe(200);
 
       // The same name and target, now with the listed person's date: the dismissal does not cover it.
-      const resubmitted = await h.api
-        .put(`/manager/v1/clients/individuals/${clientId}/onboarding`)
-        .set('SERVICE_API_KEY', manager())
-        .send(await individual('Dmitri', 'Sokolov', '1961-04-12'));
+      const resubmitted = await resubmitIndividual(
+        h,
+        clientId,
+        await individual(h, 'Dmitri', 'Sokolov', '1961-04-12'),
+      );
       expect(resubmitted.status).toBe(201);
-      const again = await screened(clientId);
+      const again = await screened(h, clientId);
       expect(again.status).toBe('POSSIBLE_MATCH');
       const open = again.hits.filter((each) => each.resolution === null);
       expect(open).toEqual([
@@ -140,69 +145,65 @@ export const describeScreeningEvidence = () => {
           explanation: expect.objectContaining({ birthDate: expect.objectContaining({ outcome: 'MATCH' }) }),
         }),
       ]);
-      const refused = await compliancePost(`${clientId}/approve`);
+      const refused = await compliancePost(h, `${clientId}/approve`);
       expect([refused.status, refused.body]).toEqual([409, errorBody('SCREENING_UNRESOLVED')]);
     });
 
     test('a resubmission with the same name and another date as far from the listed one keeps the dismissal (the whitelist holds)', async () => {
-      const created = await h.api
-        .post('/manager/v1/clients/individuals')
-        .set('SERVICE_API_KEY', manager())
-        .send(await individual('Dmitri', 'Sokolov', '1990-01-01'));
+      const created = await createIndividual(h, await individual(h, 'Dmitri', 'Sokolov', '1990-01-01'));
       const clientId: string = created.body.id;
-      const [hit] = (await screened(clientId)).hits;
-      await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+      const [hit] = (await screened(h, clientId)).hits;
+      await compliancePost(h, `${clientId}/screening-hits/${hit?.id}/resolve`).send({
         decision: 'DISMISSED',
         reason: 'Another person',
       });
-      await compliancePost(`${clientId}/request-resubmission`).send({ reason: 'New passport' });
-      const resubmitted = await h.api
-        .put(`/manager/v1/clients/individuals/${clientId}/onboarding`)
-        .set('SERVICE_API_KEY', manager())
-        .send(await individual('Dmitri', 'Sokolov', '1985-05-05'));
+      await compliancePost(h, `${clientId}/request-resubmission`).send({ reason: 'New passport' });
+      const resubmitted = await resubmitIndividual(
+        h,
+        clientId,
+        await individual(h, 'Dmitri', 'Sokolov', '1985-05-05'),
+      );
       expect(resubmitted.status).toBe(201);
-      const again = await screened(clientId);
+      const again = await screened(h, clientId);
       expect(again.hits.map((each) => [each.id, each.resolution?.decision])).toEqual([
         [hit?.id, 'DISMISSED'],
       ]);
-      expect((await compliancePost(`${clientId}/approve`)).status).toBe(200);
+      expect((await compliancePost(h, `${clientId}/approve`)).status).toBe(200);
     });
 
     test('confirmed-hit-dropped-by-a-resubmission: a client confirmed as the listed person resubmitting under a name the list misses stays refused until a reviewer decides again', async () => {
-      const created = await h.api
-        .post('/manager/v1/clients/individuals')
-        .set('SERVICE_API_KEY', manager())
-        .send(await individual('Dmitri', 'Sokolov', '1961-04-12'));
+      const created = await createIndividual(h, await individual(h, 'Dmitri', 'Sokolov', '1961-04-12'));
       const clientId: string = created.body.id;
-      const [hit] = (await screened(clientId)).hits;
-      const confirmed = await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+      const [hit] = (await screened(h, clientId)).hits;
+      const confirmed = await compliancePost(h, `${clientId}/screening-hits/${hit?.id}/resolve`).send({
         decision: 'CONFIRMED',
         reason: 'The listed person: name and date of birth',
       });
       expect(confirmed.status).toBe(200);
       expect(
-        (await compliancePost(`${clientId}/request-resubmission`).send({ reason: 'Explain' })).status,
+        (await compliancePost(h, `${clientId}/request-resubmission`).send({ reason: 'Explain' })).status,
       ).toBe(200);
       // The same person, an initial and another year: the list alone no longer finds him.
-      const resubmitted = await h.api
-        .put(`/manager/v1/clients/individuals/${clientId}/onboarding`)
-        .set('SERVICE_API_KEY', manager())
-        .send(await individual('D.', 'Sokolov', '1990-01-01'));
+      const resubmitted = await resubmitIndividual(
+        h,
+        clientId,
+        await individual(h, 'D.', 'Sokolov', '1990-01-01'),
+      );
       expect(resubmitted.status).toBe(201);
-      const again = await screened(clientId);
+      const again = await screened(h, clientId);
       expect(again.status).toBe('POSSIBLE_MATCH');
       expect(again.hits.map((each) => [each.id, each.resolution?.decision])).toEqual([
         [hit?.id, 'CONFIRMED'],
       ]);
-      const refused = await compliancePost(`${clientId}/approve`);
+      const refused = await compliancePost(h, `${clientId}/approve`);
       expect([refused.status, refused.body]).toEqual([409, errorBody('SCREENING_UNRESOLVED')]);
       // A reviewer's new decision (the listed person divested, say) is what lets it go on.
-      const dismissed = await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+      const dismissed = await compliancePost(h, `${clientId}/screening-hits/${hit?.id}/resolve`).send({
         decision: 'DISMISSED',
         reason: 'Reviewed again after the resubmission',
       });
       expect(dismissed.status).toBe(200);
-      expect((await compliancePost(`${clientId}/approve`)).status).toBe(200);
+      expect((await compliancePost(h, `${clientId}/approve`)).status).toBe(200);
     });
 
     test('erasure with a date of birth: after DELETE and redaction, jobs queued before it leave the name, date and marker in no store and no webhook', async () => {
@@ -214,7 +215,7 @@ export const describeScreeningEvidence = () => {
         .set('SERVICE_API_KEY', manager())
         .send({ url: 'https://hooks.example.com/erasure' });
       expect(endpoint.status).toBe(201);
-      const payload = await individual('Dmitri', 'Sokolov', dateOfBirth);
+      const payload = await individual(h, 'Dmitri', 'Sokolov', dateOfBirth);
       payload.profile.address = `1 ${marker} street`;
       const created = await h.api
         .post('/manager/v1/clients/individuals')
@@ -223,9 +224,9 @@ export const describeScreeningEvidence = () => {
         .send(payload);
       expect(created.status).toBe(201);
       const clientId: string = created.body.id;
-      const [hit] = (await screened(clientId)).hits;
+      const [hit] = (await screened(h, clientId)).hits;
       expect(hit?.explanation?.birthDate).toMatchObject({ subject: dateOfBirth, outcome: 'MISMATCH' });
-      await compliancePost(`${clientId}/screening-hits/${hit?.id}/resolve`).send({
+      await compliancePost(h, `${clientId}/screening-hits/${hit?.id}/resolve`).send({
         decision: 'DISMISSED',
         reason: `Born ${dateOfBirth} at ${marker}`,
       });
@@ -249,7 +250,7 @@ export const describeScreeningEvidence = () => {
       expect(
         (await h.api.delete(`/manager/v1/clients/${clientId}`).set('SERVICE_API_KEY', manager())).status,
       ).toBe(200);
-      expect((await compliancePost(`${clientId}/redact`)).status).toBe(200);
+      expect((await compliancePost(h, `${clientId}/redact`)).status).toBe(200);
       const sentBefore = h.adapters.testing.sentWebhooks().length;
       await h.adapters.testing.screenDueClients(h.kit);
       await h.adapters.testing.deliverDueWebhooks(h.kit);
@@ -282,10 +283,7 @@ export const describeScreeningEvidence = () => {
         ['1900-02-29', 400],
         ['2023-02-29', 400],
       ] as const) {
-        const created = await h.api
-          .post('/manager/v1/clients/individuals')
-          .set('SERVICE_API_KEY', manager())
-          .send(await individual('Jean', 'Durand', dateOfBirth));
+        const created = await createIndividual(h, await individual(h, 'Jean', 'Durand', dateOfBirth));
         expect(created.status, dateOfBirth).toBe(status);
       }
     });
@@ -312,26 +310,10 @@ export const describeScreeningEvidence = () => {
     afterAll(() => h.close());
 
     test('dismissal-kept-when-the-list-corrects-the-date: a list version giving the client’s year reopens the finding; one as far off keeps it', async () => {
-      const passport = `${crypto.randomUUID()}.pdf`;
-      await uploadFiles(h, h.keys.managerA, { [passport]: 'a passport' });
-      const payload: LoosePayload = exampleIndividualPayload({ idDocuments: [passport] });
-      payload.profile.firstName = 'Dmitri';
-      payload.profile.lastName = 'Sokolov';
-      payload.profile.dateOfBirth = '1990-01-01';
-      const created = await h.api
-        .post('/manager/v1/clients/individuals')
-        .set('SERVICE_API_KEY', h.keys.managerA)
-        .send(payload);
+      const created = await createIndividual(h, await individual(h, 'Dmitri', 'Sokolov', '1990-01-01'));
       const clientId: string = created.body.id;
-      const screening = async (): Promise<Screening> => {
-        await h.adapters.testing.screenDueClients(h.kit);
-        return (await h.api.get(`/manager/v1/clients/${clientId}`).set('SERVICE_API_KEY', h.keys.managerA))
-          .body.screening;
-      };
-      const [hit] = (await screening()).hits;
-      const compliance = (path: string) =>
-        h.api.post(`/compliance/v1/clients/${clientId}/${path}`).set('SERVICE_API_KEY', h.keys.compliance);
-      await compliance(`screening-hits/${hit?.id}/resolve`).send({
+      const [hit] = (await screened(h, clientId)).hits;
+      await compliancePost(h, `${clientId}/screening-hits/${hit?.id}/resolve`).send({
         decision: 'DISMISSED',
         reason: 'Born 1990, not 1961',
       });
@@ -343,7 +325,7 @@ export const describeScreeningEvidence = () => {
             changedTargets: [{ id: 'ev-sokolov', names: ['Dmitri Sokolov'] }],
           })
         )._unsafeUnwrap();
-        return screening();
+        return screened(h, clientId);
       };
       // Another year as far from the client's: the reviewer's reason still holds.
       const farOff = await change('v-far-off', '1958-01-01');
@@ -357,7 +339,7 @@ export const describeScreeningEvidence = () => {
           explanation: expect.objectContaining({ birthDate: expect.objectContaining({ outcome: 'MATCH' }) }),
         }),
       ]);
-      const refused = await compliance('approve');
+      const refused = await compliancePost(h, `${clientId}/approve`);
       expect([refused.status, refused.body]).toEqual([409, errorBody('SCREENING_UNRESOLVED')]);
     });
   });
