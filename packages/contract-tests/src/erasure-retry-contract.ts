@@ -8,7 +8,13 @@ import {
   type OnboardingKit,
   principalKey,
 } from '@onboarding-kit/core';
-import type { Result } from 'neverthrow';
+import {
+  fingerprintRequestBody,
+  type RecordedOutcome,
+  type ScreeningProvider,
+  screeningNameKeys,
+} from '@onboarding-kit/core/adapter';
+import { okAsync, type Result } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { openFixture, type Teardown } from './test-fixture.js';
 
@@ -18,11 +24,16 @@ export type ErasureRetryContractFixture = Teardown & {
   readonly manager: ManagerPrincipal;
   /** The answer the back end's idempotency store keeps under `scope` and `key`, as text; null if none. */
   storedAnswer(scope: string, key: string): Promise<string | null>;
+  /** Every row the back end stores (its tables, indexes and job queues), as one text to search. */
+  dump(): Promise<string>;
 };
+
+/** The ports a test gives the kit besides the back end's. */
+export type ErasureRetryPorts = { readonly screening?: ScreeningProvider };
 
 export type ErasureRetryContractOptions = {
   readonly name: string;
-  readonly setup: () => Promise<ErasureRetryContractFixture>;
+  readonly setup: (ports?: ErasureRetryPorts) => Promise<ErasureRetryContractFixture>;
 };
 
 const erasingOfficer: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
@@ -40,6 +51,19 @@ const keyed = async (
   if (claim.type === 'Replay') return { replayed: claim.outcome } as const;
   return { ran: (await command({ claim: claim.ref }))._unsafeUnwrap() } as const;
 };
+
+/** Claims `key` and answers its ref: a request whose process dies before it completes. */
+const claimed = async (kit: OnboardingKit, owner: string, scope: string, key: string, body: unknown) => {
+  const claim = (await kit.idempotency.claim({ scope, key, owner, body }))._unsafeUnwrap();
+  if (claim.type !== 'Claimed') throw new Error(`expected a claim of ${key}`);
+  return claim.ref;
+};
+
+/** Letters only, random: a word no other test's names share. */
+const randomWord = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => String.fromCharCode(97 + (byte % 26))).join(
+    '',
+  );
 
 /**
  * Erasure holds against retries, on any back end: create with a key, delete with a key, redact;
@@ -103,5 +127,84 @@ export const runErasureRetryContract = ({ name, setup }: ErasureRetryContractOpt
         expect(answer).toContain(created.id);
         expect(answer).not.toContain(body.company.name);
       }
+    });
+
+    it('after redaction, no stored row keeps a digest of a request that carried the client, nor a name key of its names', async () => {
+      // A provider that matches no one: the screening completes CLEAR, and indexes the names.
+      const screening: ScreeningProvider = { screen: () => okAsync([]) };
+      const { kit, manager, dump } = await openFixture(() => setup({ screening }));
+      const owner = principalKey(manager);
+      const officer = principalKey(erasingOfficer);
+      const word = `Zvyagin${randomWord()}`;
+      const example = exampleEntityPayload();
+      const body = { ...example, company: { ...example.company, name: `${word} Numérique SAS` } };
+      const createScope = `${owner}|POST|/clients/entities`;
+      const create = (sent: unknown) =>
+        keyed(kit, owner, createScope, 'create-1', sent, (context) =>
+          kit.clients.createEntity(manager, sent, context),
+        );
+      const created = (await create(body)).ran;
+      if (created === undefined) throw new Error('the create ran');
+      (await kit.screening.runJob({ type: 'screen-client', clientId: created.id }))._unsafeUnwrap();
+      const path = `/clients/${created.id}`;
+
+      // Every kind of record a request carrying the client's data leaves under its key:
+      // a compliance move on its path that ran,
+      const asked = { reason: `The registry names ${word} twice` };
+      await keyed(kit, officer, `${officer}|POST|${path}/request-resubmission`, 'ask-1', asked, (context) =>
+        kit.compliance.requestResubmission(erasingOfficer, created.id, asked, context),
+      );
+      // a resubmission whose process died while it ran (still in progress),
+      const resubmitted = { ...body, company: { ...body.company, registeredAddress: `1 rue ${word}` } };
+      await claimed(kit, owner, `${owner}|PUT|${path}/onboarding`, 'resubmit-1', resubmitted);
+      // a host route on the client's path whose answer (a redirect) does not name the client,
+      const note = { note: `Called ${word} about the registry` };
+      const noteRef = await claimed(kit, owner, `${owner}|POST|/host${path}/notes`, 'note-1', note);
+      const redirect: RecordedOutcome = { kind: 'response', status: 303, body: { location: '/notes' } };
+      (await kit.idempotency.complete(noteRef, redirect))._unsafeUnwrap();
+      // the delete, then a terms signature refused because the client is deleted (a refusal).
+      await keyed(kit, owner, `${owner}|DELETE|${path}`, 'delete-1', undefined, (context) =>
+        kit.clients.delete(manager, created.id, context),
+      );
+      const terms = { termsVersion: 'v1', signedAt: created.createdAt, signatoryName: `Ada ${word}` };
+      const termsRef = await claimed(kit, officer, `${officer}|POST|${path}/terms-signed`, 'terms-1', terms);
+      const refused = await kit.compliance.markTermsSigned(erasingOfficer, created.id, terms, {
+        claim: termsRef,
+      });
+      expect(refused._unsafeUnwrapErr().type).toBe('InvalidStatus');
+
+      // The derived forms of what those requests carried: their fingerprints (SHA-256 of their
+      // canonical JSON), and the index keys of the client's name that no other name has.
+      const digests = [body, asked, resubmitted, note, terms].map((sent) =>
+        fingerprintRequestBody(sent)._unsafeUnwrap(),
+      );
+      const exampleKeys = new Set(screeningNameKeys(example.company.name));
+      const nameKeys = screeningNameKeys(body.company.name).filter((key) => !exampleKeys.has(key));
+      expect(nameKeys.length).toBeGreaterThan(0);
+      const before = await dump();
+      for (const digest of digests) expect(before).toContain(digest);
+      expect(nameKeys.some((key) => before.includes(key))).toBe(true);
+      expect(before).toContain(word);
+
+      (await kit.redaction.redact(erasingOfficer, created.id))._unsafeUnwrap();
+      const after = await dump();
+      const left = [...digests, ...nameKeys, word.toLowerCase()].filter((value) =>
+        after.toLowerCase().includes(value.toLowerCase()),
+      );
+      expect(left).toEqual([]);
+
+      // A retry of the create, with its body or another, replays the redacted answer: no 422, no
+      // second client.
+      for (const sent of [body, { ...body, company: { ...body.company, name: 'Another SAS' } }]) {
+        const again = await create(sent);
+        expect(again.ran).toBeUndefined();
+        expect(again.replayed).toMatchObject({
+          kind: 'command',
+          ok: true,
+          value: { id: created.id, company: null },
+        });
+      }
+      const clients = (await kit.clients.list(manager, {}))._unsafeUnwrap().data;
+      expect(clients.map((client) => client.id)).toEqual([created.id]);
     });
   });

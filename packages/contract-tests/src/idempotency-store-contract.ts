@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  IdempotencyClaimRef,
-  IdempotencyClaimRequest,
-  IdempotencyLockLost,
-  IdempotencyStore,
-  RecordedOutcome,
+import {
+  type IdempotencyClaimRef,
+  type IdempotencyClaimRequest,
+  type IdempotencyLockLost,
+  type IdempotencyStore,
+  REDACTED_FINGERPRINT,
+  type RecordedOutcome,
 } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
@@ -104,7 +105,7 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       });
     });
 
-    it('rewrites the completed records whose outcome mentions a client, keeps them, and replays the rewrite', async () => {
+    it('redacts the records whose outcome names a client: the rewrite replaces the outcome, the marker the fingerprint', async () => {
       const { idempotency, inspect } = await openFixture(setup);
       const clientId = randomUUID();
       const scope = newScope();
@@ -130,9 +131,10 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
       );
       expect(seen).toEqual([answer]);
       expect(await inspect.readRecord(scope, 'holds-the-client')).toEqual({
-        fingerprint: fingerprintA,
+        fingerprint: REDACTED_FINGERPRINT,
         outcome: erased,
       });
+      // Records of other clients keep their fingerprint and outcome.
       expect(await inspect.readRecord(scope, 'another-client')).toEqual({
         fingerprint: fingerprintA,
         outcome,
@@ -141,10 +143,98 @@ export const runIdempotencyStoreContract = ({ name, setup }: IdempotencyStoreCon
         fingerprint: fingerprintA,
         outcome: null,
       });
-      // A retry of the rewritten key replays the rewrite: its command never runs again.
+      // A retry of the rewritten key replays the rewrite, whatever its body: its command never runs
+      // again, and the record no longer tells which body it was claimed with.
+      for (const fingerprint of [fingerprintA, fingerprintB]) {
+        expect(
+          await expectOk(
+            idempotency.claim(claimRequest(scope, { key: 'holds-the-client', fingerprint, now: at(1_000) })),
+          ),
+        ).toEqual({ type: 'Replay', outcome: erased });
+      }
+      // The other client's record still tells a reuse from a retry.
       expect(
-        await expectOk(idempotency.claim(claimRequest(scope, { key: 'holds-the-client', now: at(1_000) }))),
-      ).toEqual({ type: 'Replay', outcome: erased });
+        await expectOk(
+          idempotency.claim(
+            claimRequest(scope, { key: 'another-client', fingerprint: fingerprintB, now: at(1_000) }),
+          ),
+        ),
+      ).toEqual({ type: 'KeyReused' });
+    });
+
+    it('redacts every record whose scope names the client, whatever its outcome, running or not, and case', async () => {
+      const { idempotency, inspect } = await openFixture(setup);
+      const clientId = randomUUID();
+      const owner = `compliance:${randomUUID()}`;
+      // The client's path as a route scope names it, in another case (ids come from paths as typed),
+      // and the client itself as the caller.
+      const onPath = `${owner} POST /compliance/v1/clients/:clientId/terms-signed [["clientId","${clientId.toUpperCase()}"]]`;
+      const ofClient = `client:${clientId} POST /client/v1/uploads/request-batch-upload`;
+      const redirect: RecordedOutcome = { kind: 'response', status: 303, body: { location: '/queue' } };
+      const refusal: RecordedOutcome = {
+        kind: 'command',
+        ok: false,
+        error: { type: 'ClientNotFound', clientId: clientId.toUpperCase() },
+      };
+      const answered = claimRequest(onPath, { key: 'redirect', owner });
+      const refused = claimRequest(onPath, { key: 'refused', owner });
+      const running = claimRequest(onPath, { key: 'running', owner });
+      const abandoned = claimRequest(ofClient, { key: 'abandoned', owner: `client:${clientId}` });
+      for (const request of [answered, refused, running, abandoned])
+        await expectOk(idempotency.claim(request));
+      await expectOk(idempotency.complete(answered, redirect, at(500)));
+      await expectOk(idempotency.complete(refused, refusal, at(500)));
+
+      const seen: RecordedOutcome[] = [];
+      const rewrite = (stored: RecordedOutcome): RecordedOutcome => {
+        seen.push(stored);
+        return stored.kind === 'response' ? { ...stored, body: '[redacted]' } : stored;
+      };
+      await expectOk(idempotency.rewriteForClient(clientId, rewrite));
+      expect(seen).toHaveLength(2);
+      expect(seen).toEqual(expect.arrayContaining([redirect, refusal]));
+      const redactedRedirect = { ...redirect, body: '[redacted]' };
+      expect(await inspect.readRecord(onPath, 'redirect')).toEqual({
+        fingerprint: REDACTED_FINGERPRINT,
+        outcome: redactedRedirect,
+      });
+      expect(await inspect.readRecord(onPath, 'refused')).toEqual({
+        fingerprint: REDACTED_FINGERPRINT,
+        outcome: refusal,
+      });
+      for (const [scope, key] of [
+        [onPath, 'running'],
+        [ofClient, 'abandoned'],
+      ] as const) {
+        expect(await inspect.readRecord(scope, key)).toEqual({
+          fingerprint: REDACTED_FINGERPRINT,
+          outcome: null,
+        });
+      }
+      // A second run (a rerun of the redaction) finds the same records and leaves them so.
+      await expectOk(idempotency.rewriteForClient(clientId, rewrite));
+      expect(await inspect.readRecord(onPath, 'refused')).toEqual({
+        fingerprint: REDACTED_FINGERPRINT,
+        outcome: refusal,
+      });
+
+      // Any body replays the rewritten answers.
+      const retry = (request: IdempotencyClaimRequest, ms: number) =>
+        expectOk(
+          idempotency.claim({ ...request, token: randomUUID(), fingerprint: fingerprintB, now: at(ms) }),
+        );
+      expect(await retry(answered, 1_000)).toEqual({ type: 'Replay', outcome: redactedRedirect });
+      expect(await retry(refused, 1_000)).toEqual({ type: 'Replay', outcome: refusal });
+      // A running holder keeps its claim: another body waits, and the holder still completes.
+      expect(await retry(running, 1_000)).toEqual({ type: 'InProgress' });
+      await expectOk(idempotency.complete(running, redirect, at(1_500)));
+      expect(await retry(running, 2_000)).toEqual({ type: 'Replay', outcome: redirect });
+      // An abandoned one is taken over by the next request, whatever its body.
+      expect(await retry(abandoned, lockTtlMs + 1)).toEqual({ type: 'Claimed' });
+      expect(await inspect.readRecord(ofClient, 'abandoned')).toEqual({
+        fingerprint: fingerprintB,
+        outcome: null,
+      });
     });
 
     it('answers KeyReused to another fingerprint and leaves the record unchanged', async () => {

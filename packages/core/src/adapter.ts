@@ -147,6 +147,7 @@ export {
 // --- Idempotency keys and request fingerprints (the binding's middleware) -------------------------
 export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './services/idempotency-service.js';
 export { fingerprintRequestBody } from './services/idempotency-service.js';
+export { REDACTED_FINGERPRINT } from './ports/idempotency-store.js';
 
 // --- Helpers adapters share -----------------------------------------------------------------------
 export { hashApiKey } from './services/api-key-service.js';

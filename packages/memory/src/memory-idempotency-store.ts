@@ -1,8 +1,9 @@
-import type {
-  IdempotencyClaim,
-  IdempotencyClaimRef,
-  IdempotencyLockLost,
-  IdempotencyStore,
+import {
+  type IdempotencyClaim,
+  type IdempotencyClaimRef,
+  type IdempotencyLockLost,
+  type IdempotencyStore,
+  REDACTED_FINGERPRINT,
 } from '@onboarding-kit/core/adapter';
 import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
@@ -86,7 +87,9 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       if (now - record.claimedAt > request.recordTtlMs) return ok(putClaim(tables, id, fresh));
       // The fingerprint is checked first: reusing a key for another request is a caller's bug
       // whether or not the first request still runs.
-      if (record.fingerprint !== request.fingerprint) return ok<IdempotencyClaim>({ type: 'KeyReused' });
+      // A redacted record's fingerprint is no digest: it matches every request.
+      if (record.fingerprint !== request.fingerprint && record.fingerprint !== REDACTED_FINGERPRINT)
+        return ok<IdempotencyClaim>({ type: 'KeyReused' });
       if (record.outcome !== null) return ok<IdempotencyClaim>({ type: 'Replay', outcome: record.outcome });
       if (now - record.lockedAt > request.lockTtlMs) return ok(putClaim(tables, id, fresh));
       return ok<IdempotencyClaim>({ type: 'InProgress' });
@@ -100,14 +103,20 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       if (record?.token === ref.token && record.outcome === null) removeRecords(tables, [id]);
       return ok(undefined);
     }),
-  /** Rewrites the completed records whose outcome mentions `clientId` (redaction of the client); they stay. */
+  /** Redacts the records whose scope or outcome names `clientId` (redaction of the client); they stay. */
   rewriteForClient: (clientId, rewrite) =>
     access.write((tables) => {
+      const id = clientId.toLowerCase();
       for (const record of [...tables.idempotency.values()]) {
-        if (record.outcome !== null && JSON.stringify(record.outcome).includes(clientId)) {
-          const id = idempotencyRecordId(record.scope, record.key);
-          tables.idempotency.set(id, frozenClone({ ...record, outcome: rewrite(record.outcome) }));
-        }
+        const named =
+          record.scope.toLowerCase().includes(id) ||
+          (record.outcome !== null && JSON.stringify(record.outcome).toLowerCase().includes(id));
+        if (!named) continue;
+        const outcome = record.outcome === null ? null : rewrite(record.outcome);
+        tables.idempotency.set(
+          idempotencyRecordId(record.scope, record.key),
+          frozenClone({ ...record, fingerprint: REDACTED_FINGERPRINT, outcome }),
+        );
       }
       return ok(undefined);
     }),

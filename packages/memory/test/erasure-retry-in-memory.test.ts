@@ -4,16 +4,17 @@ import { createMemoryAdapters } from '../src/index.js';
 
 runErasureRetryContract({
   name: 'memory',
-  setup: async () => {
+  setup: async (ports = {}) => {
     const adapters = createMemoryAdapters();
     const storedAnswer = async (scope: string, key: string) => {
       const record = adapters.testing.readIdempotencyRecord(scope, key);
       return record === null ? null : JSON.stringify(record.outcome);
     };
     return {
-      kit: createOnboardingKit(adapters),
+      kit: createOnboardingKit({ ...adapters, ...ports }),
       manager: { kind: 'manager', managerId: 'manager-retry' },
       storedAnswer,
+      dump: async () => adapters.testing.dump(),
     };
   },
 });

@@ -4,6 +4,7 @@ import {
   type IdempotencyClaimRequest,
   type IdempotencyLockLost,
   type IdempotencyStore,
+  REDACTED_FINGERPRINT,
   type RecordedOutcome,
   type StorageUnavailable,
   storageUnavailable,
@@ -35,6 +36,9 @@ type ClaimRow = {
  * statement's snapshot (or purged meanwhile): running the statement again then sees it.
  */
 const maxClaimAttempts = 5;
+
+/** `REDACTED_FINGERPRINT` as an SQL literal: a redacted record matches every fingerprint. */
+const redactedFingerprint = `'${REDACTED_FINGERPRINT.replaceAll("'", "''")}'`;
 
 /** The store's prepared statements, built once per schema. */
 const idempotencyStatements = statementsPerSchema((tables) => {
@@ -68,7 +72,8 @@ const idempotencyStatements = statementsPerSchema((tables) => {
         state = 'IN_PROGRESS', outcome = NULL,
         created_at = excluded.created_at, locked_at = excluded.locked_at, completed_at = NULL
       WHERE record.created_at < $6
-        OR (record.state = 'IN_PROGRESS' AND record.locked_at < $7 AND record.fingerprint = excluded.fingerprint)
+        OR (record.state = 'IN_PROGRESS' AND record.locked_at < $7
+          AND record.fingerprint IN (excluded.fingerprint, ${redactedFingerprint}))
       RETURNING fingerprint, state
     )
     SELECT true AS claimed, fingerprint, state, NULL::json AS outcome, NULL::timestamptz AS oldest_live
@@ -187,21 +192,34 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
       return ResultAsync.fromPromise(purge(), unavailable);
     },
 
-    // A text search over the stored answers: rare (one redaction), and the records are purged
-    // after their TTL, so the table stays small enough to scan. The rows are locked, rewritten and
-    // kept: a retry of their key replays the rewritten answer.
+    // A text search over the scopes and stored answers: rare (one redaction), and the records are
+    // purged after their TTL, so the table stays small enough to scan. The rows are locked and
+    // rewritten, fingerprint and answer in one UPDATE, and kept: a retry of their key replays the
+    // rewritten answer. A holder still running keeps its token and completes as it would have.
     rewriteForClient: (clientId, rewrite) =>
       ResultAsync.fromPromise(
         db.atomically(async (tx) => {
-          const found = await tx.query<{ scope: string; idempotency_key: string; outcome: RecordedOutcome }>(
+          const found = await tx.query<{
+            scope: string;
+            idempotency_key: string;
+            outcome: RecordedOutcome | null;
+          }>(
             `SELECT scope, idempotency_key, outcome FROM ${tables.idempotency}
-             WHERE state = 'COMPLETED' AND strpos(outcome::text, $1) > 0 FOR UPDATE`,
-            [clientId],
+             WHERE strpos(lower(scope), $1) > 0
+               OR (state = 'COMPLETED' AND strpos(lower(outcome::text), $1) > 0)
+             FOR UPDATE`,
+            [clientId.toLowerCase()],
           );
           for (const row of found.rows) {
             await tx.query(
-              `UPDATE ${tables.idempotency} SET outcome = $3::json WHERE scope = $1 AND idempotency_key = $2`,
-              [row.scope, row.idempotency_key, JSON.stringify(rewrite(row.outcome))],
+              `UPDATE ${tables.idempotency} SET fingerprint = $3, outcome = $4::json
+               WHERE scope = $1 AND idempotency_key = $2`,
+              [
+                row.scope,
+                row.idempotency_key,
+                REDACTED_FINGERPRINT,
+                row.outcome === null ? null : JSON.stringify(rewrite(row.outcome)),
+              ],
             );
           }
         }),
@@ -217,7 +235,10 @@ const toClaim = (row: ClaimRow, request: IdempotencyClaimRequest): IdempotencyCl
     // A record is expired once strictly older than the TTL: 1 ms after it reaches it.
     return { type: 'QuotaExceeded', retryAfterMs: oldest + request.recordTtlMs + 1 - request.now.getTime() };
   }
-  if (row.fingerprint !== request.fingerprint) return { type: 'KeyReused' };
+  // A redacted record's fingerprint is no digest: it matches every request.
+  if (row.fingerprint !== request.fingerprint && row.fingerprint !== REDACTED_FINGERPRINT) {
+    return { type: 'KeyReused' };
+  }
   switch (row.state) {
     case 'IN_PROGRESS':
       return { type: 'InProgress' };

@@ -2,6 +2,14 @@ import type { ResultAsync } from 'neverthrow';
 import type { IdempotencyLockLost, RecordableRefusal, StorageUnavailable } from '../errors.js';
 
 /**
+ * The fingerprint of a record whose client was redacted (decisions §11): no digest of anything (a
+ * SHA-256 in hex is never this text), so the record no longer confirms a guess of the body it was
+ * claimed with. Such a record matches every request's fingerprint: a retry of its key, with any
+ * body, replays its (rewritten) outcome, takes it over once abandoned, or waits while it runs.
+ */
+export const REDACTED_FINGERPRINT = '[redacted]';
+
+/**
  * What a completed key replays; stores keep it as opaque JSON.
  * - `command`: a kit command's outcome in domain terms (its value, or a recordable refusal), written
  *   by core in the command's own transaction. The HTTP binding maps it, fresh or replayed alike.
@@ -25,6 +33,7 @@ export type IdempotencyClaimRequest = IdempotencyClaimRef & {
    * their number: it bounds storage, it is not a rate limit.
    */
   readonly maxLiveRecordsPerOwner: number | null;
+  /** The request body's digest; a stored `REDACTED_FINGERPRINT` matches every one of them. */
   readonly fingerprint: string;
   readonly now: Date;
   /** An in-progress record older than this is a crashed holder's and may be taken over. */
@@ -61,10 +70,16 @@ export interface IdempotencyStore {
   /** Deletes records created before `olderThan`, `batchSize` at a time; resolves to how many went. */
   purgeExpired(olderThan: Date, batchSize: number): ResultAsync<number, StorageUnavailable>;
   /**
-   * Replaces the outcome of every completed record whose outcome mentions `clientId` (a UUID: an
-   * answer that holds the client) by `rewrite(outcome)`, so that no stored answer keeps a redacted
-   * client's data (decisions §11). The record stays, with its key, fingerprint and age: a retry
-   * replays the rewritten answer and never runs its command again within the record's lifetime.
+   * Redaction of a client (decisions §11): every record whose scope or outcome names `clientId`
+   * (compared without regard to case: ids come from paths as typed) loses what it kept of the
+   * request. Its fingerprint becomes `REDACTED_FINGERPRINT`, and a completed one's outcome becomes
+   * `rewrite(outcome)`, in one atomic write. The scope names the client for every request on its
+   * path (a resubmission, a terms signature, a review-console form, whatever its outcome, running
+   * or not) and every request of the client itself (`client:<id>`); the outcome names it for a
+   * create. The record stays, with its key and age: a retry of its key, whatever its body, replays
+   * the rewritten answer and never runs its command again within the record's lifetime (it can no
+   * longer tell a retry from a reuse; its redacted answer revives nothing). Running it again on the
+   * same client rewrites the same records again.
    */
   rewriteForClient(
     clientId: string,

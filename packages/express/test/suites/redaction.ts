@@ -123,6 +123,52 @@ export const describeRedaction = () =>
       expect(gone.status).toBe(404);
     });
 
+    test('a retried create of a redacted client, with its body or another, replays the redacted answer: no second client, no 422', async () => {
+      const marker = `canary-${randomUUID()}`;
+      const [first, second] = [`${randomUUID()}.pdf`, `${randomUUID()}.pdf`];
+      await uploadFiles(h, h.keys.managerA, { [first]: 'scan', [second]: 'another scan' });
+      const example = exampleIndividualPayload({ idDocuments: [first] });
+      const payload = { ...example, profile: { ...example.profile, lastName: `Doe ${marker}` } };
+      const key = randomUUID();
+      const create = (body: unknown) =>
+        asManager('post', '/clients/individuals')
+          .set('Idempotency-Key', key)
+          .send(body as object);
+      const created = await create(payload);
+      expect(created.status).toBe(201);
+      const clientId: string = created.body.id;
+      expect((await asManager('delete', `/clients/${clientId}`)).status).toBe(200);
+      const redacted = await redact(clientId);
+      expect(redacted.status).toBe(200);
+
+      const other = {
+        ...payload,
+        profile: { ...payload.profile, firstName: 'Someone else', idDocuments: [second] },
+      };
+      for (const body of [payload, other]) {
+        const retried = await create(body);
+        expect(retried.status).toBe(201);
+        expect(retried.headers['idempotent-replayed']).toBe('true');
+        expect(retried.body).toMatchObject({
+          id: clientId,
+          individualProfile: null,
+          redactedAt: redacted.body.redactedAt,
+        });
+        expect(JSON.stringify(retried.body)).not.toContain(marker);
+      }
+      // The manager's clients hold the one redacted client, no second one with the erased data.
+      const listed = await asManager('get', '/clients?limit=100');
+      expect(JSON.stringify(listed.body)).not.toContain(marker);
+      expect((listed.body.data as { id: string }[]).filter((client) => client.id === clientId)).toHaveLength(
+        1,
+      );
+      // Another key still runs a new create.
+      expect(
+        (await asManager('post', '/clients/individuals').set('Idempotency-Key', randomUUID()).send(other))
+          .body.id,
+      ).not.toBe(clientId);
+    });
+
     test('unknown client 404, not deleted 409', async () => {
       expect((await redact(randomUUID())).status).toBe(404);
       expect((await redact('not-a-uuid')).status).toBe(404);
