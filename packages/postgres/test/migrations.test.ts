@@ -244,6 +244,73 @@ describe('migrate', () => {
     );
   });
 
+  it('migration 0019 redacts the fingerprints of the records of clients redacted before it', async () => {
+    const [redacted, live] = [randomUUID(), randomUUID()];
+    const digest = 'a'.repeat(64);
+    const redirect = { kind: 'response', status: 303, body: { location: '/notes' } };
+    const created = { kind: 'command', ok: true, value: { id: redacted, company: null } };
+    const refused = { kind: 'command', ok: false, error: { type: 'InvalidStatus', clientId: redacted } };
+    // scope, key, state, outcome: each kind of record a request carrying the client left.
+    const records = [
+      [`manager:m-1 POST /host/clients/${redacted.toUpperCase()}/notes`, 'note', redirect],
+      ['manager:m-1 POST /manager/v1/clients/entities []', 'create', created],
+      [
+        `compliance:c-1 POST /compliance/v1/clients/:clientId/terms-signed [["clientId","${redacted}"]]`,
+        'terms',
+        refused,
+      ],
+      [
+        `manager:m-1 PUT /manager/v1/clients/entities/:clientId/onboarding [["clientId","${redacted}"]]`,
+        'running',
+        null,
+      ],
+      [`manager:m-1 POST /host/clients/${live}/notes`, 'other', redirect],
+    ] as const;
+    await migratingFrom(
+      '0019',
+      async (pool, schema) => {
+        for (const [id, status, redactedAt] of [
+          [redacted, 'DELETED', 'now()'],
+          [live, 'ONBOARDING_UNDER_REVIEW', 'NULL'],
+        ] as const) {
+          await pool.query(
+            `INSERT INTO "${schema}".clients (id, manager_id, client_type, status, created_at, updated_at, redacted_at)
+             VALUES ($1, 'm-1', 'ENTITY', $2, now(), now(), ${redactedAt})`,
+            [id, status],
+          );
+        }
+        for (const [scope, key, outcome] of records) {
+          await pool.query(
+            `INSERT INTO "${schema}".idempotency_records
+               (owner, scope, idempotency_key, fingerprint, token, state, created_at, locked_at, completed_at, outcome)
+             VALUES ('manager:m-1', $1, $2, $3, 't', $4, now(), now(), $5, $6)`,
+            [
+              scope,
+              key,
+              digest,
+              outcome === null ? 'IN_PROGRESS' : 'COMPLETED',
+              outcome === null ? null : new Date(),
+              outcome === null ? null : JSON.stringify(outcome),
+            ],
+          );
+        }
+      },
+      async (pool, schema) => {
+        const rows = await pool.query<{ idempotency_key: string; fingerprint: string; outcome: unknown }>(
+          `SELECT idempotency_key, fingerprint, outcome FROM "${schema}".idempotency_records`,
+        );
+        const byKey = new Map(rows.rows.map((row) => [row.idempotency_key, row]));
+        const redactedRedirect = { ...redirect, body: '[redacted]' };
+        expect(byKey.get('note')).toMatchObject({ fingerprint: '[redacted]', outcome: redactedRedirect });
+        expect(byKey.get('create')).toMatchObject({ fingerprint: '[redacted]', outcome: created });
+        expect(byKey.get('terms')).toMatchObject({ fingerprint: '[redacted]', outcome: refused });
+        expect(byKey.get('running')).toMatchObject({ fingerprint: '[redacted]', outcome: null });
+        // A client not redacted keeps its records as they were.
+        expect(byKey.get('other')).toMatchObject({ fingerprint: digest, outcome: redirect });
+      },
+    );
+  });
+
   it('refuses a schema name that is not a plain identifier when wiring, before any SQL is sent', async () => {
     const pool = new pg.Pool({ connectionString: await workerDatabaseUrl(), max: 1 });
     expect(() => migrate(pool, { schema: 'kit"; DROP TABLE x; --' })).toThrow(TypeError);
