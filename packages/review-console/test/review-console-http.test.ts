@@ -4,6 +4,7 @@ import {
   exampleIndividualPayload,
   principalKey,
 } from '@onboarding-kit/core';
+import { fingerprintRequestBody } from '@onboarding-kit/core/adapter';
 import { createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
 import request from 'supertest';
@@ -130,6 +131,39 @@ describe('review console over HTTP (memory kit, real Express)', () => {
     expect(stored.resubmissionRequirements).toEqual([
       { field: 'profile.idDocuments[0]', code: 'DOCUMENT_UNREADABLE', message: 'Blurred' },
     ]);
+  });
+
+  it("a decision form's record keeps no digest of its reason once the client is redacted, and its key replays", async () => {
+    const { app, kit, client, adapters } = await host();
+    const page = (await request(app).get(`/review/clients/${client.id}`).set('x-test-staff', 'alice')).text;
+    const guards = formFields(page, `/review/clients/${client.id}/request-resubmission`);
+    const marker = `canary-${crypto.randomUUID()}`;
+    const fields = { reason: `Camille Durand is not ${marker}` };
+    const post = (sent: Record<string, string>) =>
+      request(app)
+        .post(`/review/clients/${client.id}/request-resubmission`)
+        .set('x-test-staff', 'alice')
+        .type('form')
+        .send({ ...guards, ...sent });
+    const asked = await post(fields);
+    expect(asked.status).toBe(303);
+    expect(asked.headers.location).not.toContain('problem=');
+    // What the form's key fingerprints: its fields without the guards.
+    const { _csrf: _token, _idempotencyKey: _key, ...seen } = guards;
+    const digest = fingerprintRequestBody({ ...seen, ...fields })._unsafeUnwrap();
+    expect(adapters.testing.dump()).toContain(digest);
+
+    (await kit.clients.delete(demoIdentities.managerA.principal, client.id))._unsafeUnwrap();
+    (await kit.redaction.redact({ kind: 'compliance', complianceId: 'alice' }, client.id))._unsafeUnwrap();
+    const dump = adapters.testing.dump();
+    expect(dump).not.toContain(digest);
+    expect(dump).not.toContain(marker);
+    // The same form again, with its reason or another: the recorded outcome, not a refusal.
+    for (const sent of [fields, { reason: 'Another reason' }]) {
+      const again = await post(sent);
+      expect(again.status).toBe(303);
+      expect(again.headers.location).toBe(asked.headers.location);
+    }
   });
 
   it('a stale form: an approval posted from a page opened before a resubmission is refused, and nothing moves', async () => {
