@@ -1,7 +1,13 @@
 import { createMemoryAdapters } from '@onboarding-kit/memory';
 import { errAsync, okAsync } from 'neverthrow';
 import { describe, expect, test, vi } from 'vitest';
-import { type DocumentStorage, storageUnavailable, type UnitOfWork } from '../src/adapter.js';
+import {
+  type DocumentStorage,
+  fingerprintRequestBody,
+  REDACTED_FINGERPRINT,
+  storageUnavailable,
+  type UnitOfWork,
+} from '../src/adapter.js';
 import {
   type CompliancePrincipal,
   createControllableClock,
@@ -110,6 +116,38 @@ describe('redaction', () => {
     // Idempotent: the same client again, no second entry.
     expect((await h.kit.redaction.redact(compliance, client.id))._unsafeUnwrap()).toEqual(redacted);
     expect(h.adapters.testing.readAuditEntries(client.id)).toHaveLength(4);
+  });
+
+  test('a crash before the commit leaves the stored answers and fingerprints as they were; the rerun redacts both', async () => {
+    const h = setup();
+    const manager: ManagerPrincipal = { kind: 'manager', managerId: crypto.randomUUID() };
+    h.adapters.testing.putTemporaryFile(principalKey(manager), 'id.pdf', new TextEncoder().encode('scan'));
+    const example = exampleIndividualPayload({ idDocuments: ['id.pdf'] });
+    const body = { ...example, profile: { ...example.profile, lastName: 'Crashworthy' } };
+    const scope = `${principalKey(manager)} POST /clients/individuals`;
+    const claim = (
+      await h.kit.idempotency.claim({ scope, key: 'create-1', owner: principalKey(manager), body })
+    )._unsafeUnwrap();
+    if (claim.type !== 'Claimed') throw new Error('expected a claim');
+    const created = (
+      await h.kit.clients.createIndividual(manager, body, { claim: claim.ref })
+    )._unsafeUnwrap();
+    (await h.kit.clients.delete(manager, created.id))._unsafeUnwrap();
+    const digest = fingerprintRequestBody(body)._unsafeUnwrap();
+    const stored = () => h.adapters.testing.readIdempotencyRecord(scope, 'create-1');
+    const before = stored();
+    expect(before?.fingerprint).toBe(digest);
+
+    h.faults.commitFails = true;
+    expect((await h.kit.redaction.redact(compliance, created.id)).isErr()).toBe(true);
+    // Nothing half-done: the answer and the fingerprint change together, or neither does.
+    expect(stored()).toEqual(before);
+
+    h.faults.commitFails = false;
+    (await h.kit.redaction.redact(compliance, created.id))._unsafeUnwrap();
+    expect(stored()?.fingerprint).toBe(REDACTED_FINGERPRINT);
+    expect(JSON.stringify(stored()?.outcome)).not.toContain('Crashworthy');
+    expect(h.adapters.testing.dump()).not.toContain(digest);
   });
 
   test('a document the event log did not show before the deletes fails the run; the rerun deletes it', async () => {
