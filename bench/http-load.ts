@@ -37,7 +37,16 @@ export type LoadOptions = {
   readonly roundSeconds: number;
   /** Runs once every target is warmed up, before the first measured round. */
   readonly afterWarmUp?: () => Promise<unknown>;
+  /**
+   * The slots of round `round` (from 0), in the order they run. A target may have several slots
+   * in a round; its rate for the round is its requests over its seconds in them. Default: every
+   * target once, in the order given, for `roundSeconds`.
+   */
+  readonly roundSlots?: (round: number) => readonly RoundSlot[];
 };
+
+/** One measured run of one target inside a round: the target's index and its length. */
+export type RoundSlot = { readonly target: number; readonly seconds: number };
 
 type RoundOutcome = autocannon.Result;
 
@@ -65,28 +74,52 @@ const runRound = (target: LoadTarget, connections: number, seconds: number, next
     ],
   });
 
-const summarize = (warmUp: RoundOutcome | undefined, rounds: readonly RoundOutcome[]): LoadResult => {
-  const requests = rounds.reduce((sum, round) => sum + round.requests.total, 0);
-  const seconds = rounds.reduce((sum, round) => sum + round.duration, 0);
-  const weighted = (pick: (round: RoundOutcome) => number) =>
-    rounds.reduce((sum, round) => sum + pick(round) * round.requests.total, 0) / Math.max(requests, 1);
+/** The slots one target ran in one round, taken together. */
+type TargetRound = {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP99Ms: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+};
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+/** A target's slots of one round as one: its p50 is the slots' p50s weighted by their requests. */
+const combineSlots = (slots: readonly RoundOutcome[]): TargetRound => {
+  const requests = sum(slots.map((slot) => slot.requests.total));
   return {
-    requestsPerSecond: requests / seconds,
-    roundRates: rounds.map((round) => round.requests.total / round.duration),
-    roundLatencyP50Ms: rounds.map((round) => round.latency.p50),
-    latencyP50Ms: weighted((round) => round.latency.p50),
-    latencyP99Ms: Math.max(...rounds.map((round) => round.latency.p99)),
+    requests,
+    seconds: sum(slots.map((slot) => slot.duration)),
+    latencyP50Ms: sum(slots.map((slot) => slot.latency.p50 * slot.requests.total)) / Math.max(requests, 1),
+    latencyP99Ms: Math.max(...slots.map((slot) => slot.latency.p99)),
+    non2xx: sum(slots.map((slot) => slot.non2xx)),
+    errors: sum(slots.map((slot) => slot.errors)),
+    timeouts: sum(slots.map((slot) => slot.timeouts)),
+  };
+};
+
+const summarize = (warmUp: RoundOutcome | undefined, rounds: readonly TargetRound[]): LoadResult => {
+  const requests = sum(rounds.map((round) => round.requests));
+  return {
+    requestsPerSecond: requests / sum(rounds.map((round) => round.seconds)),
+    roundRates: rounds.map((round) => round.requests / round.seconds),
+    roundLatencyP50Ms: rounds.map((round) => round.latencyP50Ms),
+    latencyP50Ms: sum(rounds.map((round) => round.latencyP50Ms * round.requests)) / Math.max(requests, 1),
+    latencyP99Ms: Math.max(...rounds.map((round) => round.latencyP99Ms)),
     requests,
     warmUpRequests: warmUp?.requests.total ?? 0,
-    non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
-    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
-    timeouts: rounds.reduce((sum, round) => sum + round.timeouts, 0),
+    non2xx: sum(rounds.map((round) => round.non2xx)),
+    errors: sum(rounds.map((round) => round.errors)),
+    timeouts: sum(rounds.map((round) => round.timeouts)),
   };
 };
 
 /**
- * Warms every target up, then measures them in alternating rounds (A B A B …), so that a change of
- * background load on the machine weighs on both sides alike. Warm-up requests are not counted, but
+ * Warms every target up, then measures them in alternating rounds (A B A B …, or the slots
+ * `roundSlots` lays out), so that a change of background load on the machine weighs on both sides alike. Warm-up requests are not counted, but
  * they do use up request numbers (each request keeps a number of its own).
  */
 export const measureAlternating = async (
@@ -100,7 +133,7 @@ export const measureAlternating = async (
       return count - 1;
     };
   });
-  const rounds: RoundOutcome[][] = targets.map(() => []);
+  const rounds: TargetRound[][] = targets.map(() => []);
   const warmUps: RoundOutcome[] = [];
   for (const [index, target] of targets.entries()) {
     warmUps.push(
@@ -108,15 +141,20 @@ export const measureAlternating = async (
     );
   }
   await options.afterWarmUp?.();
+  const everyTargetOnce = () =>
+    targets.map((_, target): RoundSlot => ({ target, seconds: options.roundSeconds }));
   for (let round = 0; round < options.rounds; round += 1) {
-    for (const [index, target] of targets.entries()) {
-      const outcome = await runRound(
-        target,
-        options.connections,
-        options.roundSeconds,
-        counters[index] ?? (() => 0),
+    const slots: RoundOutcome[][] = targets.map(() => []);
+    for (const slot of options.roundSlots?.(round) ?? everyTargetOnce()) {
+      const target = targets[slot.target];
+      if (target === undefined) throw new Error(`round ${round}: no target ${slot.target}`);
+      slots[slot.target]?.push(
+        await runRound(target, options.connections, slot.seconds, counters[slot.target] ?? (() => 0)),
       );
-      rounds[index]?.push(outcome);
+    }
+    for (const [index, ran] of slots.entries()) {
+      if (ran.length === 0) throw new Error(`round ${round}: target ${targets[index]?.label} never ran`);
+      rounds[index]?.push(combineSlots(ran));
     }
   }
   return rounds.map((measured, index) => summarize(warmUps[index], measured));

@@ -7,7 +7,8 @@
  * kit: the demo exactly as `pnpm demo` runs it (memory adapters), with BENCH_PRELOAD_FILES files
  *   `bench-<i>.pdf` put in manager A's temporary storage beforehand, so that every create names a
  *   file of its own and answers 201.
- * baseline: the bare Express app of examples/demo/bench-support, answering the demo's preset fee
+ * baseline: the bare Express app of examples/demo/bench-support: its create answers the client the
+ *   kit created once (as `binding` does) with a fresh id and timestamps, its preset fees the demo's
  *   list of manager A as fixed JSON.
  * binding: the demo's Express app over a memory kit with the demo's data, except that
  *   `clients.createIndividual` only runs the payload schema and answers a client the kit created
@@ -100,29 +101,35 @@ const startKit = async () => {
   announce(demo.port, demo.close);
 };
 
-const startBindingOnly = async () => {
-  const { adapters, kit } = await seededMemoryKit();
-  // The client every create answers: one the kit created, as a create answers it.
-  adapters.testing.putTemporaryFile(
+/**
+ * A memory kit with the demo's data, and a client it created (the bench's payload naming one file),
+ * as the create answers it: the spec's 201 body that the binding-only target and the bare route answer.
+ */
+const kitWithCreatedClient = async () => {
+  const seeded = await seededMemoryKit();
+  seeded.adapters.testing.putTemporaryFile(
     managerAOwner,
     preloadedFilename(0),
     new Uint8Array(PRELOADED_FILE_BYTES),
   );
-  const created = await kit.clients.createIndividual(
+  const created = await seeded.kit.clients.createIndividual(
     managerA,
     exampleIndividualPayload({ idDocuments: [preloadedFilename(0)] }),
     {},
   );
-  await serve(
-    createDemoApp({ kit: bindingOnlyKit(kit, created._unsafeUnwrap()), signedLinks: null, logger }),
-  );
+  return { ...seeded, createdClient: created._unsafeUnwrap() };
+};
+
+const startBindingOnly = async () => {
+  const { kit, createdClient } = await kitWithCreatedClient();
+  await serve(createDemoApp({ kit: bindingOnlyKit(kit, createdClient), signedLinks: null, logger }));
 };
 
 const startBaseline = async () => {
-  // The very list the kit answers manager A, computed once.
-  const { kit } = await seededMemoryKit();
+  // The very fee list the kit answers manager A and the very client its create answers, made once.
+  const { kit, createdClient } = await kitWithCreatedClient();
   const fees = (await kit.presetFees.list(managerA))._unsafeUnwrap();
-  await serve(createBaselineApp(fees));
+  await serve(createBaselineApp(fees, createdClient));
 };
 
 const postgresPool = () => {

@@ -4,10 +4,13 @@ import express, { type Express } from 'express';
 
 /**
  * The bare Express app the HTTP bench measures the kit against. It lives beside the demo so that
- * both run the very same Express. `POST /clients/individuals` only parses the JSON, runs the same
- * zod schema as the kit and inserts into a Map; `GET /preset-fees` answers a fixed JSON array.
+ * both run the very same Express. `POST /clients/individuals` is the spec's create as a team would
+ * write it by hand: it parses the JSON, runs the same zod schema as the kit, and answers the spec's
+ * 201 body, `createdClient` (a client the real kit created once, the answer the binding-only target
+ * sends too) with a fresh id and timestamps, kept in a Map. `GET /preset-fees` answers a fixed JSON
+ * array.
  */
-export const createBaselineApp = (presetFees: unknown): Express => {
+export const createBaselineApp = (presetFees: unknown, createdClient: object): Express => {
   const app = express();
   app.disable('x-powered-by');
   const clients = new Map<string, unknown>();
@@ -19,7 +22,7 @@ export const createBaselineApp = (presetFees: unknown): Express => {
     }
     const id = randomUUID();
     const now = new Date().toISOString();
-    const client = { id, status: 'ONBOARDING_UNDER_REVIEW', ...parsed.data, createdAt: now, updatedAt: now };
+    const client = { ...createdClient, id, createdAt: now, updatedAt: now };
     clients.set(id, client);
     res.status(201).json(client);
   });
