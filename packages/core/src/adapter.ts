@@ -99,9 +99,11 @@ export {
 
 // --- Errors: each type and its constructor --------------------------------------------------------
 export {
+  type ClientChanged,
   type ClientNotFound,
   type ClientTypeMismatch,
   type CommitOutcomeUnknown,
+  clientChanged,
   clientNotFound,
   clientTypeMismatch,
   commitOutcomeUnknown,

@@ -146,6 +146,14 @@ export const screeningHitNotFound = (clientId: string, hitId: string): Screening
   hitId,
 });
 
+/**
+ * The caller decided on a version of the client (`clientVersion`) that it no longer has: it changed
+ * after the caller read it (a resubmission, another reviewer's move, a screening result). Checked
+ * on the client as locked in the command's transaction; nothing is written.
+ */
+export type ClientChanged = { readonly type: 'ClientChanged'; readonly clientId: string };
+export const clientChanged = (clientId: string): ClientChanged => ({ type: 'ClientChanged', clientId });
+
 export type DomainError =
   | ValidationFailed
   | Unauthorized
@@ -164,6 +172,7 @@ export type DomainError =
   | WebhookEndpointLimitReached
   | ScreeningUnresolved
   | ScreeningHitNotFound
+  | ClientChanged
   | StorageUnavailable
   | CommitOutcomeUnknown;
 
@@ -218,6 +227,8 @@ export const isRecordableRefusal = (error: DomainError): error is RecordableRefu
           'IdempotencyQuotaExceeded',
           'SignedLinkRejected',
           'WebhookEndpointLimitReached',
+          // Nothing ran: a retry with the version the caller now sees runs anew under the same key.
+          'ClientChanged',
           'StorageUnavailable',
           'CommitOutcomeUnknown',
         ),

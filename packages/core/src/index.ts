@@ -31,6 +31,7 @@ export {
 } from './services/kit-maintenance.js';
 
 // --- The services of the kit ----------------------------------------------------------------------
+export type { ClientCommandContext } from './commands/client-transition.js';
 export type { IdempotentCommandContext } from './commands/idempotent-command.js';
 export type { ApiKeyService } from './services/api-key-service.js';
 export type { ClientEventService } from './services/client-event-service.js';
@@ -101,6 +102,8 @@ export {
   type StatusHistoryEntry,
   type TermsAcceptance,
 } from './schemas/client-response.js';
+// The version a reviewer decides on (`ClientCommandContext.expectedVersion`, the compliance ETag).
+export { clientVersion } from './domain/client-version.js';
 export {
   type ClientStatusTransition,
   type ClientStatusTrigger,

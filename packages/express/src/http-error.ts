@@ -88,6 +88,8 @@ export const errorStatusByCode = {
   SCREENING_HIT_NOT_FOUND: 404,
   INVALID_STATUS: 409,
   SCREENING_UNRESOLVED: 409,
+  // An If-Match that failed (RFC 9110, 13.1.1): 412, not 409, as HTTP clients expect of it.
+  CLIENT_CHANGED: 412,
   WEBHOOK_ENDPOINT_LIMIT_REACHED: 409,
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
   REQUEST_TIMEOUT: 408,
@@ -275,6 +277,12 @@ export const toHttpError = (error: HttpFailure): HttpError =>
         `Client ${e.clientId} cannot be ${e.trigger === 'SIGN_TERMS' ? 'verified' : 'approved'}: ` +
           `its screening is ${e.screeningStatus}` +
           (e.screeningStatus === 'POSSIBLE_MATCH' ? ' with a hit not dismissed' : ''),
+      ),
+    )
+    .with({ type: 'ClientChanged' }, (e) =>
+      httpError(
+        'CLIENT_CHANGED',
+        `Client ${e.clientId} changed since the version in If-Match: nothing was done. Read it again, review what changed, and send its new ETag`,
       ),
     )
     .with({ type: 'WebhookEndpointLimitReached' }, (e) =>

@@ -32,6 +32,7 @@ const titles = {
   WEBHOOK_ENDPOINT_LIMIT_REACHED: 'Webhook endpoint limit reached',
   INVALID_STATUS: 'Not allowed in the current status',
   SCREENING_UNRESOLVED: 'Screening not resolved',
+  CLIENT_CHANGED: 'Client changed since it was read',
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 'A request with this Idempotency-Key is in progress',
   REQUEST_TIMEOUT: 'Request timeout',
   PAYLOAD_TOO_LARGE: 'Payload too large',

@@ -1,5 +1,6 @@
 import type { DomainError } from '@onboarding-kit/core';
 import {
+  clientChanged,
   clientNotFound,
   clientTypeMismatch,
   documentNotFound,
@@ -39,6 +40,7 @@ const cases: [HttpFailure, number, string][] = [
   [invalidStatus('c-1', 'VERIFIED', 'APPROVE'), 409, 'INVALID_STATUS'],
   [clientTypeMismatch('c-1', 'INDIVIDUAL', 'ENTITY'), 409, 'INVALID_STATUS'],
   [idempotencyRequestInProgress(), 409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS'],
+  [clientChanged('c-1'), 412, 'CLIENT_CHANGED'],
   [payloadTooLarge(1_048_576), 413, 'PAYLOAD_TOO_LARGE'],
   [signedLinkRejected('too-large'), 413, 'PAYLOAD_TOO_LARGE'],
   [unsupportedMediaType('not JSON'), 415, 'UNSUPPORTED_MEDIA_TYPE'],

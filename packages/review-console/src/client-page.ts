@@ -7,8 +7,9 @@ import {
   type StatusHistoryEntry,
 } from '@onboarding-kit/core';
 import { clientName, screeningLabel, statusLabels } from './client-labels.js';
+import { formActions, formTarget } from './form-actions.js';
 import { html, type SafeHtml } from './html-template.js';
-import { actionForm, formGuards, type PageContext, pageLayout, seenField } from './page-layout.js';
+import { actionForm, formGuards, type PageContext, pageLayout } from './page-layout.js';
 import { payloadFieldPaths, payloadView } from './payload-fields.js';
 
 const codeLabels: Readonly<Record<ResubmissionRequirementCode, string>> = {
@@ -100,9 +101,9 @@ ${screening.hits.map(
   </dl>
   ${actionForm(
     context,
-    `/clients/${client.id}/screening-hits/${hit.id}/resolve`,
+    formTarget(formActions.resolveHit, { clientId: client.id, hitId: hit.id }, client),
     'Record the decision',
-    html`${seenField(client.updatedAt)}<fieldset><legend>Decision on this hit</legend>
+    html`<fieldset><legend>Decision on this hit</legend>
       <label><input type="radio" name="decision" value="DISMISSED" required> Dismiss (not the listed party)</label>
       <label><input type="radio" name="decision" value="CONFIRMED"> Confirm (the listed party)</label>
     </fieldset>
@@ -136,16 +137,16 @@ const actionsSection = (context: PageContext, client: Client): SafeHtml => {
   const forms: SafeHtml[] = [];
   if (client.status === 'ONBOARDING_UNDER_REVIEW') {
     forms.push(
-      actionForm(context, `/clients/${client.id}/approve`, 'Approve', seenField(client.updatedAt), {
+      actionForm(context, formTarget(formActions.approve, { clientId: client.id }, client), 'Approve', '', {
         className: 'primary',
         disabled: !approvable,
         describedBy: 'requirements',
       }),
       html`<details><summary>Request a resubmission</summary>${actionForm(
         context,
-        `/clients/${client.id}/request-resubmission`,
+        formTarget(formActions.requestResubmission, { clientId: client.id }, client),
         'Request the resubmission',
-        html`${seenField(client.updatedAt)}<label>Reason shown to the manager <input type="text" name="reason" required maxlength="1000"></label>${requirementRows(client)}`,
+        html`<label>Reason shown to the manager <input type="text" name="reason" required maxlength="1000"></label>${requirementRows(client)}`,
       )}</details>`,
     );
   }
@@ -153,9 +154,9 @@ const actionsSection = (context: PageContext, client: Client): SafeHtml => {
     forms.push(
       html`<details open><summary>Record the terms signed</summary>${actionForm(
         context,
-        `/clients/${client.id}/terms-signed`,
+        formTarget(formActions.markTermsSigned, { clientId: client.id }, client),
         'Record the signature',
-        html`${seenField(client.updatedAt)}<label>Terms version <input type="text" name="termsVersion" required maxlength="100"></label>
+        html`<label>Terms version <input type="text" name="termsVersion" required maxlength="100"></label>
 <label>Signed at (ISO 8601) <input type="text" name="signedAt" required placeholder="2026-11-27T10:00:00Z"></label>
 <label>Signatory name <input type="text" name="signatoryName" required maxlength="1000"></label>
 <label>IP address <input type="text" name="ipAddress" maxlength="100"></label>
@@ -167,9 +168,9 @@ const actionsSection = (context: PageContext, client: Client): SafeHtml => {
     forms.push(
       html`<details><summary>Delete the client</summary>${actionForm(
         context,
-        `/clients/${client.id}/delete`,
+        formTarget(formActions.delete, { clientId: client.id }, client),
         'Delete',
-        html`${seenField(client.updatedAt)}<label><input type="checkbox" name="confirm" value="yes" required> I mean to delete this client</label>`,
+        html`<label><input type="checkbox" name="confirm" value="yes" required> I mean to delete this client</label>`,
         { className: 'danger' },
       )}</details>`,
     );
@@ -177,9 +178,9 @@ const actionsSection = (context: PageContext, client: Client): SafeHtml => {
     forms.push(
       html`<details><summary>Erase the personal data</summary>${actionForm(
         context,
-        `/clients/${client.id}/redact`,
+        formTarget(formActions.redact, { clientId: client.id }, client),
         'Redact',
-        html`${seenField(client.updatedAt)}<label><input type="checkbox" name="confirm" value="yes" required> I mean to erase this client's personal data and documents</label>`,
+        html`<label><input type="checkbox" name="confirm" value="yes" required> I mean to erase this client's personal data and documents</label>`,
         { className: 'danger' },
       )}</details>`,
     );
@@ -195,8 +196,8 @@ const assignmentSection = (context: PageContext, client: Client): SafeHtml => {
       ? 'Unassigned'
       : html`Assigned to <strong>${mine ? 'you' : assignee.complianceId}</strong> since <time datetime="${assignee.assignedAt}">${assignee.assignedAt}</time>`
   }</p>
-${mine || !['ONBOARDING_UNDER_REVIEW', 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE'].includes(client.status) ? '' : actionForm(context, `/clients/${client.id}/assign`, 'Assign to me', '', { className: 'inline' })}
-${assignee === null ? '' : actionForm(context, `/clients/${client.id}/release`, 'Release', '', { className: 'inline' })}`;
+${mine || !['ONBOARDING_UNDER_REVIEW', 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE'].includes(client.status) ? '' : actionForm(context, formTarget(formActions.assign, { clientId: client.id }, client), 'Assign to me', '', { className: 'inline' })}
+${assignee === null ? '' : actionForm(context, formTarget(formActions.release, { clientId: client.id }, client), 'Release', '', { className: 'inline' })}`;
 };
 
 /** A client's whole review on one page. */

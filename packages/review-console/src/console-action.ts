@@ -1,6 +1,6 @@
 import {
+  type ClientCommandContext,
   type DomainError,
-  type IdempotentCommandContext,
   type OnboardingKit,
   principalKey,
 } from '@onboarding-kit/core';
@@ -13,7 +13,10 @@ export type ActionOutcome =
   | { readonly type: 'Refused'; readonly error: DomainError }
   /** The same submission (its Idempotency-Key) is still running: a double click. */
   | { readonly type: 'InProgress' }
-  /** The client changed after the form's page was rendered: nothing ran, the key is released. */
+  /**
+   * The client changed after the form's page was rendered (the kit's `ClientChanged`, found on the
+   * client locked in the command's transaction): nothing was written, and the key is released.
+   */
   | { readonly type: 'Stale' };
 
 /**
@@ -26,12 +29,9 @@ export const runConsoleAction = async (
   kit: OnboardingKit,
   reviewer: Reviewer,
   action: { readonly route: string; readonly key: string; readonly body: unknown },
-  run: (context: IdempotentCommandContext) => ResultAsync<unknown, DomainError>,
-  /**
-   * Whether the client is still as the form's page showed it, asked once the submission is claimed
-   * (a replay of a submission that ran answers as it did, though the run changed the client).
-   */
-  unchanged: () => Promise<boolean> = async () => true,
+  run: (context: ClientCommandContext) => ResultAsync<unknown, DomainError>,
+  /** The version of the client the form's page showed, for an action that decides on it. */
+  expectedVersion?: string,
 ): Promise<ActionOutcome> => {
   const owner = principalKey(reviewerPrincipal(reviewer));
   const decision = await kit.idempotency.claim({
@@ -52,10 +52,11 @@ export const runConsoleAction = async (
     }
     return { type: 'Done', value: outcome.body };
   }
-  if (!(await unchanged())) {
-    await kit.idempotency.release(decision.value.ref);
-    return { type: 'Stale' };
-  }
-  const result = await run({ claim: decision.value.ref });
-  return result.isOk() ? { type: 'Done', value: result.value } : { type: 'Refused', error: result.error };
+  // The command owns the claim from here: it records its outcome, or releases the key on ClientChanged.
+  const result = await run({
+    claim: decision.value.ref,
+    ...(expectedVersion === undefined ? {} : { expectedVersion }),
+  });
+  if (result.isOk()) return { type: 'Done', value: result.value };
+  return result.error.type === 'ClientChanged' ? { type: 'Stale' } : { type: 'Refused', error: result.error };
 };

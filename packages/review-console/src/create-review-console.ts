@@ -7,6 +7,7 @@ import { clientPage } from './client-page.js';
 import { type ActionOutcome, runConsoleAction } from './console-action.js';
 import { createCsrfTokens } from './csrf-token.js';
 import { sendDocument } from './document-viewer.js';
+import { actionPath, type FormAction, formActions } from './form-actions.js';
 import { html, type SafeHtml } from './html-template.js';
 import { type PageContext, pageLayout, SEEN_FIELD } from './page-layout.js';
 import { type QueueFilters, queuePage } from './queue-page.js';
@@ -242,22 +243,19 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
     );
   };
 
-  /**
-   * Whether the client is as the form's page showed it: a decision form carries the `updatedAt` of
-   * the client it was rendered for (`SEEN_FIELD`), and a client changed since (a resubmission, a
-   * move by another reviewer) is not decided on from that form. Before, a stale approve form
-   * approved data its reviewer never saw (review-console-http, "a stale form").
-   */
-  const unchangedSince = (req: Request, res: Response, fields: Record<string, string>) => async () => {
-    const client = await kit.review.get(principalOf(res), clientIdOf(req));
-    // An unknown client is the action's own answer to give (404).
-    return client.isErr() || client.value.updatedAt === fields[SEEN_FIELD];
-  };
+  /** A client version as `clientVersion` writes it (SHA-256, hex). */
+  const isVersion = (value: string | undefined): value is string =>
+    value !== undefined && /^[0-9a-f]{64}$/.test(value);
 
-  /** Runs the action once per its form's key, then redirects to `after` with what came of it. */
+  /**
+   * Runs the form's action once per its form's key, then redirects to `after` with what came of it.
+   * An action that decides on what its page showed refuses a form without the client's version
+   * (400: checked always, never skipped) and hands the version to the kit's command, which compares
+   * it with the client it locks.
+   */
   const action =
     (
-      route: (req: Request) => string,
+      declared: FormAction,
       done: string,
       run: (
         req: Request,
@@ -267,16 +265,19 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
         context: Parameters<Parameters<typeof runConsoleAction>[3]>[0],
       ) => ResultAsync<unknown, DomainError>,
       after: (req: Request, value: unknown) => string,
-      options: { readonly decidesOnWhatWasSeen?: boolean } = {},
     ) =>
     async (req: Request, res: Response) => {
       const fields = fieldsOf(req);
+      const seen = fields[SEEN_FIELD];
+      if (declared.decidesOnWhatWasSeen && !isVersion(seen)) {
+        return failPage(req, res, 400, 'The form is incomplete: open the page again.');
+      }
       const outcome: ActionOutcome = await runConsoleAction(
         kit,
         reviewerOfRequest(req, res),
-        { route: route(req), key: String(req.body._idempotencyKey), body: fields },
+        { route: actionPath(declared.path, req.params), key: String(req.body._idempotencyKey), body: fields },
         run(req, res, fields),
-        options.decidesOnWhatWasSeen ? unchangedSince(req, res, fields) : undefined,
+        declared.decidesOnWhatWasSeen ? seen : undefined,
       );
       const base = req.baseUrl;
       if (outcome.type === 'InProgress')
@@ -302,9 +303,9 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
   const clientPath = (req: Request) => `/clients/${clientIdOf(req)}`;
 
   router.post(
-    '/assign-next',
+    formActions.assignNext.path,
     action(
-      () => '/assign-next',
+      formActions.assignNext,
       'assigned',
       (_req, res) => (context) => kit.review.assignNext(principalOf(res), undefined, context),
       (_req, value) => {
@@ -314,37 +315,36 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
     ),
   );
   router.post(
-    '/clients/:clientId/assign',
+    formActions.assign.path,
     action(
-      (req) => `${clientPath(req)}/assign`,
+      formActions.assign,
       'assigned',
       (req, res) => (context) => kit.review.assign(principalOf(res), clientIdOf(req), context),
       (req) => (req.body.returnTo === 'queue' ? '/' : clientPath(req)),
     ),
   );
   router.post(
-    '/clients/:clientId/release',
+    formActions.release.path,
     action(
-      (req) => `${clientPath(req)}/release`,
+      formActions.release,
       'released',
       (req, res) => (context) => kit.review.release(principalOf(res), clientIdOf(req), context),
       clientPath,
     ),
   );
   router.post(
-    '/clients/:clientId/approve',
+    formActions.approve.path,
     action(
-      (req) => `${clientPath(req)}/approve`,
+      formActions.approve,
       'approved',
       (req, res) => (context) => kit.compliance.approve(principalOf(res), clientIdOf(req), context),
       clientPath,
-      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
-    '/clients/:clientId/request-resubmission',
+    formActions.requestResubmission.path,
     action(
-      (req) => `${clientPath(req)}/request-resubmission`,
+      formActions.requestResubmission,
       'resubmission-requested',
       (req, res, fields) => (context) => {
         const requirements = [0, 1, 2]
@@ -362,13 +362,12 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
         );
       },
       clientPath,
-      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
-    '/clients/:clientId/terms-signed',
+    formActions.markTermsSigned.path,
     action(
-      (req) => `${clientPath(req)}/terms-signed`,
+      formActions.markTermsSigned,
       'terms-signed',
       (req, res, fields) => (context) =>
         kit.compliance.markTermsSigned(
@@ -384,33 +383,30 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
           context,
         ),
       clientPath,
-      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
-    '/clients/:clientId/delete',
+    formActions.delete.path,
     action(
-      (req) => `${clientPath(req)}/delete`,
+      formActions.delete,
       'deleted',
       (req, res) => (context) => kit.review.delete(principalOf(res), clientIdOf(req), context),
       clientPath,
-      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
-    '/clients/:clientId/redact',
+    formActions.redact.path,
     action(
-      (req) => `${clientPath(req)}/redact`,
+      formActions.redact,
       'redacted',
       (req, res) => (context) => kit.redaction.redact(principalOf(res), clientIdOf(req), context),
       clientPath,
-      { decidesOnWhatWasSeen: true },
     ),
   );
   router.post(
-    '/clients/:clientId/screening-hits/:hitId/resolve',
+    formActions.resolveHit.path,
     action(
-      (req) => `${clientPath(req)}/screening-hits/${String(req.params.hitId ?? '')}/resolve`,
+      formActions.resolveHit,
       'hit-resolved',
       (req, res, fields) => (context) =>
         kit.screening.resolveHit(
@@ -421,7 +417,6 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
           context,
         ),
       clientPath,
-      { decidesOnWhatWasSeen: true },
     ),
   );
 

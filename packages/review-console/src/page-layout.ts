@@ -1,3 +1,4 @@
+import type { FormTarget } from './form-actions.js';
 import { html, type SafeHtml } from './html-template.js';
 import type { Reviewer } from './reviewer.js';
 
@@ -43,22 +44,22 @@ ${content}
 export const formGuards = (context: PageContext): SafeHtml =>
   html`<input type="hidden" name="_csrf" value="${context.csrfToken}"><input type="hidden" name="_idempotencyKey" value="${crypto.randomUUID()}">`;
 
-/** The hidden field of a decision form: the `updatedAt` of the client its page showed. */
+/** The hidden field of a decision form: the version (`clientVersion`) of the client its page showed. */
 export const SEEN_FIELD = '_seen';
-
-/** The hidden field that ties a decision form to the client as its page showed it. */
-export const seenField = (updatedAt: string): SafeHtml =>
-  html`<input type="hidden" name="${SEEN_FIELD}" value="${updatedAt}">`;
 
 /** A form that posts one action; disabled (and not submittable) in read-only mode. */
 export const actionForm = (
   context: PageContext,
-  action: string,
+  target: FormTarget,
   label: string,
   fields: SafeHtml | string = '',
   options: { readonly className?: string; readonly disabled?: boolean; readonly describedBy?: string } = {},
-): SafeHtml => html`<form method="post" action="${context.base}${action}" class="${options.className ?? 'action'}">
-${formGuards(context)}${fields}
+): SafeHtml => html`<form method="post" action="${context.base}${target.path}" class="${options.className ?? 'action'}">
+${formGuards(context)}${
+  target.seenVersion === undefined
+    ? ''
+    : html`<input type="hidden" name="${SEEN_FIELD}" value="${target.seenVersion}">`
+}${fields}
 <button type="submit"${context.readOnly || options.disabled ? html` disabled` : ''}${
   options.describedBy ? html` aria-describedby="${options.describedBy}"` : ''
 }>${label}</button>

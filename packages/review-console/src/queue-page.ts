@@ -1,5 +1,6 @@
 import type { ReviewQueueResponse } from '@onboarding-kit/core';
 import { ageOf, clientName, screeningLabel, statusLabels } from './client-labels.js';
+import { formActions, formTarget } from './form-actions.js';
 import { html, type SafeHtml } from './html-template.js';
 import { actionForm, type PageContext, pageLayout } from './page-layout.js';
 
@@ -52,7 +53,7 @@ export const queuePage = (
       ? ''
       : actionForm(
           context,
-          `/clients/${client.id}/assign`,
+          formTarget(formActions.assign, { clientId: client.id }, client),
           'Assign to me',
           html`<input type="hidden" name="returnTo" value="queue">`,
           {
@@ -71,7 +72,7 @@ ${notice}
   <h2 id="counts-heading" class="visually-hidden">Waiting clients</h2>
   <p><span class="count">${queue.counts.ONBOARDING_UNDER_REVIEW}</span> under review ·
      <span class="count">${queue.counts.WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE}</span> waiting for terms</p>
-  ${actionForm(context, '/assign-next', 'Assign me the next unassigned client', '', { className: 'primary' })}
+  ${actionForm(context, formTarget(formActions.assignNext, {}), 'Assign me the next unassigned client', '', { className: 'primary' })}
 </section>
 <form method="get" action="${context.base}/" class="filters" aria-label="Filters">
   ${choice('status', 'Status', filters.status, [

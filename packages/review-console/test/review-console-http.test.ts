@@ -1,4 +1,5 @@
 import {
+  clientVersion,
   createOnboardingKit,
   demoIdentities,
   exampleIndividualPayload,
@@ -7,8 +8,10 @@ import {
 import { fingerprintRequestBody } from '@onboarding-kit/core/adapter';
 import { createMemoryAdapters } from '@onboarding-kit/memory';
 import express from 'express';
+import { ResultAsync } from 'neverthrow';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { actionPath, formActions, formTarget } from '../src/form-actions.js';
 import { CONSOLE_CONTENT_SECURITY_POLICY, createReviewConsole } from '../src/index.js';
 import { exampleListScreening } from './browser/list-screening.js';
 
@@ -193,7 +196,7 @@ describe('review console over HTTP (memory kit, real Express)', () => {
       .send(approveForm);
     expect(stale.status).toBe(409);
     expect(stale.text).toContain('The client changed after this page was opened');
-    expect(approveForm._seen).toBe(client.updatedAt);
+    expect(approveForm._seen).toBe(clientVersion(client));
     const stored = (await kit.review.get(alice, client.id))._unsafeUnwrap();
     expect(stored.status).toBe('ONBOARDING_UNDER_REVIEW');
     expect(stored.individualProfile?.lastName).toBe('Someone-Else');
@@ -208,6 +211,116 @@ describe('review console over HTTP (memory kit, real Express)', () => {
     expect((await kit.review.get(alice, client.id))._unsafeUnwrap().status).toBe(
       'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
     );
+  });
+
+  it('a change that commits between the page and the command (after any read the console could make) is 409, and the form key is released', async () => {
+    const adapters = createMemoryAdapters();
+    const kit = createOnboardingKit(adapters);
+    const manager = demoIdentities.managerA.principal;
+    const bob = { kind: 'compliance' as const, complianceId: 'bob' };
+    adapters.testing.putTemporaryFile(principalKey(manager), 'passport.pdf', new Uint8Array(16).fill(1));
+    const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    // The resubmission lands at the last moment: inside the approval call, before its transaction.
+    let meanwhile: (() => Promise<void>) | undefined = async () => {
+      (
+        await kit.compliance.requestResubmission(bob, client.id, { reason: 'Another passport' })
+      )._unsafeUnwrap();
+      adapters.testing.putTemporaryFile(principalKey(manager), 'passport-2.pdf', new Uint8Array(16).fill(2));
+      (
+        await kit.clients.resubmitIndividual(
+          manager,
+          client.id,
+          exampleIndividualPayload({ idDocuments: ['passport-2.pdf'] }),
+        )
+      )._unsafeUnwrap();
+    };
+    const racingKit: typeof kit = {
+      ...kit,
+      compliance: {
+        ...kit.compliance,
+        approve: (principal, clientId, context) => {
+          const change = meanwhile ?? (async () => undefined);
+          meanwhile = undefined;
+          return ResultAsync.fromSafePromise(change()).andThen(() =>
+            kit.compliance.approve(principal, clientId, context),
+          );
+        },
+      },
+    };
+    const app = express();
+    app.use('/review', createReviewConsole({ kit: racingKit, reviewerOf: () => ({ id: 'alice' }) }));
+    const approvePath = `/review/clients/${client.id}/approve`;
+    const page = (await request(app).get(`/review/clients/${client.id}`)).text;
+    const staleForm = formFields(page, approvePath);
+
+    const stale = await request(app).post(approvePath).type('form').send(staleForm);
+    expect(stale.status).toBe(409);
+    expect(stale.text).toContain('The client changed after this page was opened');
+    const alice = { kind: 'compliance' as const, complianceId: 'alice' };
+    expect((await kit.review.get(alice, client.id))._unsafeUnwrap().status).toBe('ONBOARDING_UNDER_REVIEW');
+    const trail = (await kit.audit.list(alice, client.id, { limit: 100 }))._unsafeUnwrap().data;
+    expect(trail.map((entry: { action: string }) => entry.action)).toEqual([
+      'create',
+      'request-resubmission',
+      'resubmit',
+    ]);
+    // A retry of the same form (a day later or now) runs again and is refused again: never replayed as done.
+    expect((await request(app).post(approvePath).type('form').send(staleForm)).status).toBe(409);
+    // The key was released, not recorded: the page opened afresh, sent under the same key, approves.
+    const fresh = formFields((await request(app).get(`/review/clients/${client.id}`)).text, approvePath);
+    const approved = await request(app)
+      .post(approvePath)
+      .type('form')
+      .send({ ...fresh, _idempotencyKey: staleForm._idempotencyKey });
+    expect(approved.status).toBe(303);
+    expect(approved.headers.location).toContain('notice=approved');
+    expect((await kit.review.get(alice, client.id))._unsafeUnwrap().status).toBe(
+      'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE',
+    );
+  });
+
+  it("every action that decides on what its page showed: 400 without the client's version, 409 with another, nothing done", async () => {
+    const { app, kit, client } = await host();
+    const alice = { kind: 'compliance' as const, complianceId: 'alice' };
+    const page = (await request(app).get(`/review/clients/${client.id}`).set('x-test-staff', 'alice')).text;
+    const { _csrf } = formFields(page, `/review/clients/${client.id}/approve`);
+    const trail = async () => (await kit.audit.list(alice, client.id, { limit: 100 }))._unsafeUnwrap().data;
+    const before = { client: (await kit.review.get(alice, client.id))._unsafeUnwrap(), trail: await trail() };
+    const deciding = Object.values(formActions).filter((action) => action.decidesOnWhatWasSeen);
+    expect(deciding.length).toBe(8);
+    for (const action of deciding) {
+      const path = `/review${actionPath(action.path, { clientId: client.id, hitId: crypto.randomUUID() })}`;
+      const post = (fields: Record<string, string>) =>
+        request(app)
+          .post(path)
+          .set('x-test-staff', 'alice')
+          .type('form')
+          .send({
+            _csrf,
+            _idempotencyKey: crypto.randomUUID(),
+            // What each form's own fields would hold, so that only the version can refuse it.
+            reason: 'r',
+            decision: 'DISMISSED',
+            termsVersion: 'v1',
+            signedAt: new Date().toISOString(),
+            signatoryName: 'Camille Durand',
+            ...fields,
+          });
+      expect((await post({})).status, `${path} without _seen`).toBe(400);
+      expect((await post({ _seen: 'not-a-version' })).status, `${path} with a malformed _seen`).toBe(400);
+      expect((await post({ _seen: 'f'.repeat(64) })).status, `${path} with another version`).toBe(409);
+    }
+    expect({
+      client: (await kit.review.get(alice, client.id))._unsafeUnwrap(),
+      trail: await trail(),
+    }).toEqual(before);
+    // The forms the pages build carry the version: they cannot leave it out.
+    expect(formTarget(formActions.approve, { clientId: client.id }, client).seenVersion).toBe(
+      clientVersion(client),
+    );
+    // @ts-expect-error an action that decides on what was seen needs the client its page shows
+    formTarget(formActions.approve, { clientId: client.id });
+    expect(formTarget(formActions.assignNext, {}).seenVersion).toBeUndefined();
   });
 
   it('read-only: every page, and 405 on every write', async () => {

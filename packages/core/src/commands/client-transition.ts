@@ -2,6 +2,7 @@ import { err, errAsync, okAsync, type Result, type ResultAsync } from 'neverthro
 import { auditActionOfTrigger, auditActorKey, auditActorOf, auditChanges } from '../domain/audit-entry.js';
 import { historyEntry, type StoredClient, toClientResponse } from '../domain/client.js';
 import { eventsOfCommand } from '../domain/client-events.js';
+import { refuseChangedClient } from '../domain/client-version.js';
 import type { DocumentRecord } from '../domain/documents.js';
 import { type ClientStatusTrigger, transitionClientStatus } from '../domain/status-machine.js';
 import { clientNotFound, clientTypeMismatch, type DomainError, invalidStatus } from '../errors.js';
@@ -12,9 +13,24 @@ import type { Client, ClientStatus, ClientType } from '../schemas/client-respons
 import { isUuid } from '../validation/parse-request.js';
 import { type CommandTransaction, type IdempotentCommandContext, runCommand } from './idempotent-command.js';
 
+/**
+ * The context of a command on one client that its caller decided on as it saw it (a reviewer's
+ * form, a compliance call with `If-Match`).
+ */
+export type ClientCommandContext = IdempotentCommandContext & {
+  /**
+   * The client's `clientVersion` as the caller saw it. Compared with the client as locked in the
+   * command's transaction: another version is `ClientChanged`, and nothing is written. Absent: no
+   * comparison.
+   */
+  readonly expectedVersion?: string;
+};
+
 /** One move of the status machine on an existing client, as a command. */
 export type ClientTransition = {
   readonly clientId: string;
+  /** The version the caller decided on (`ClientCommandContext`), checked on the locked client. */
+  readonly expectedVersion?: string | undefined;
   readonly trigger: Exclude<ClientStatusTrigger, 'CREATE'>;
   /** Who moves it: the audit entry's actor, and (as `principalKey`) the status history's. */
   readonly actor: AuditActor;
@@ -35,11 +51,17 @@ export type ClientTransition = {
 
 /** The target status if the move is allowed for this caller on this client, else the refusal. */
 export const checkTransition = (
-  transition: Pick<ClientTransition, 'clientId' | 'trigger' | 'visibleTo' | 'expectedType' | 'refuseBody'>,
+  transition: Pick<
+    ClientTransition,
+    'clientId' | 'trigger' | 'visibleTo' | 'expectedType' | 'refuseBody' | 'expectedVersion'
+  >,
   client: StoredClient | null,
 ): Result<{ client: StoredClient; to: ClientStatus }, DomainError> => {
   const { clientId, trigger, expectedType } = transition;
   if (client === null || !transition.visibleTo(client)) return err(clientNotFound(clientId));
+  // Before any other refusal: what the caller saw is not what is there, whatever else is wrong.
+  const changed = refuseChangedClient(transition.expectedVersion, client);
+  if (changed !== undefined) return err(changed);
   if (expectedType !== undefined && client.clientType !== expectedType) {
     return err(clientTypeMismatch(clientId, client.clientType, expectedType));
   }
@@ -118,7 +140,7 @@ export const runClientTransition = (
  */
 export const deleteClient = (
   ctx: KitContext,
-  command: IdempotentCommandContext | undefined,
+  command: ClientCommandContext | undefined,
   principal: Principal,
   clientId: string,
   visibleTo: (client: StoredClient) => boolean,
@@ -128,6 +150,7 @@ export const deleteClient = (
       ? runClientTransition(ctx, transaction, {
           clientId,
           trigger: 'DELETE',
+          expectedVersion: command?.expectedVersion,
           actor: auditActorOf(principal),
           visibleTo,
           apply: (client, to, at) => ({

@@ -1,6 +1,6 @@
 import { errAsync, type ResultAsync } from 'neverthrow';
-import { runClientTransition } from '../commands/client-transition.js';
-import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
+import { type ClientCommandContext, runClientTransition } from '../commands/client-transition.js';
+import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import type { StoredClient } from '../domain/client.js';
 import { refuseUnknownRequirementFields } from '../domain/resubmission-requirements.js';
@@ -18,21 +18,21 @@ export interface ComplianceService {
   approve(
     principal: CompliancePrincipal,
     clientId: string,
-    context?: IdempotentCommandContext,
+    context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
   /** `body`: `{ reason, requirements? }` (decisions §12). */
   requestResubmission(
     principal: CompliancePrincipal,
     clientId: string,
     body: unknown,
-    context?: IdempotentCommandContext,
+    context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
   /** `body`: the evidence of the signature, or undefined when there is none to record. */
   markTermsSigned(
     principal: CompliancePrincipal,
     clientId: string,
     body?: unknown,
-    context?: IdempotentCommandContext,
+    context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
 }
 
@@ -55,12 +55,13 @@ export const createComplianceService = (ctx: KitContext): ComplianceService => {
     principal: CompliancePrincipal,
     clientId: string,
     move: ReviewMove,
-    command: IdempotentCommandContext | undefined,
+    command: ClientCommandContext | undefined,
   ): ResultAsync<Client, DomainError> =>
     runCommand(ctx, command, (transaction) =>
       isUuid(clientId)
         ? runClientTransition(ctx, transaction, {
             clientId,
+            expectedVersion: command?.expectedVersion,
             trigger: move.trigger,
             actor: auditActorOf(principal),
             visibleTo: () => true,

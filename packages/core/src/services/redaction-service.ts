@@ -1,5 +1,6 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
+import type { ClientCommandContext } from '../commands/client-transition.js';
+import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import { type StoredClient, toClientResponse } from '../domain/client.js';
 import {
@@ -8,6 +9,7 @@ import {
   redactClient,
   redactClientEvent,
 } from '../domain/client-redaction.js';
+import { refuseChangedClient } from '../domain/client-version.js';
 import { clientNotFound, type DomainError, invalidStatus, storageUnavailable } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { RecordedOutcome } from '../ports/idempotency-store.js';
@@ -25,7 +27,7 @@ export interface RedactionService {
   redact(
     principal: CompliancePrincipal,
     clientId: string,
-    context?: IdempotentCommandContext,
+    context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
   /**
    * The retention job: redacts up to `batchSize` clients deleted longer ago than
@@ -82,7 +84,7 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
   const redact = (
     clientId: string,
     actor: AuditActor,
-    command: IdempotentCommandContext | undefined,
+    command: ClientCommandContext | undefined,
   ): ResultAsync<Client, DomainError> =>
     runCommand(ctx, command, (transaction) => {
       if (!isUuid(clientId)) return errAsync(clientNotFound(clientId));
@@ -90,6 +92,9 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
         .findById(clientId)
         .andThen((found): ResultAsync<StoredClient, DomainError> => {
           if (found === null) return errAsync(clientNotFound(clientId));
+          // Checked before the documents go too, not only on the locked row: a stale form erases nothing.
+          const changed = refuseChangedClient(command?.expectedVersion, found);
+          if (changed !== undefined) return errAsync(changed);
           if (found.status !== 'DELETED') return errAsync(invalidStatus(clientId, found.status, 'REDACT'));
           return okAsync(found);
         })
@@ -102,6 +107,8 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
                   transaction((tx) =>
                     tx.clients.findForUpdate(clientId).andThen((client) => {
                       if (client === null) return errAsync(clientNotFound(clientId));
+                      const moved = refuseChangedClient(command?.expectedVersion, client);
+                      if (moved !== undefined) return errAsync(moved);
                       if (client.redactedAt !== null) return okAsync(toClientResponse(client));
                       if (client.status !== 'DELETED') {
                         return errAsync(invalidStatus(clientId, client.status, 'REDACT'));

@@ -1,5 +1,5 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
-import { deleteClient } from '../commands/client-transition.js';
+import { type ClientCommandContext, deleteClient } from '../commands/client-transition.js';
 import {
   type CommandStores,
   type IdempotentCommandContext,
@@ -7,6 +7,7 @@ import {
 } from '../commands/idempotent-command.js';
 import { auditActorOf, type CommandAuditEntry } from '../domain/audit-entry.js';
 import { type StoredClient, toClientResponse } from '../domain/client.js';
+import { refuseChangedClient } from '../domain/client-version.js';
 import { isReviewQueueStatus, type ReviewQueueStatus, reviewQueueStatuses } from '../domain/review-queue.js';
 import { clientNotFound, type DomainError, invalidStatus } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
@@ -38,7 +39,7 @@ export interface ReviewService {
   assign(
     principal: CompliancePrincipal,
     clientId: string,
-    context?: IdempotentCommandContext,
+    context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
   /**
    * Assigns the caller the oldest unassigned waiting client (`body`: optional filters), or answers
@@ -53,13 +54,13 @@ export interface ReviewService {
   release(
     principal: CompliancePrincipal,
     clientId: string,
-    context?: IdempotentCommandContext,
+    context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
   /** Deletes the client (any status but DELETED), with the reviewer as the actor. */
   delete(
     principal: CompliancePrincipal,
     clientId: string,
-    context?: IdempotentCommandContext,
+    context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
 }
 
@@ -175,6 +176,8 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           ? transaction((tx) =>
               tx.clients.findForUpdate(clientId).andThen((client) => {
                 if (client === null) return errAsync(clientNotFound(clientId));
+                const changed = refuseChangedClient(command?.expectedVersion, client);
+                if (changed !== undefined) return errAsync(changed);
                 if (!isReviewQueueStatus(client.status)) {
                   return errAsync(invalidStatus(client.id, client.status, 'ASSIGN'));
                 }
@@ -216,6 +219,8 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           ? transaction((tx) =>
               tx.clients.findForUpdate(clientId).andThen((client) => {
                 if (client === null) return errAsync(clientNotFound(clientId));
+                const changed = refuseChangedClient(command?.expectedVersion, client);
+                if (changed !== undefined) return errAsync(changed);
                 if (client.assignee === null) return okAsync(toClientResponse(client));
                 return reassign(tx, principal, client, null).map(toClientResponse);
               }),

@@ -1,8 +1,10 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
-import { type IdempotentCommandContext, runCommand } from '../commands/idempotent-command.js';
+import type { ClientCommandContext } from '../commands/client-transition.js';
+import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import { type StoredClient, toClientResponse } from '../domain/client.js';
 import { screeningCompletedEvent } from '../domain/client-events.js';
+import { refuseChangedClient } from '../domain/client-version.js';
 import { completedScreening, screeningAuditChanges, screeningSubjectsOf } from '../domain/screening.js';
 import {
   clientNotFound,
@@ -66,7 +68,7 @@ export interface ScreeningService {
     clientId: string,
     hitId: string,
     body: unknown,
-    context?: IdempotentCommandContext,
+    context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
 }
 
@@ -201,6 +203,8 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
             tx.clients.findForUpdate(clientId).andThen((client) => {
               // Compliance sees every manager's clients.
               if (client === null) return errAsync(clientNotFound(clientId));
+              const changed = refuseChangedClient(command?.expectedVersion, client);
+              if (changed !== undefined) return errAsync(changed);
               // A deleted client's review is over: its hits stay as they were decided.
               if (client.status === 'DELETED') {
                 return errAsync(invalidStatus(clientId, client.status, 'RESOLVE_SCREENING_HIT'));
