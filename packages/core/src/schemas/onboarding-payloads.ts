@@ -17,8 +17,10 @@ import {
 } from '../validation/cross-field-rules.js';
 import { DATE_OF_BIRTH_MESSAGE, isDateOfBirth } from '../validation/date-of-birth.js';
 import {
+  DIRECTION_OVERRIDE_MESSAGE,
   hasLetter,
   isStorableText,
+  keepsItsOrder,
   NAME_WITHOUT_LETTER_MESSAGE,
   UNSTORABLE_TEXT_MESSAGE,
 } from '../validation/parse-request.js';
@@ -89,8 +91,14 @@ const nullableString = () =>
 
 /** A name is reported once: an empty, blank or unstorable one as such, not also as letterless. */
 const holdsLetterIfText = (value: string) => isBlank(value) || !isStorableText(value) || hasLetter(value);
+/** A name with a letter is checked for what reorders it on screen; any other is reported as what it is. */
+const keepsItsOrderIfNamed = (value: string) =>
+  isBlank(value) || !isStorableText(value) || !hasLetter(value) || keepsItsOrder(value);
 /** A person's or company's name, screened (domain/screening.ts): it must hold a letter. */
-const requiredName = () => requiredString().refine(holdsLetterIfText, NAME_WITHOUT_LETTER_MESSAGE);
+const requiredName = () =>
+  requiredString()
+    .refine(holdsLetterIfText, NAME_WITHOUT_LETTER_MESSAGE)
+    .refine(keepsItsOrderIfNamed, DIRECTION_OVERRIDE_MESSAGE);
 /** An optional name (a third-party account's owner): null, absent or blank, or with a letter. */
 const nullableName = () =>
   z
@@ -98,6 +106,7 @@ const nullableName = () =>
     .max(MAX_STRING_LENGTH, tooLong)
     .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
     .refine(holdsLetterIfText, NAME_WITHOUT_LETTER_MESSAGE)
+    .refine(keepsItsOrderIfNamed, DIRECTION_OVERRIDE_MESSAGE)
     .nullable()
     .optional();
 

@@ -100,3 +100,17 @@ export const NAME_WITHOUT_LETTER_MESSAGE = 'Must contain a letter';
 
 /** True when `name` holds a letter of any script. */
 export const hasLetter = (name: string): boolean => LETTER.test(name);
+
+/**
+ * Characters that reorder the text around them on screen (bidirectional embeddings, overrides and
+ * isolates, U+202A–U+202E and U+2066–U+2069): `\u202EvolokoS` shows as `Sokolov` to a reviewer
+ * while the screening reads `volokoS`. No name needs them (the marks U+200E, U+200F and U+061C,
+ * which move no letter, stay allowed): a name holding one is refused.
+ */
+const DIRECTION_OVERRIDE = /[\u202A-\u202E\u2066-\u2069]/u;
+
+export const DIRECTION_OVERRIDE_MESSAGE =
+  'Must not contain bidirectional embedding, override or isolate characters (U+202A-U+202E, U+2066-U+2069)';
+
+/** True when `name` holds no character that reorders the text it is shown in. */
+export const keepsItsOrder = (name: string): boolean => !DIRECTION_OVERRIDE.test(name);

@@ -116,6 +116,28 @@ describe('every name of a payload holds a letter (it is screened)', () => {
     for (const name of withLetters) parsedValueOf(schema, payload(name));
   });
 
+  it.each(cases)(
+    '$path: a name holding a character that reorders it on screen is refused there',
+    ({ path, schema, payload }) => {
+      // U+202E shows `volokoS` as `Sokolov` to a reviewer, while the screening reads `volokos`.
+      for (const name of [
+        '\u202EvolokoS',
+        'Dmitri \u202DSokolov\u202C',
+        '\u2067Sokolov\u2069',
+        '\u202ASok\u202Bolov',
+      ]) {
+        expect(parameterErrorsOf(schema, payload(name)), JSON.stringify(name)).toEqual({
+          [path]: [
+            'Must not contain bidirectional embedding, override or isolate characters (U+202A-U+202E, U+2066-U+2069)',
+          ],
+        });
+      }
+      // The marks that move no letter stay allowed (a right-to-left mark beside a Latin name, the Arabic letter mark).
+      for (const name of ['\u200FSokolov', 'محمد\u061C', 'Sokolov\u200E'])
+        parsedValueOf(schema, payload(name));
+    },
+  );
+
   it('an unstorable name is reported as unstorable only', () => {
     const payload: LoosePayload = exampleEntityPayload();
     payload.company.name = '\ud800';

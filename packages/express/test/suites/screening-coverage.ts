@@ -208,6 +208,28 @@ export const describeScreeningCoverage = () => {
       ['Dmitri', 'ᏚokoIov'],
     ];
 
+    test('a listed name shown reversed by a bidi override is a 400 at its field, and nothing is created', async () => {
+      const { createIndividual } = screeningHttp(h);
+      const before = await h.api.get('/manager/v1/clients').set('SERVICE_API_KEY', h.keys.managerA);
+      const payload: LoosePayload = exampleIndividualPayload();
+      payload.profile.firstName = 'Dmitri';
+      // Shown as `Sokolov` to a reviewer; read `volokoS` by the screening.
+      payload.profile.lastName = '\u202EvolokoS';
+      const refused = await createIndividual(payload);
+      expect([refused.status, refused.body]).toEqual([
+        400,
+        errorBody('VALIDATION_FAILED', expect.any(String), {
+          'profile.lastName': [
+            'Must not contain bidirectional embedding, override or isolate characters (U+202A-U+202E, U+2066-U+2069)',
+          ],
+        }),
+      ]);
+      const after = await h.api.get('/manager/v1/clients').set('SERVICE_API_KEY', h.keys.managerA);
+      expect(after.body.data.map(({ id }: { id: string }) => id)).toEqual(
+        before.body.data.map(({ id }: { id: string }) => id),
+      );
+    });
+
     test.each(evasions)(
       'the profile %s %s is a POSSIBLE_MATCH of Dmitri Sokolov, not approvable',
       async (first, last) => {
