@@ -25,3 +25,36 @@ export const foldConfusables = (word: string): string => {
   }
   return folded;
 };
+
+const ASCII_LETTER = /[A-Za-z]/;
+const LOWER_CASE_LETTER = /\p{Ll}/u;
+
+/**
+ * A word as it reads to the eye: each character that is no ASCII letter but that Unicode's
+ * confusables map to ASCII letters (a digit `0` or `1`, a `|`, a Cyrillic `Ѕ`, a Greek `Ο`) becomes
+ * them, in the case of the letter it stands for (a caseless digit in the word's case: `S0k0l0v` →
+ * `Sokolov`, `SMIRN0V` → `SMIRNOV`). A word holding an ASCII letter is read so character by
+ * character (`Be1ov`); a word of none only when every character reads as Latin letters (`ВЕӀОѴ` →
+ * `BELOV`): a word wholly of another script that does not is a word of that script (`Белов`).
+ */
+export const lookAlikeWord = (word: string): string => {
+  const lowerCaseWord = LOWER_CASE_LETTER.test(word);
+  let read = '';
+  let whole = true;
+  for (const character of word) {
+    if (ASCII_LETTER.test(character)) {
+      read += character;
+      continue;
+    }
+    const prototype = unhomoglyph(character);
+    if (!ASCII_LETTERS.test(prototype)) {
+      read += character;
+      whole = false;
+      continue;
+    }
+    const upper =
+      character !== character.toLowerCase() || (character === character.toUpperCase() && !lowerCaseWord);
+    read += upper ? prototype.toUpperCase() : prototype.toLowerCase();
+  }
+  return whole || ASCII_LETTER.test(word) ? read : word;
+};

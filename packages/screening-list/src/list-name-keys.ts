@@ -1,6 +1,6 @@
 import { screeningKeysOfWords } from '@onboarding-kit/core/adapter';
 import { foldLegalForms, isLegalForm } from './legal-forms.js';
-import { nameWords, wordStartReading } from './normalize-name.js';
+import { nameWords, otherReadings } from './normalize-name.js';
 
 /**
  * The keys under which the kit indexes a name for monitoring when it screens with this package's
@@ -16,7 +16,7 @@ export const listNameKeys = (name: string): string[] => {
     const named = foldLegalForms(words).filter((word) => !isLegalForm(word));
     return screeningKeysOfWords(named.length > 0 ? named : words);
   };
-  // A capital I inside a word read both ways, as the matcher does (`DeepakIyer`).
-  const other = wordStartReading(name);
-  return other === undefined ? keysOf(name) : [...new Set([...keysOf(name), ...keysOf(other)])];
+  // Every reading the matcher screens (`DeepakIyer` both ways, `S0k0l0v` as it reads to the eye).
+  const others = otherReadings(name);
+  return others.length === 0 ? keysOf(name) : [...new Set([name, ...others].flatMap(keysOf))];
 };

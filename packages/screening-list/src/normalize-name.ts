@@ -1,5 +1,5 @@
 import anyAscii from 'any-ascii';
-import { foldConfusables } from './fold-confusables.js';
+import { foldConfusables, lookAlikeWord } from './fold-confusables.js';
 
 /** Format characters (zero-width joiners and spaces, bidirectional marks, soft hyphens): never part of a name. */
 const FORMAT = /\p{Cf}/gu;
@@ -179,6 +179,45 @@ export const wordStartReading = (name: string): string | undefined => {
   if (!I_INSIDE_A_WORD.test(name)) return undefined;
   const reading = name.replace(I_FOR_L, ' I');
   return normalizeName(reading) === normalizeName(name) ? undefined : reading;
+};
+
+/** Characters a name written in plain Latin letters holds: no digit, symbol or other script to read otherwise. */
+const PLAIN_LATIN_NAME = /^[A-Za-z\s'’.,-]*$/;
+
+/**
+ * The name read with each word in disguise written in the Latin letters it imitates
+ * (`lookAlikeWord`: `S0k0l0v`, `Be|ov`, a whole word of Cyrillic capitals `ВЕӀОѴ`), when that reads
+ * other words than `nameWords`, which transliterates another script and keeps digits: both
+ * readings are screened.
+ */
+export const lookAlikeReading = (name: string): string | undefined => {
+  if (PLAIN_LATIN_NAME.test(name)) return undefined;
+  const reading = name.normalize('NFKC').replace(FORMAT, '').split(/(\s+)/u).map(lookAlikeWord).join('');
+  return normalizeName(reading) === normalizeName(name) ? undefined : reading;
+};
+
+/**
+ * The other readings of a name screened beside `nameWords`' (`wordStartReading`,
+ * `lookAlikeReading`, and the first of the second), each reading other words.
+ */
+export const otherReadings = (name: string): string[] => {
+  const lookAlike = lookAlikeReading(name);
+  const readings = [
+    wordStartReading(name),
+    lookAlike,
+    lookAlike === undefined ? undefined : wordStartReading(lookAlike),
+  ];
+  const primary = normalizeName(name);
+  const seen = new Set([primary]);
+  const other: string[] = [];
+  for (const reading of readings) {
+    if (reading === undefined) continue;
+    const normalized = normalizeName(reading);
+    if (seen.has(normalized)) continue;
+    seen.add(normalized);
+    other.push(reading);
+  }
+  return other;
 };
 
 /** A name normalized (`nameWords`), its words joined by one space. */

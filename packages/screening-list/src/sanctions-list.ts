@@ -4,7 +4,7 @@ import { birthDateEvidence } from './birth-date-evidence.js';
 import { foldLegalForms } from './legal-forms.js';
 import { createNameIndexBuilder, type NameIndex } from './name-index.js';
 import { explainName, type NamePairing, type NameScore, scoreName, type WeightedWord } from './name-score.js';
-import { nameWords, wordStartReading, writtenWords } from './normalize-name.js';
+import { nameWords, otherReadings, writtenWords } from './normalize-name.js';
 import { type ListTarget, readTargetsCsv, type SanctionsListUnreadable } from './targets-csv.js';
 
 /** Who is screened: a person, or an organization (a company, a legal UBO); the client's country if known. */
@@ -399,15 +399,18 @@ export const loadSanctionsList = (
       size,
       targets: () => loaded.values(),
       // A name with a capital I inside a word is screened as read both ways (`DeepakIyer`: an l,
-      // or a word's start): each target answers once, with its better score.
+      // or a word's start), and one with words in disguise also as it reads to the eye
+      // (`S0k0l0v`, `ВЕӀОѴ`): each target answers once, with its best score.
       match: (screened, threshold = DEFAULT_MATCH_THRESHOLD, targetIds) => {
         const matches = matchReading(screened, threshold, targetIds);
-        const other = wordStartReading(screened.name);
-        if (other === undefined) return matches;
+        const others = otherReadings(screened.name);
+        if (others.length === 0) return matches;
         const best = new Map(matches.map((match) => [match.targetId, match]));
-        for (const match of matchReading({ ...screened, name: other }, threshold, targetIds)) {
-          const known = best.get(match.targetId);
-          if (known === undefined || match.score > known.score) best.set(match.targetId, match);
+        for (const other of others) {
+          for (const match of matchReading({ ...screened, name: other }, threshold, targetIds)) {
+            const known = best.get(match.targetId);
+            if (known === undefined || match.score > known.score) best.set(match.targetId, match);
+          }
         }
         return sortMatches([...best.values()]);
       },

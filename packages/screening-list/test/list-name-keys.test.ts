@@ -55,6 +55,9 @@ describe('listNameKeys: the monitoring index keys of a name as the list matcher 
       ['김정은', 'Kim Jong Un'],
       ['Ｄｍｉｔｒｉ Ｓｏｋｏｌｏｖ', 'Dmitri Sokolov'],
       ['Siemens Aktiengesellschaft', 'Siemens AG'],
+      // Words written in look-alikes of Latin letters: digits, a word of Cyrillic capitals.
+      ['Dmitri S0k0l0v', 'Dmitri Sokolov'],
+      ['DMITRI ЅОКОӀОѴ', 'Dmitri Sokolov'],
     ] as const) {
       expect(shareAKey(listNameKeys, written, transliterated), `${written} / ${transliterated}`).toBe(true);
     }

@@ -122,6 +122,21 @@ describe('the classes of variation a screened name is found through', () => {
     const both = screening.match(person('DeepakIyer'), 0);
     expect(new Set(ids(both)).size).toBe(both.length);
   });
+  it('reads a word written in look-alikes of Latin letters as those letters: digits, symbols, a whole word of another script', async () => {
+    const screening = await list();
+    // Unicode's confusables (UTS #39) read 0 as O, 1 and | as l; Cyrillic А В Е Ѕ as A B E S.
+    expect(ids(screening.match(person('Igor SMIRN0V')))).toContain('smirnov');
+    expect(ids(screening.match(person('Viktor Be1ov')))).toContain('belov');
+    expect(ids(screening.match(person('Viktor Be|ov')))).toContain('belov');
+    // A word mixing another script's look-alikes with a digit: Cyrillic Ѕ, о and е, a digit 1.
+    expect(ids(screening.match(person('Viktor \u0412\u0435\u0031\u043ev')))).toContain('belov');
+    expect(ids(screening.match(person('Igor \u0405mirn\u043e\u0076')))).toContain('smirnov');
+    // A whole word of Cyrillic capitals that look like Latin ones, which transliteration reads otherwise (ВЕӀОѴ: veiov).
+    expect(ids(screening.match(person('Viktor \u0412\u0415\u04c0\u041e\u0474')))).toContain('belov');
+    expect(ids(screening.match(person('\u0405MIRNOV Igor')))).toContain('smirnov');
+    // A name in Cyrillic, not in disguise, is still read by its transliteration.
+    expect(ids(screening.match(person('Виктор Белов')))).toContain('belov');
+  });
   it('finds a family name mistyped into a word the list does not hold: a letter swapped, dropped, added', async () => {
     const screening = await list();
     for (const [name, id] of [

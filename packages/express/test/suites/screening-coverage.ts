@@ -206,6 +206,10 @@ export const describeScreeningCoverage = () => {
       ['Dmi-tri', 'Soko-lov'],
       ['ᴅᴍɪᴛʀɪ', 'ꜱᴏᴋᴏʟᴏᴠ'],
       ['Dmitri', 'ᏚokoIov'],
+      // Unicode's look-alikes of Latin letters that are no Latin letter: digits, a Cyrillic word.
+      ['Dmitri', 'S0k0l0v'],
+      ['Dmitri', 'Ѕоко1оv'],
+      ['DMITRI', 'ЅОКОӀОѴ'],
     ];
 
     test('a listed name shown reversed by a bidi override is a 400 at its field, and nothing is created', async () => {
