@@ -367,6 +367,9 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
       attempt(() =>
         presigner.presign('GET', keys.permanent(key), presignWindow(now(), expiresAt), {
           'response-content-disposition': attachmentContentDisposition(filename),
+          // Bytes to save, whatever type the object was stored with: an uploader that set one
+          // (`text/html`, on a store that does not hold a POST to its policy) names none here.
+          'response-content-type': 'application/octet-stream',
         }),
       ),
   };

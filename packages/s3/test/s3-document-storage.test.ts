@@ -140,6 +140,32 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
     }
   });
 
+  it('a document uploaded as HTML downloads as bytes to save, never as a page to render', async () => {
+    const owner = newOwner();
+    const filename = 'statement.html';
+    const page = '<html><body><script>document.title="xss"</script></body></html>';
+    const presigned = await expectOk(storage.presignUpload(owner, filename, inFifteenMinutes()));
+    // The uploader names a type of its own, as a form field and as the file part's type. S3 refuses
+    // a field its policy does not cover; both emulators keep it (stored and served as text/html
+    // before this link named the type), as other S3-compatible stores may.
+    const form = new FormData();
+    for (const [field, value] of Object.entries(presigned.fields ?? {})) form.append(field, value);
+    form.append('Content-Type', 'text/html');
+    form.append('file', new Blob([page], { type: 'text/html' }), filename);
+    const sent = await fetch(presigned.url, { method: 'POST', body: form, headers: { connection: 'close' } });
+    expect(sent.status, await sent.text()).toBeLessThan(300);
+    const [item] = await promotionItems(storage, owner, [filename]);
+    if (item === undefined) expect.fail('one item');
+    await expectOk(storage.copyToPermanent([item]));
+    const url = await expectOk(storage.presignDownload(item.key, item.filename, inFifteenMinutes()));
+    const response = await fetch(url);
+    expect(await response.text()).toBe(page);
+    // Whatever type the object was stored with, the link names bytes to save.
+    expect(new URL(url).searchParams.get('response-content-type')).toBe('application/octet-stream');
+    // moto ignores response-header overrides; s3rver applies them as S3 does.
+    if (name === 's3rver') expect(response.headers.get('content-type')).toBe('application/octet-stream');
+  });
+
   it('copies to permanent keys leaving the temporaries, then deletes each side on request', async () => {
     const owner = newOwner();
     const bodies = [randomBytes(11), randomBytes(12)];
