@@ -300,6 +300,7 @@ export const interfaceOperations = {
     method: 'get',
     path: '/clients/:clientId',
     idempotent: false,
+    clientEtag: true,
     summary: 'Get a client',
     description:
       "A manager gets its own clients; compliance gets any manager's. `requirements` lists what stands in " +
@@ -312,6 +313,7 @@ export const interfaceOperations = {
     method: 'delete',
     path: '/clients/:clientId',
     idempotent: true,
+    ifMatch: true,
     summary: 'Delete a client (soft delete; its documents are kept)',
     success: { status: 200, description: 'The client, DELETED with deletedAt set', ...clientResource },
     refusals: ['CLIENT_NOT_FOUND', 'INVALID_STATUS'],
@@ -456,6 +458,7 @@ export const interfaceOperations = {
     method: 'post',
     path: '/clients/:clientId/approve',
     idempotent: true,
+    ifMatch: true,
     summary: "Approve a client's onboarding",
     description:
       'ONBOARDING_UNDER_REVIEW → WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE. Takes no body. When the kit ' +
@@ -469,6 +472,7 @@ export const interfaceOperations = {
     method: 'post',
     path: '/clients/:clientId/request-resubmission',
     idempotent: true,
+    ifMatch: true,
     summary: 'Ask the manager to resubmit the onboarding',
     description:
       'ONBOARDING_UNDER_REVIEW → RESUBMISSION_REQUIRED; the reason is shown as onboardingResubmissionReason ' +
@@ -484,6 +488,7 @@ export const interfaceOperations = {
     method: 'post',
     path: '/clients/:clientId/terms-signed',
     idempotent: true,
+    ifMatch: true,
     summary: 'Record that the client signed the terms and conditions',
     description:
       'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE → VERIFIED. The body, optional, is the evidence of ' +
@@ -498,6 +503,7 @@ export const interfaceOperations = {
     method: 'post',
     path: '/clients/:clientId/redact',
     idempotent: true,
+    ifMatch: true,
     summary: "Erase a deleted client's personal data",
     description:
       'DELETED only (another status is INVALID_STATUS). Deletes every document of the client from ' +
@@ -513,6 +519,7 @@ export const interfaceOperations = {
     method: 'post',
     path: '/clients/:clientId/screening-hits/:hitId/resolve',
     idempotent: true,
+    ifMatch: true,
     summary: 'Confirm or dismiss a screening hit',
     description:
       "Records compliance's decision on one hit of the client's screening (CONFIRMED: the client is the " +
@@ -567,6 +574,7 @@ export const interfaceOperations = {
     method: 'post',
     path: '/clients/:clientId/assign',
     idempotent: true,
+    ifMatch: true,
     summary: 'Assign a waiting client to the caller',
     description:
       'In ONBOARDING_UNDER_REVIEW or WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE (another status is ' +
@@ -580,6 +588,7 @@ export const interfaceOperations = {
     method: 'post',
     path: '/clients/:clientId/release',
     idempotent: true,
+    ifMatch: true,
     summary: 'Leave a client unassigned',
     description:
       'Whoever held it; audited as `release`. An unassigned client answers as it is. Takes no body.',

@@ -1,4 +1,6 @@
 import {
+  type Client,
+  type ClientCommandContext,
   type DomainError,
   type IdempotentCommandContext,
   type OnboardingKit,
@@ -16,6 +18,7 @@ import {
   type PrincipalKind,
   type PrincipalOfKind,
 } from './authentication.js';
+import { clientEtag, parseIfMatchHeader } from './client-etag.js';
 import {
   createErrorHandler,
   type ErrorReporting,
@@ -64,6 +67,7 @@ const sendOutcome = (
 ) =>
   outcome.match(
     (value) => {
+      if (operation.clientEtag) res.setHeader('ETag', clientEtag(value as Client));
       sendJsonAnswer(res, operation.success.status, value);
     },
     (failure) => sendHttpFailure(req, res, failure, reporting),
@@ -98,6 +102,20 @@ const sendReplay = (
     .exhaustive();
 };
 
+/** The command's context with what the request adds: its id, and the client version it decided on. */
+const withRequest = (
+  context: IdempotentCommandContext,
+  requestId: string | undefined,
+  expectedVersion: string | undefined,
+): ClientCommandContext =>
+  requestId === undefined && expectedVersion === undefined
+    ? context
+    : {
+        ...context,
+        ...(requestId === undefined ? {} : { requestId }),
+        ...(expectedVersion === undefined ? {} : { expectedVersion }),
+      };
+
 /**
  * One operation: call its core service and map the Result. An idempotent operation with an
  * Idempotency-Key first claims the key (or replays it); the core command then owns the claim
@@ -118,6 +136,15 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
     }
     // The request id goes with the command, to its audit entries.
     const requestId = reporting.requestIdOf(req, res);
+    let expectedVersion: string | undefined;
+    if (operation.ifMatch) {
+      const ifMatch = parseIfMatchHeader(req);
+      if (ifMatch.isErr()) {
+        sendHttpFailure(req, res, ifMatch.error, reporting);
+        return;
+      }
+      expectedVersion = ifMatch.value;
+    }
     const run = (context: IdempotentCommandContext) =>
       handler({
         principal,
@@ -129,7 +156,7 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
           return req.query;
         },
         body: req.body,
-        context: requestId === undefined ? context : { ...context, requestId },
+        context: withRequest(context, requestId, expectedVersion),
       });
     // Without an Idempotency-Key (every read, most writes) the command runs at once and its answer
     // is sent from one `then`: no async function awaiting neverthrow's thenables, and no second

@@ -13,6 +13,7 @@ import {
 } from '@onboarding-kit/core/schemas';
 import { z } from 'zod';
 import { API_KEY_HEADER, type PrincipalKind } from './authentication.js';
+import { IF_MATCH_HEADER } from './client-etag.js';
 import { errorStatusByCode } from './http-error.js';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency-claim.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency-middleware.js';
@@ -207,6 +208,7 @@ const sharedRefusals = (operation: OperationSpec): ErrorCode[] => [
   ...(operation.query ? (['VALIDATION_FAILED'] as const) : []),
   // A path parameter whose percent-encoding is not UTF-8 is refused before the route runs.
   ...(operation.path.includes(':') ? (['VALIDATION_FAILED'] as const) : []),
+  ...(operation.ifMatch ? (['VALIDATION_FAILED', 'CLIENT_CHANGED'] as const) : []),
   ...(operation.idempotent
     ? ([
         'VALIDATION_FAILED',
@@ -280,7 +282,10 @@ const parametersOf = (operation: OperationSpec): JsonObject[] => {
     required: query.required?.includes(name) ?? false,
     schema,
   }));
-  const headers = operation.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
+  const headers = [
+    ...(operation.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ...(operation.ifMatch ? [{ $ref: '#/components/parameters/IfMatch' }] : []),
+  ];
   return [...pathParameters, ...queryParameters, ...headers];
 };
 
@@ -323,6 +328,7 @@ const operationObject = (
       ...(operation.idempotent
         ? { headers: { [IDEMPOTENT_REPLAYED_HEADER]: { $ref: '#/components/headers/IdempotentReplayed' } } }
         : {}),
+      ...(operation.clientEtag ? { headers: { ETag: { $ref: '#/components/headers/ClientETag' } } } : {}),
       content: { 'application/json': { schema: componentReference(operation.success.component) } },
     },
     ...errorResponses(operation, hostRefusals),
@@ -351,13 +357,21 @@ const API_KEY_DESCRIPTION = [
   'is set, and some other proxies and load balancers drop them too. Check every hop in front of the service.',
 ].join('\n');
 
+const IF_MATCH_DESCRIPTION = [
+  'The `ETag` of GET /clients/{clientId} as the caller read it: the decision applies only to the client',
+  "as it was then. Compared with the client locked in the decision's own transaction; a client that",
+  "changed since (a resubmission, another reviewer's move, a screening result, an assignment) is 412",
+  'CLIENT_CHANGED and nothing is done, nor recorded under the Idempotency-Key. `*` or no header: no',
+  'comparison. One strong entity tag only (a weak tag or a list is 400).',
+].join('\n');
+
 const idempotencyKeyDescription = (options: DocumentedKitOptions): string =>
   [
     `Makes a POST, PUT or DELETE safe to retry: 1..${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters (a quoted`,
     'structured-field string is accepted and unquoted), one value only. The first request runs; a',
     'repeat with the same body replays its status and body with `Idempotent-Replayed: true`; a',
     'repeat with another body is 422; a repeat while the first runs is 409 with `Retry-After: 1`.',
-    `Recorded: 2xx, 404 and 409 INVALID_STATUS, for ${durationLabel(options.idempotencyRecordTtlMs)}. Other answers (400, 401, 403, 413,`,
+    `Recorded: 2xx, 404 and 409 INVALID_STATUS, for ${durationLabel(options.idempotencyRecordTtlMs)}. Other answers (400, 401, 403, 412, 413,`,
     '415, 5xx) release the key, so a corrected retry runs anew. Scoped to the caller, the method and',
     'the route.',
     ...(options.idempotencyMaxRecordsPerOwner === null
@@ -452,12 +466,25 @@ const kitDocument = (options: OpenApiDocumentOptions): OpenApiDocument => {
           description: idempotencyKeyDescription(kitOptions),
           schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
         },
+        IfMatch: {
+          name: IF_MATCH_HEADER,
+          in: 'header',
+          required: false,
+          description: IF_MATCH_DESCRIPTION,
+          schema: { type: 'string' },
+        },
       },
       headers: {
         IdempotentReplayed: {
           description:
             'Present, `true`, when this answer is the replay of an earlier request with the same key',
           schema: { type: 'string', enum: ['true'] },
+        },
+        ClientETag: {
+          description:
+            "The client's version as a strong entity tag: send it back in `If-Match` on a decision on this " +
+            'client (a compliance move, a delete) so that it applies only to the client as read here',
+          schema: { type: 'string' },
         },
       },
     },

@@ -1,7 +1,7 @@
 import type {
+  ClientCommandContext,
   DomainError,
   ErrorCode,
-  IdempotentCommandContext,
   Principal,
   ResolvedOnboardingKitOptions,
 } from '@onboarding-kit/core';
@@ -34,6 +34,14 @@ export type OperationSpec = {
   readonly path: string;
   /** Takes an `Idempotency-Key` (decisions §5: every POST, PUT and DELETE). */
   readonly idempotent: boolean;
+  /**
+   * Decides on the client as its caller read it: an `If-Match` with the client's `ETag` (from GET
+   * /clients/:clientId) is compared with the client in the command's own transaction, and another
+   * version is 412 CLIENT_CHANGED, nothing done. Without the header the route runs as before.
+   */
+  readonly ifMatch?: true;
+  /** Answers a Client with its version as a strong `ETag`, for a later `If-Match`. */
+  readonly clientEtag?: true;
   readonly summary: string;
   readonly description?: OptionText;
   /**
@@ -67,8 +75,11 @@ export type OperationInput<P, Spec extends OperationSpec> = {
   readonly params: Readonly<Record<PathParameterNames<Spec['path']>, string>>;
   readonly query: unknown;
   readonly body: unknown;
-  /** The idempotency claim a writing command records its outcome under, and the request id its audit entries carry. */
-  readonly context: IdempotentCommandContext;
+  /**
+   * The idempotency claim a writing command records its outcome under, the request id its audit
+   * entries carry, and (on an `ifMatch` route) the client version the caller decided on.
+   */
+  readonly context: ClientCommandContext;
 };
 
 /** What a route does: call one core service. The binding maps the Result. */

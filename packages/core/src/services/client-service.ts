@@ -1,6 +1,11 @@
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import type { z } from 'zod';
-import { checkTransition, deleteClient, runClientTransition } from '../commands/client-transition.js';
+import {
+  type ClientCommandContext,
+  checkTransition,
+  deleteClient,
+  runClientTransition,
+} from '../commands/client-transition.js';
 import { promoteDocumentsAround } from '../commands/document-promotion.js';
 import {
   type CommandStores,
@@ -57,10 +62,11 @@ export interface ClientService {
   get(principal: ManagerPrincipal, clientId: string): ResultAsync<Client, DomainError>;
   /** `query` is the raw query string object: status, clientType, limit, cursor. */
   list(principal: ManagerPrincipal, query: unknown): ResultAsync<ClientListResponse, DomainError>;
+  /** `context.expectedVersion`: the version of the client the manager decided on (`ClientChanged` else). */
   delete(
     principal: ManagerPrincipal,
     clientId: string,
-    context?: IdempotentCommandContext,
+    context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
   statusHistory(
     principal: ManagerPrincipal,

@@ -1,6 +1,7 @@
 import { describeApiDocs } from './api-docs.js';
 import { describeAuditTrail } from './audit-trail.js';
 import { describeBoundedAnswers } from './bounded-answers.js';
+import { describeClientPrecondition } from './client-precondition.js';
 import { describeComplianceReviewDepth } from './compliance-review-depth.js';
 import { describeHostileRequests } from './hostile-requests.js';
 import { describeHttpErrors } from './http-errors.js';
@@ -20,6 +21,7 @@ import { describeUnreachableIdempotencyStore } from './unreachable-idempotency-s
 export const describeAllHttpSuites = () => {
   describeInterfaceRoutes();
   describeComplianceReviewDepth();
+  describeClientPrecondition();
   describeScreening();
   describeScreeningCoverage();
   describeScreeningEvidence();
