@@ -11,7 +11,13 @@ export type LoadRequest = {
 };
 
 /** One server under load and what is sent to it. */
-export type LoadTarget = { readonly label: string; readonly origin: string; readonly request: LoadRequest };
+export type LoadTarget = {
+  readonly label: string;
+  readonly origin: string;
+  readonly request: LoadRequest;
+  /** The server's CPU time so far in µs, when it is a process of its own (`RunningTarget.cpuMicros`). */
+  readonly cpuMicros?: (() => number) | undefined;
+};
 
 export type LoadResult = {
   readonly requestsPerSecond: number;
@@ -19,6 +25,8 @@ export type LoadResult = {
   readonly roundRates: readonly number[];
   /** The median latency of each measured round, in order. */
   readonly roundLatencyP50Ms: readonly number[];
+  /** The server's CPU time per request in each measured round, in µs (NaN without `cpuMicros`). */
+  readonly roundCpuMicrosPerRequest: readonly number[];
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
   readonly requests: number;
@@ -49,6 +57,8 @@ export type LoadOptions = {
 export type RoundSlot = { readonly target: number; readonly seconds: number };
 
 type RoundOutcome = autocannon.Result;
+/** A measured slot: what autocannon saw, and the server's CPU time over it (NaN when not known). */
+type SlotOutcome = { readonly load: RoundOutcome; readonly cpuMicros: number };
 
 const runRound = (target: LoadTarget, connections: number, seconds: number, next: () => number) =>
   autocannon({
@@ -78,6 +88,7 @@ const runRound = (target: LoadTarget, connections: number, seconds: number, next
 type TargetRound = {
   readonly requests: number;
   readonly seconds: number;
+  readonly cpuMicros: number;
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
   readonly non2xx: number;
@@ -88,11 +99,13 @@ type TargetRound = {
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 /** A target's slots of one round as one: its p50 is the slots' p50s weighted by their requests. */
-const combineSlots = (slots: readonly RoundOutcome[]): TargetRound => {
+const combineSlots = (outcomes: readonly SlotOutcome[]): TargetRound => {
+  const slots = outcomes.map((outcome) => outcome.load);
   const requests = sum(slots.map((slot) => slot.requests.total));
   return {
     requests,
     seconds: sum(slots.map((slot) => slot.duration)),
+    cpuMicros: sum(outcomes.map((outcome) => outcome.cpuMicros)),
     latencyP50Ms: sum(slots.map((slot) => slot.latency.p50 * slot.requests.total)) / Math.max(requests, 1),
     latencyP99Ms: Math.max(...slots.map((slot) => slot.latency.p99)),
     non2xx: sum(slots.map((slot) => slot.non2xx)),
@@ -107,6 +120,7 @@ const summarize = (warmUp: RoundOutcome | undefined, rounds: readonly TargetRoun
     requestsPerSecond: requests / sum(rounds.map((round) => round.seconds)),
     roundRates: rounds.map((round) => round.requests / round.seconds),
     roundLatencyP50Ms: rounds.map((round) => round.latencyP50Ms),
+    roundCpuMicrosPerRequest: rounds.map((round) => round.cpuMicros / round.requests),
     latencyP50Ms: sum(rounds.map((round) => round.latencyP50Ms * round.requests)) / Math.max(requests, 1),
     latencyP99Ms: Math.max(...rounds.map((round) => round.latencyP99Ms)),
     requests,
@@ -144,13 +158,18 @@ export const measureAlternating = async (
   const everyTargetOnce = () =>
     targets.map((_, target): RoundSlot => ({ target, seconds: options.roundSeconds }));
   for (let round = 0; round < options.rounds; round += 1) {
-    const slots: RoundOutcome[][] = targets.map(() => []);
+    const slots: SlotOutcome[][] = targets.map(() => []);
     for (const slot of options.roundSlots?.(round) ?? everyTargetOnce()) {
       const target = targets[slot.target];
       if (target === undefined) throw new Error(`round ${round}: no target ${slot.target}`);
-      slots[slot.target]?.push(
-        await runRound(target, options.connections, slot.seconds, counters[slot.target] ?? (() => 0)),
+      const cpuBefore = target.cpuMicros?.() ?? Number.NaN;
+      const load = await runRound(
+        target,
+        options.connections,
+        slot.seconds,
+        counters[slot.target] ?? (() => 0),
       );
+      slots[slot.target]?.push({ load, cpuMicros: (target.cpuMicros?.() ?? Number.NaN) - cpuBefore });
     }
     for (const [index, ran] of slots.entries()) {
       if (ran.length === 0) throw new Error(`round ${round}: target ${targets[index]?.label} never ran`);

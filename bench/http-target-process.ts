@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export type TargetKind = 'kit' | 'baseline' | 'binding' | 'pg-kit' | 'pg-handwritten';
@@ -7,12 +8,21 @@ export type RunningTarget = {
   readonly origin: string;
   /** The target's process id (its CPU time is in /proc/<pid>/stat). */
   readonly pid: number;
+  /** The CPU time (user + system, every thread) the target has used so far, in µs, in 10 ms steps. */
+  readonly cpuMicros: () => number;
   /** SIGTERM, then waits for the exit; what the target printed on stderr is kept in `stderr`. */
   stop(): Promise<void>;
   readonly stderr: () => string;
 };
 
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms), in µs. */
+const processCpuMicros = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+};
 
 /**
  * Starts `bench/http-target.ts` in a child process (with `--cpu-prof` into bench/.profiles when
@@ -48,6 +58,7 @@ export const startTarget = (
       resolve({
         origin: `http://127.0.0.1:${ready[1]}`,
         pid: child.pid ?? 0,
+        cpuMicros: () => processCpuMicros(child.pid ?? 0),
         stderr: () => stderr,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -13,7 +13,7 @@
  *    every create is a 201. Floor 0.4× (decisions §9, amended). A third side is the demo's Express
  *    app whose create only runs the schema and answers that same client (`bindingOnlyKit`): the
  *    binding without the create's own work, goal ≥ 1.0× the bare route. The bare route and the
- *    binding only run in adjacent slots, A B B A, in twice as many rounds (`createOptions`).
+ *    binding only run in adjacent slots, A B B A, in shorter, more rounds (`createOptions`).
  * 2. GET /preset-fees vs bare Express answering the same JSON. Floor 0.5×.
  * 3. An idempotent replay (same key, same body) vs a first create with a fresh key. Goal ≥ 1×.
  */
@@ -39,9 +39,10 @@ const CREATE_RATE_BOUND = 8_000;
 // A file for every create the kit process may answer in its warm-up and its rounds. A create
 // naming a file that is not there is a fast 400, which would inflate the kit's rate: run I's
 // 40,000 were used up on a faster machine (run J, 2026-11-24), where half the creates were 400s.
+// (The create comparison's rounds take the kit half a round longer in all: `createOptions`.)
 const preloadedFiles = String(
   process.env.BENCH_PRELOAD_FILES ??
-    Math.ceil((options.warmUpSeconds + options.rounds * options.roundSeconds) * CREATE_RATE_BOUND),
+    Math.ceil((options.warmUpSeconds + (options.rounds + 1) * options.roundSeconds) * CREATE_RATE_BOUND),
 );
 const managerKey = demoIdentities.managerA.apiKey;
 const jsonHeaders = { 'content-type': 'application/json', SERVICE_API_KEY: managerKey };
@@ -54,9 +55,9 @@ const createRequest = (path: string): LoadRequest => ({
 });
 
 /**
- * The create comparison's rounds (targets: 0 baseline, 1 kit, 2 binding only): twice as many, half
- * as long, so each side still runs `rounds × roundSeconds` in all and the goals are the median of
- * twice as many rounds' own ratios. A round: the kit for its `roundSeconds`, then the bare route
+ * The create comparison's rounds (targets: 0 baseline, 1 kit, 2 binding only): half as long, twice
+ * as many and one more (an odd count, so that the median is one round's own ratio), so each side
+ * runs about as long in all as before. A round: the kit for its `roundSeconds`, then the bare route
  * and the binding only in four adjacent quarter slots A B B A, the side that goes first alternating
  * from round to round (the bare route in even rounds). The two sides of the binding-only ratio run
  * around the same moment, so a load that drifts over the round weighs on both alike, the kit's slot
@@ -64,7 +65,7 @@ const createRequest = (path: string): LoadRequest => ({
  */
 const createOptions: LoadOptions = {
   ...options,
-  rounds: options.rounds * 2,
+  rounds: options.rounds * 2 + 1,
   roundSeconds: options.roundSeconds / 2,
   roundSlots: (round) => {
     const quarter = options.roundSeconds / 4;
@@ -82,12 +83,15 @@ const createOptions: LoadOptions = {
 /** Starts the servers, runs the work, stops them all (even when the work fails). */
 const withTargets = async <T>(
   kinds: ReadonlyArray<{ kind: TargetKind; env?: Readonly<Record<string, string>> }>,
-  work: (origins: string[]) => Promise<T>,
+  work: (origins: string[], running: readonly RunningTarget[]) => Promise<T>,
 ): Promise<T> => {
   const started: RunningTarget[] = [];
   try {
     for (const { kind, env } of kinds) started.push(await startTarget(kind, env));
-    return await work(started.map((target) => target.origin));
+    return await work(
+      started.map((target) => target.origin),
+      started,
+    );
   } finally {
     for (const [index, target] of started.entries()) {
       await target.stop();
@@ -139,12 +143,27 @@ const main = async (): Promise<void> => {
       { kind: 'kit', env: { BENCH_PRELOAD_FILES: preloadedFiles } },
       { kind: 'binding' },
     ],
-    ([baseline = '', kit = '', binding = '']) =>
+    ([baseline = '', kit = '', binding = ''], [baselineProcess, kitProcess, bindingProcess]) =>
       measureAlternating(
         [
-          { label: 'baseline', origin: baseline, request: createRequest('/clients/individuals') },
-          { label: 'kit', origin: kit, request: createRequest('/manager/v1/clients/individuals') },
-          { label: 'binding', origin: binding, request: createRequest('/manager/v1/clients/individuals') },
+          {
+            label: 'baseline',
+            origin: baseline,
+            request: createRequest('/clients/individuals'),
+            cpuMicros: baselineProcess?.cpuMicros,
+          },
+          {
+            label: 'kit',
+            origin: kit,
+            request: createRequest('/manager/v1/clients/individuals'),
+            cpuMicros: kitProcess?.cpuMicros,
+          },
+          {
+            label: 'binding',
+            origin: binding,
+            request: createRequest('/manager/v1/clients/individuals'),
+            cpuMicros: bindingProcess?.cpuMicros,
+          },
         ],
         createOptions,
       ),
@@ -153,7 +172,27 @@ const main = async (): Promise<void> => {
     throw new Error('create: no result');
   console.log(describe("baseline: zod + the spec's client in a Map", baselineCreate));
   console.log(describe('kit: demo stack on memory adapters', kitCreate));
-  console.log(describe('binding only: kit routes, zod, the same client', bindingCreate));
+  console.log(describe('binding only: kit routes, zod, same client', bindingCreate));
+  // The servers' CPU per request beside the rates: what a request costs each side, whatever share of
+  // the shared machine's cores its process got in a slot (reported, no goal).
+  const cpuRatios = baselineCreate.roundCpuMicrosPerRequest.map(
+    (micros, i) => micros / (bindingCreate.roundCpuMicrosPerRequest[i] ?? Number.NaN),
+  );
+  for (const [label, result] of [
+    ['baseline', baselineCreate],
+    ['kit', kitCreate],
+    ['binding only', bindingCreate],
+  ] as const) {
+    const perRequest = result.roundCpuMicrosPerRequest;
+    console.log(
+      `  (reported) server CPU per create, ${label}: median ${median(perRequest).toFixed(0)} µs` +
+        ` (rounds ${perRequest.map((micros) => micros.toFixed(0)).join(' / ')})`,
+    );
+  }
+  console.log(
+    `  (reported) bare route's CPU per create / binding only's: median ${median(cpuRatios).toFixed(2)}×` +
+      ` (rounds ${cpuRatios.map((ratio) => ratio.toFixed(2)).join(' / ')})`,
+  );
   console.log(
     `  (reported) kit / binding only ${(kitCreate.requestsPerSecond / bindingCreate.requestsPerSecond).toFixed(2)}×:` +
       ' what the create itself costs on memory adapters',
