@@ -149,7 +149,8 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
     // a field its policy does not cover; both emulators keep it (stored and served as text/html
     // before this link named the type), as other S3-compatible stores may.
     const form = new FormData();
-    for (const [field, value] of Object.entries(presigned.fields ?? {})) form.append(field, value);
+    if (presigned.method !== 'POST') expect.fail('S3 uploads are presigned POSTs');
+    for (const [field, value] of Object.entries(presigned.fields)) form.append(field, value);
     form.append('Content-Type', 'text/html');
     form.append('file', new Blob([page], { type: 'text/html' }), filename);
     const sent = await fetch(presigned.url, { method: 'POST', body: form, headers: { connection: 'close' } });
