@@ -130,3 +130,23 @@ test(`an approval with the version seen before a resubmission, at the same momen
   expect(outcomes.refusedAsChanged).toBeGreaterThanOrEqual(ROUNDS / 3);
   console.info(`approval vs resubmission on PostgreSQL: ${JSON.stringify(outcomes)}`);
 });
+
+test('one version whichever way the client is read: the review queue, the read, the command under its lock', async () => {
+  const { kit, manager, upload } = kitOnPostgres(database.adapters);
+  upload('passport.pdf');
+  const created = (
+    await kit.clients.createIndividual(manager, exampleIndividualPayload({ idDocuments: ['passport.pdf'] }))
+  )._unsafeUnwrap();
+  (await kit.review.assign(bob, created.id))._unsafeUnwrap();
+  const read = (await kit.review.get(alice, created.id))._unsafeUnwrap();
+  const managerRead = (await kit.clients.get(manager, created.id))._unsafeUnwrap();
+  const queued = (await kit.review.queue(alice, { limit: 100 }))
+    ._unsafeUnwrap()
+    .data.find((client) => client.id === created.id);
+  expect(queued).toBeDefined();
+  // The console's queue rows and client page, and a manager's GET, give the version the command sees.
+  expect(clientVersion(queued as Client)).toBe(clientVersion(read));
+  expect(clientVersion(managerRead)).toBe(clientVersion(read));
+  const approved = await kit.compliance.approve(alice, created.id, { expectedVersion: clientVersion(read) });
+  expect(approved._unsafeUnwrap().status).toBe('WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE');
+});
