@@ -24,7 +24,6 @@ import {
   webhookEndpointLimitReached,
   webhookEndpointNotFound,
 } from '../src/adapter.js';
-import { canonicalJson, MAX_BODY_NESTING } from '../src/domain/canonical-json.js';
 import { lockLostAsInProgress } from '../src/errors.js';
 import {
   createOnboardingKit,
@@ -33,6 +32,7 @@ import {
   type IdempotentCommandContext,
   type OnboardingKit,
 } from '../src/index.js';
+import { canonicalJson, MAX_BODY_NESTING } from '../src/services/idempotency-service.js';
 import { aManager, createMemoryKit } from './support/memory-kit.js';
 
 /**

@@ -137,7 +137,8 @@ const runOperation = <K extends PrincipalKind, Spec extends OperationSpec>(
     // The request id goes with the command, to its audit entries.
     const requestId = reporting.requestIdOf(req, res);
     let expectedVersion: string | undefined;
-    if (operation.ifMatch) {
+    // Read only when sent: a decision without it runs no code of the precondition.
+    if (operation.ifMatch && req.headers['if-match'] !== undefined) {
       const ifMatch = parseIfMatchHeader(req);
       if (ifMatch.isErr()) {
         sendHttpFailure(req, res, ifMatch.error, reporting);

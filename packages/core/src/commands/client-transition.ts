@@ -60,7 +60,10 @@ export const checkTransition = (
   const { clientId, trigger, expectedType } = transition;
   if (client === null || !transition.visibleTo(client)) return err(clientNotFound(clientId));
   // Before any other refusal: what the caller saw is not what is there, whatever else is wrong.
-  const changed = refuseChangedClient(transition.expectedVersion, client);
+  const changed =
+    transition.expectedVersion === undefined
+      ? undefined
+      : refuseChangedClient(transition.expectedVersion, client);
   if (changed !== undefined) return err(changed);
   if (expectedType !== undefined && client.clientType !== expectedType) {
     return err(clientTypeMismatch(clientId, client.clientType, expectedType));

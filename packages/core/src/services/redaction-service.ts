@@ -93,7 +93,10 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
         .andThen((found): ResultAsync<StoredClient, DomainError> => {
           if (found === null) return errAsync(clientNotFound(clientId));
           // Checked before the documents go too, not only on the locked row: a stale form erases nothing.
-          const changed = refuseChangedClient(command?.expectedVersion, found);
+          const changed =
+            command?.expectedVersion === undefined
+              ? undefined
+              : refuseChangedClient(command.expectedVersion, found);
           if (changed !== undefined) return errAsync(changed);
           if (found.status !== 'DELETED') return errAsync(invalidStatus(clientId, found.status, 'REDACT'));
           return okAsync(found);
@@ -107,7 +110,10 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
                   transaction((tx) =>
                     tx.clients.findForUpdate(clientId).andThen((client) => {
                       if (client === null) return errAsync(clientNotFound(clientId));
-                      const moved = refuseChangedClient(command?.expectedVersion, client);
+                      const moved =
+                        command?.expectedVersion === undefined
+                          ? undefined
+                          : refuseChangedClient(command.expectedVersion, client);
                       if (moved !== undefined) return errAsync(moved);
                       if (client.redactedAt !== null) return okAsync(toClientResponse(client));
                       if (client.status !== 'DELETED') {

@@ -176,7 +176,10 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           ? transaction((tx) =>
               tx.clients.findForUpdate(clientId).andThen((client) => {
                 if (client === null) return errAsync(clientNotFound(clientId));
-                const changed = refuseChangedClient(command?.expectedVersion, client);
+                const changed =
+                  command?.expectedVersion === undefined
+                    ? undefined
+                    : refuseChangedClient(command.expectedVersion, client);
                 if (changed !== undefined) return errAsync(changed);
                 if (!isReviewQueueStatus(client.status)) {
                   return errAsync(invalidStatus(client.id, client.status, 'ASSIGN'));
@@ -219,7 +222,10 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           ? transaction((tx) =>
               tx.clients.findForUpdate(clientId).andThen((client) => {
                 if (client === null) return errAsync(clientNotFound(clientId));
-                const changed = refuseChangedClient(command?.expectedVersion, client);
+                const changed =
+                  command?.expectedVersion === undefined
+                    ? undefined
+                    : refuseChangedClient(command.expectedVersion, client);
                 if (changed !== undefined) return errAsync(changed);
                 if (client.assignee === null) return okAsync(toClientResponse(client));
                 return reassign(tx, principal, client, null).map(toClientResponse);

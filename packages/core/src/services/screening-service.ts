@@ -203,7 +203,10 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
             tx.clients.findForUpdate(clientId).andThen((client) => {
               // Compliance sees every manager's clients.
               if (client === null) return errAsync(clientNotFound(clientId));
-              const changed = refuseChangedClient(command?.expectedVersion, client);
+              const changed =
+                command?.expectedVersion === undefined
+                  ? undefined
+                  : refuseChangedClient(command.expectedVersion, client);
               if (changed !== undefined) return errAsync(changed);
               // A deleted client's review is over: its hits stay as they were decided.
               if (client.status === 'DELETED') {
