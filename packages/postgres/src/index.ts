@@ -1,3 +1,4 @@
+export { type GrantServingRoleOptions, grantServingRole } from './grant-serving-role.js';
 export { defaultSchema } from './kit-tables.js';
 export { type MigrateOptions, type MigrateOutcome, type MigrationFailed, migrate } from './migrate.js';
 export {

@@ -7,6 +7,7 @@ import {
 } from '@onboarding-kit/core';
 import type { TextHashing } from '@onboarding-kit/core/adapter';
 import type { Pool } from 'pg';
+import { grantServingRole } from './grant-serving-role.js';
 import { migrate } from './migrate.js';
 import { createPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
 import {
@@ -24,6 +25,14 @@ export type PostgresOnboardingKitOptions = Omit<OnboardingKitPorts, keyof Postgr
   readonly pool: Pool;
   /** Schema of the kit's tables (default `onboarding_kit`), migrated at start. */
   readonly schema?: string;
+  /**
+   * A pool of the role that owns the kit's tables, when `pool`'s role is another: the schema is
+   * migrated through it, then `pool`'s role is granted what serving needs and no more
+   * (`grantServingRole`), so that the credentials the kit serves with cannot disable the audit
+   * trail's triggers nor delete, truncate or rewrite an entry. Without it, `pool` migrates and
+   * owns the tables. The two pools' roles must differ.
+   */
+  readonly migrationPool?: Pool;
   /** The kit's options, as `createOnboardingKit` takes them. */
   readonly options?: OnboardingKitOptions;
   /** As `createPostgresAdapters` takes it (default 60 s). */
@@ -50,6 +59,24 @@ const nodeSha256: TextHashing = {
   sha256Hex: (text) => createHash('sha256').update(text, 'utf8').digest('hex'),
 };
 
+/** Grants the serving pool's role what it needs through the owner's pool; refuses one role for both. */
+const grantPoolsRole = async (owner: Pool, serving: Pool, schema: string | undefined): Promise<void> => {
+  const roleOf = async (pool: Pool) =>
+    (await pool.query<{ role: string }>('SELECT current_user AS role')).rows[0]?.role;
+  const [ownerRole, role] = await Promise.all([roleOf(owner), roleOf(serving)]);
+  if (role === undefined || role === ownerRole) {
+    throw new Error(
+      'onboarding-kit: migrationPool and pool connect as the same role; serve as a role that does not own the tables',
+    );
+  }
+  const granted = await grantServingRole(owner, { role, ...(schema === undefined ? {} : { schema }) });
+  if (granted.isErr()) {
+    throw new Error(`onboarding-kit: could not grant the serving role (${granted.error.type})`, {
+      cause: granted.error,
+    });
+  }
+};
+
 /**
  * The kit on PostgreSQL in one call: migrates the schema (safe when instances start together),
  * builds every persistence port on the pool, wires the kit with the ports the host passes, and
@@ -64,6 +91,7 @@ const nodeSha256: TextHashing = {
 export const startPostgresOnboardingKit = async ({
   pool,
   schema,
+  migrationPool,
   options,
   webhookJobExpirySeconds,
   jobRunner = {},
@@ -75,12 +103,13 @@ export const startPostgresOnboardingKit = async ({
     ...(schema === undefined ? {} : { schema }),
     ...(webhookJobExpirySeconds === undefined ? {} : { webhookJobExpirySeconds }),
   });
-  const migrated = await migrate(pool, schema === undefined ? {} : { schema });
+  const migrated = await migrate(migrationPool ?? pool, schema === undefined ? {} : { schema });
   if (migrated.isErr()) {
     throw new Error(`onboarding-kit: could not migrate the database (${migrated.error.type})`, {
       cause: migrated.error,
     });
   }
+  if (migrationPool !== undefined) await grantPoolsRole(migrationPool, pool, schema);
   const kit = createOnboardingKit({
     ...adapters,
     hashing: nodeSha256,

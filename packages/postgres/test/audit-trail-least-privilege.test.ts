@@ -1,0 +1,136 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  type CompliancePrincipal,
+  exampleIndividualPayload,
+  type ManagerPrincipal,
+} from '@onboarding-kit/core';
+import { createMemoryAdapters } from '@onboarding-kit/memory';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgresOnboardingKit } from '../src/start-postgres-onboarding-kit.js';
+import { kitOnPostgres } from './kit-on-postgres.js';
+import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
+
+/**
+ * The audit trail against the database role the kit serves as (docs/data-protection.md): the
+ * tables' owner can switch the trail's triggers off and cut its tail, which the chain cannot show;
+ * a role granted by `grantServingRole` (startPostgresOnboardingKit's `migrationPool`) cannot.
+ */
+const compliance: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-7' };
+
+let database: MigratedDatabase;
+let role: string;
+let servingPool: pg.Pool;
+beforeAll(async () => {
+  database = await openMigratedDatabase();
+  role = `kit_serving_${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  await database.pool.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+  const url = new URL(database.connectionString);
+  url.username = role;
+  url.password = password;
+  servingPool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+});
+afterAll(async () => {
+  await servingPool?.end();
+  // The role's grants are in this file's database only; a role is the server's, so it goes too.
+  await database.pool.query(`DROP OWNED BY ${role}`);
+  await database.pool.query(`DROP ROLE ${role}`);
+  await database.close();
+});
+
+describe('the audit trail against the role the kit serves as', () => {
+  it("the tables' owner can switch the trail's triggers off and cut its tail, which verification does not see", async () => {
+    const { kit, manager, upload } = kitOnPostgres(database.adapters);
+    upload('passport.pdf');
+    const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    (await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Expired' }))._unsafeUnwrap();
+    (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
+    const table = `${database.schema}.audit_entries`;
+    const connection = await database.pool.connect();
+    try {
+      await connection.query('BEGIN');
+      await connection.query(`ALTER TABLE ${table} DISABLE TRIGGER USER`);
+      await connection.query(
+        `DELETE FROM ${table} WHERE client_id = $1 AND sequence = (SELECT max(sequence) FROM ${table} WHERE client_id = $1)`,
+        [client.id],
+      );
+      await connection.query(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
+      await connection.query('COMMIT');
+    } finally {
+      connection.release();
+    }
+    // The delete is gone from the trail and the chain still holds: only a lastHash kept elsewhere tells.
+    expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
+      verified: true,
+      checkedEntries: 2,
+      firstBrokenLink: null,
+    });
+  });
+
+  it('started with migrationPool, the kit serves as a role that appends and redacts but cannot switch triggers off, delete, truncate or rewrite', async () => {
+    const memory = createMemoryAdapters();
+    const started = await startPostgresOnboardingKit({
+      pool: servingPool,
+      migrationPool: database.pool,
+      schema: database.schema,
+      documentStorage: memory.documentStorage,
+    });
+    try {
+      const { kit } = started;
+      const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+      memory.testing.putTemporaryFile(`manager:${manager.managerId}`, 'passport.pdf', new Uint8Array(8));
+      const client = (
+        await kit.clients.createIndividual(manager, exampleIndividualPayload())
+      )._unsafeUnwrap();
+      (
+        await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Expired' })
+      )._unsafeUnwrap();
+      (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
+      expect((await kit.redaction.redact(compliance, client.id))._unsafeUnwrap().redactedAt).not.toBeNull();
+      const verified = (await kit.audit.verify(compliance, client.id))._unsafeUnwrap();
+      expect(verified).toMatchObject({ verified: true, checkedEntries: 4, firstBrokenLink: null });
+
+      const table = `${database.schema}.audit_entries`;
+      const refusal = (statement: string) =>
+        servingPool.query(statement, statement.includes('$1') ? [client.id] : []).then(
+          () => 'done',
+          (failure: { code?: string; message?: string }) => `${failure.code}: ${failure.message}`,
+        );
+      expect(await refusal(`ALTER TABLE ${table} DISABLE TRIGGER USER`)).toBe(
+        '42501: must be owner of table audit_entries',
+      );
+      expect(await refusal('SET session_replication_role = replica')).toBe(
+        '42501: permission denied to set parameter "session_replication_role"',
+      );
+      expect(await refusal(`DELETE FROM ${table} WHERE client_id = $1`)).toBe(
+        '42501: permission denied for table audit_entries',
+      );
+      expect(await refusal(`TRUNCATE ${table}`)).toBe('42501: permission denied for table audit_entries');
+      expect(await refusal(`UPDATE ${table} SET actor_id = 'officer-1' WHERE client_id = $1`)).toBe(
+        '42501: permission denied for table audit_entries',
+      );
+      expect(await refusal(`DROP TABLE ${table}`)).toBe('42501: must be owner of table audit_entries');
+      expect(await refusal(`DELETE FROM ${database.schema}.schema_migrations`)).toBe(
+        '42501: permission denied for table schema_migrations',
+      );
+      // The trail is as the kit left it.
+      expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toEqual(verified);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it('refuses to start with a migrationPool of the same role as the pool', async () => {
+    const memory = createMemoryAdapters();
+    await expect(
+      startPostgresOnboardingKit({
+        pool: database.pool,
+        migrationPool: database.pool,
+        schema: database.schema,
+        documentStorage: memory.documentStorage,
+        jobRunner: false,
+      }),
+    ).rejects.toThrow('migrationPool and pool connect as the same role');
+  });
+});
