@@ -165,5 +165,13 @@ export const describeClientPrecondition = () =>
         expect(answer.body.code).toBe('CLIENT_CHANGED');
       }
       expect({ etag: await etagOf(client.id), audit: await auditActions(client.id) }).toEqual(before);
+      // Another manager learns nothing from If-Match: not found comes first, whatever the version.
+      for (const etag of [other, before.etag]) {
+        const foreign = await h.api
+          .delete(`/manager/v1/clients/${client.id}`)
+          .set('SERVICE_API_KEY', h.keys.managerB)
+          .set('If-Match', etag);
+        expect([foreign.status, foreign.body.code]).toEqual([404, 'CLIENT_NOT_FOUND']);
+      }
     });
   });
