@@ -56,6 +56,8 @@ const allowed: Record<string, string> = {
   'packages/memory/test/screening-fairness-in-memory.test.ts':
     "the fairness contract's runner: rounds between the provider's delays",
   'packages/postgres/test/concurrency.test.ts': 'a transaction holding a row lock on PostgreSQL',
+  'packages/postgres/test/idempotency-claim-racing-redaction.test.ts':
+    "polls PostgreSQL's pg_stat_activity until two claims wait on the redaction's row locks",
   'packages/postgres/test/database-restart.test.ts': 'PostgreSQL restarted under a pool',
   'packages/postgres/test/job-runner-needs-a-transport.test.ts':
     'polls until a runner with a transport delivered, on PostgreSQL',
