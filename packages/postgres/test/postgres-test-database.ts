@@ -172,3 +172,23 @@ export const openMigratedDatabase = async (
     close: () => pool.end(),
   };
 };
+
+/**
+ * Every row of the kit's schema and of its job schema, each cast to text and prefixed with its
+ * table's name, one per line: what an erasure test searches for data that must be gone.
+ */
+export const everyRowAsText = async (database: MigratedDatabase): Promise<string> => {
+  const tables = await database.pool.query<{ table_schema: string; table_name: string }>(
+    `SELECT table_schema, table_name FROM information_schema.tables
+     WHERE table_type = 'BASE TABLE' AND table_schema IN ($1, $2)`,
+    [database.schema, database.tables.jobSchema],
+  );
+  const texts: string[] = [];
+  for (const { table_schema, table_name } of tables.rows) {
+    const rows = await database.pool.query<{ row: string }>(
+      `SELECT t::text AS row FROM ${pg.escapeIdentifier(table_schema)}.${pg.escapeIdentifier(table_name)} t`,
+    );
+    texts.push(...rows.rows.map(({ row }) => `${table_name}: ${row}`));
+  }
+  return texts.join('\n');
+};
