@@ -42,6 +42,14 @@ export type NameScore = {
    * the list to say (`sharedByOthers` in `name-index.ts`).
    */
   readonly shorter: boolean;
+  /**
+   * Every word of the listed name paired, two or more of them names (not legal forms), and some of
+   * the screened name's left over, no word joined from two (`Viktor Pavel Andrei Olga Belov` /
+   * `Viktor Belov`): the listed name is in the screened one whole, however many words were added.
+   */
+  readonly contains: boolean;
+  /** How much of the listed name the paired words cover, 0..1 (1: every listed word, each the same word). */
+  readonly listedCoverage: number;
   /** The positions of the listed name's words paired, a bit each (the first 31). */
   readonly pairedListed: number;
   /** Scored as a name other listed ones share the paired words of (`scoreName`'s `namesakes`). */
@@ -345,8 +353,10 @@ const pairNames = (
     if ((chosen[at] as Pair).similarity.kind !== 'LEGAL_FORM') meaningful += 1;
   if (meaningful <= 1 && wordCount(subject) >= 2 && wordCount(listed) >= 2) score = Math.min(score, 0.6);
   let exact = subjectAllUsed && listedAllUsed;
+  let joined = false;
   for (let at = 0; at < chosenCount; at += 1) {
     const pair = chosen[at] as Pair;
+    if (pair.similarity.kind === 'JOINED') joined = true;
     if (pair.similarity.similarity !== 1 || pair.similarity.kind === 'JOINED') exact = false;
   }
   return {
@@ -354,6 +364,8 @@ const pairNames = (
     exact,
     whole: subjectAllUsed && listedAllUsed,
     shorter: subjectAllUsed && !listedAllUsed,
+    contains: listedAllUsed && !subjectAllUsed && meaningful >= 2 && !joined,
+    listedCoverage,
     pairedListed,
     namesakes,
     total: pairedWeight + subjectLeft + listedTotal,

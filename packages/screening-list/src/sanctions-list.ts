@@ -327,21 +327,27 @@ export const loadSanctionsList = (
             scored = scoreName(words, listedWords, true);
           scoredNames.set(listedText, scored);
         }
+        // A listed name in the screened one whole, each word the same or written another way
+        // (`NEAR_EXACT_SCORE`), is a match however many words were added to it: each added word
+        // lowered the score, and three hid a listed name of two.
+        const contained = scored.contains && scored.listedCoverage * 100 >= NEAR_EXACT_SCORE;
+        const nameScore = contained ? Math.max(scored.score * 100, threshold) : scored.score * 100;
         // The evidence only lowers a score: a name under the threshold is not weighed (nor allocated for).
-        if (scored.score * 100 < threshold) continue;
+        if (nameScore < threshold) continue;
         const country =
           screened.country === undefined ? undefined : countryEvidence(screened.country, target.countries);
         const birthDate =
           screened.birthDate === undefined
             ? undefined
             : birthDateEvidence(screened.birthDate, target.birthDates);
-        let score = scored.score * 100;
-        // A mismatch lowers the score, but never hides a name identical word for word, or one
-        // written another way (`NEAR_EXACT_SCORE`).
+        let score = nameScore;
+        // A mismatch lowers the score, but never hides a name identical word for word, one
+        // written another way (`NEAR_EXACT_SCORE`), or one holding the listed name whole.
         if (country?.outcome === 'MISMATCH') score *= COUNTRY_MISMATCH_FACTOR;
         if (birthDate?.outcome === 'MISMATCH') score *= BIRTH_DATE_MISMATCH_FACTOR;
-        const nearExact = scored.exact || (scored.whole && scored.score * 100 >= NEAR_EXACT_SCORE);
-        if (nearExact && score < scored.score * 100) score = Math.max(score, threshold);
+        const nearExact =
+          scored.exact || (scored.whole && scored.score * 100 >= NEAR_EXACT_SCORE) || contained;
+        if (nearExact && score < nameScore) score = Math.max(score, threshold);
         const known =
           matchedBy[listedTarget] === query ? matches[matchedAt[listedTarget] as number] : undefined;
         if (score < threshold || (known !== undefined && known.score >= score)) continue;

@@ -123,6 +123,12 @@ describe('a birth date screened with the name', () => {
     const list = await listOf([['sokolov', 'Dmitri Sokolov', '1961-04-12']]);
     for (const name of ['Dmitry Sokolov', 'Dmitri Sokolow', 'Dmitrii Sokolov', 'Sokolov Dmitry']) {
       expect(list.match(person(name))[0]?.score, name).toBeGreaterThanOrEqual(97);
+      checkFalseYear(name);
+    }
+    // The listed name whole inside a longer one, words added to it, is not hidden by a false year either.
+    for (const name of ['Dmitri Pavel Andrei Sokolov', 'Dmitri Pavel Andrei Olga Boris Sokolov'])
+      checkFalseYear(name);
+    function checkFalseYear(name: string) {
       for (const screened of [person(name, '1990-01-01'), { ...person(name, '1900-01-01'), country: 'DE' }]) {
         const [hit] = list.match(screened);
         expect(hit?.targetId, `${name} ${screened.birthDate}`).toBe('sokolov');

@@ -137,6 +137,18 @@ describe('the classes of variation a screened name is found through', () => {
     // A name in Cyrillic, not in disguise, is still read by its transliteration.
     expect(ids(screening.match(person('Виктор Белов')))).toContain('belov');
   });
+  it('finds a listed name whole inside a longer one, however many words were added to it', async () => {
+    const screening = await list();
+    // Each added word lowered the score: three hid a listed name of two words.
+    expect(ids(screening.match(person('Viktor Pavel Andrei Olga Belov')))).toContain('belov');
+    expect(ids(screening.match(person('Igor Maria Jose Carlos Ana Luis Pedro Smirnov')))).toContain(
+      'smirnov',
+    );
+    expect(ids(screening.match(person('Pavel Andrei Olga Sergey Vasilyev')))).toContain('vasilyev');
+    // Not when a listed word is missing or another word: the listed name is not in it whole.
+    expect(ids(screening.match(person('Viktor Pavel Andrei Olga Belova')))).not.toContain('belov');
+    expect(ids(screening.match(person('Viktor Pavel Andrei Olga Orlov')))).not.toContain('belov');
+  });
   it('finds a family name mistyped into a word the list does not hold: a letter swapped, dropped, added', async () => {
     const screening = await list();
     for (const [name, id] of [

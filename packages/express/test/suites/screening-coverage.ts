@@ -210,6 +210,8 @@ export const describeScreeningCoverage = () => {
       ['Dmitri', 'S0k0l0v'],
       ['Dmitri', 'Ѕоко1оv'],
       ['DMITRI', 'ЅОКОӀОѴ'],
+      // The listed name whole among given names added to it (four added hid it).
+      ['Dmitri Pavel Andrei', 'Olga Boris Sokolov'],
     ];
 
     test('a listed name shown reversed by a bidi override is a 400 at its field, and nothing is created', async () => {
