@@ -7,6 +7,8 @@ import { type WordForms, wordForms, wordSimilarity } from './word-similarity.js'
 const MAX_CANDIDATES = 24;
 /** A listed name is a candidate when it shares at least this much of the screened name's weight. */
 const MIN_SHARED_WEIGHT = 0.55;
+/** Or when the screened name holds this much of the listed name's own weight: the whole of it. */
+const WHOLE_NAME_SHARE = 0.97;
 /**
  * A word held by more names than this (a legal form, `trading`, `mohammed` on a large list) finds
  * no candidate by itself when the query has a rarer word: those names are found by the rarer one.
@@ -26,7 +28,7 @@ const MIN_COMMON_WORD_POSTINGS = 50;
 /** Variants of a query word (sharing a key with it) compared with it at most. */
 const MAX_VARIANTS_CHECKED = 64;
 const NONE: readonly number[] = [];
-/** Bits of a query's word mask (a 32-bit integer): words past it still score, but find no candidate. */
+/** Bits of a query's word mask (a 32-bit integer): the words past them share the last bit. */
 const MAX_QUERY_UNITS = 31;
 
 /** One listed name: its words (ids of the vocabulary), its target, whether it names an organization. */
@@ -355,10 +357,14 @@ export const createNameIndexBuilder = () => {
         let bitsUsed = wordBits;
         let queryWeight = 0;
         let unfound = 0;
+        const written = new Set<string>();
         for (let at = 0; at < query.length; at += 1) {
           const word = query[at] as WeightedWord;
+          // A word written again finds no name it has not found, and would count its names twice
+          // (a name padded with one word written many times ranked every name holding it first).
+          if (written.has(word.forms.text)) continue;
+          written.add(word.forms.text);
           queryWeight += word.weight;
-          if (at >= MAX_QUERY_UNITS) break;
           if (isLegalForm(word.forms.text)) continue;
           if (wordStamp === 0x7fffffff) {
             foundMarks.fill(0);
@@ -430,7 +436,9 @@ export const createNameIndexBuilder = () => {
             (word.forms.vowelless && word.forms.skeleton.length < 2)
           )
             unfound += word.weight;
-          endUnit(1 << at, word.weight);
+          // The words past the mask's bits share its last one: they still find the names holding
+          // them (a listed name padded past them, `Viktor` + 60 names + `Belov`, is found).
+          endUnit(1 << Math.min(at, MAX_QUERY_UNITS - 1), word.weight);
         }
         for (let from = 0; from < query.length; from += 1) {
           const word = (query[from] as WeightedWord).forms.text;
@@ -600,9 +608,14 @@ export const createNameIndexBuilder = () => {
                 weight += weakWeights[weak] as number;
             }
           }
-          if (weight < least) continue;
-          const rank = weight / queryWeight + weight / Math.abs(state[record + 2] as number);
-          if (rank >= 2 - 1e-9 && identical.length < MAX_IDENTICAL) {
+          const nameWeight = Math.abs(state[record + 2] as number);
+          // A name the query holds whole is a candidate however many words the query adds to it
+          // (`Viktor Wolfgang Werner Thomas Dieter Igor Belov` holds `Viktor Belov`), and one
+          // however many other names the added words find.
+          const whole = nameWeight > 0 && weight >= nameWeight * WHOLE_NAME_SHARE;
+          if (weight < least && !whole) continue;
+          const rank = weight / queryWeight + weight / nameWeight;
+          if ((rank >= 2 - 1e-9 || whole) && identical.length < MAX_IDENTICAL) {
             identical.push(name);
             continue;
           }
