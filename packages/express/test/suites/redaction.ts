@@ -121,6 +121,12 @@ export const describeRedaction = () =>
         filenames: [firstKey, secondKey],
       });
       expect(gone.status).toBe(404);
+      // A link issued before the erasure, still within its 15 minutes, serves nothing of it.
+      for (const { downloadUrl } of links.body.downloads as { downloadUrl: string }[]) {
+        const stale = await fetch(downloadUrl);
+        expect(stale.status).toBe(403);
+        expect(await stale.text()).not.toContain(marker);
+      }
     });
 
     test('a retried create of a redacted client, with its body or another, replays the redacted answer: no second client, no 422', async () => {
