@@ -28,8 +28,13 @@ const MIN_COMMON_WORD_POSTINGS = 50;
 /** Variants of a query word (sharing a key with it) compared with it at most. */
 const MAX_VARIANTS_CHECKED = 64;
 const NONE: readonly number[] = [];
-/** Bits of a query's word mask (a 32-bit integer): the words past them share the last bit. */
+/** Bits of a query's word mask (a 32-bit integer), a word's each, its position's. */
 const MAX_QUERY_UNITS = 31;
+/**
+ * The mask of a word past them: the 32nd bit, which marks a name as found but is no word's, so
+ * each such word adds its weight (its text is looked up once a query: no word counts twice).
+ */
+const PAST_THE_MASK = 1 << 31;
 
 /** One listed name: its words (ids of the vocabulary), its target, whether it names an organization. */
 export type IndexedName = { readonly target: number; readonly text: string; readonly organization: boolean };
@@ -436,9 +441,9 @@ export const createNameIndexBuilder = () => {
             (word.forms.vowelless && word.forms.skeleton.length < 2)
           )
             unfound += word.weight;
-          // The words past the mask's bits share its last one: they still find the names holding
-          // them (a listed name padded past them, `Viktor` + 60 names + `Belov`, is found).
-          endUnit(1 << Math.min(at, MAX_QUERY_UNITS - 1), word.weight);
+          // The words past the mask's bits still find the names holding them, each adding its
+          // weight (`Viktor` + 60 names + `Belov`, or 60 names then `Viktor Belov`, is found).
+          endUnit(at < MAX_QUERY_UNITS ? 1 << at : PAST_THE_MASK, word.weight);
         }
         for (let from = 0; from < query.length; from += 1) {
           const word = (query[from] as WeightedWord).forms.text;
@@ -548,7 +553,7 @@ export const createNameIndexBuilder = () => {
             for (let index = 0; index < touchedCount; index += 1) {
               const name = touched[index] as number;
               const before = state[name * 3] as number;
-              if ((before & mask) !== 0) continue;
+              if (mask !== PAST_THE_MASK && (before & mask) !== 0) continue;
               for (let word = starts[name] as number; word < (starts[name + 1] as number); word += 1) {
                 if (wordMarks[wordIds[word] as number] !== stamp) continue;
                 state[name * 3] = before | mask;
@@ -566,7 +571,7 @@ export const createNameIndexBuilder = () => {
               const record = name * 3;
               if ((state[record + 2] as number) < 0 !== organization) continue;
               const before = state[record] as number;
-              if ((before & mask) !== 0 || (before === 0 && !adding)) continue;
+              if ((mask !== PAST_THE_MASK && (before & mask) !== 0) || (before === 0 && !adding)) continue;
               if (before === 0) {
                 touched[touchedCount] = name;
                 touchedCount += 1;

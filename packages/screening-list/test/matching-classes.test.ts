@@ -150,6 +150,20 @@ describe('the classes of variation a screened name is found through', () => {
     expect(
       ids(screening.match(person('Viktor Wolfgang Werner Thomas Dieter Igor Sergey Christos Yosef Belov'))),
     ).toContain('belov');
+    // Past the 31 words the index's mask has a bit for: after 40 words, before and after 60 (two
+    // words the list holds once each, neither outweighing the other).
+    const padding = (count: number) =>
+      Array.from(
+        { length: count },
+        (_, at) =>
+          `Pad${String.fromCharCode(97 + (at % 26))}${String.fromCharCode(97 + Math.floor(at / 26))}`,
+      );
+    for (const name of [
+      `${padding(40).join(' ')} Emily Tonwood`,
+      `Emily ${padding(60).join(' ')} Tonwood`,
+      `${padding(30).join(' ')} Emily ${padding(30).join(' ')} Tonwood`,
+    ])
+      expect(ids(screening.match(person(name))), name.slice(0, 40)).toContain('tonwood');
     // Not when a listed word is missing or another word: the listed name is not in it whole.
     expect(ids(screening.match(person('Viktor Pavel Andrei Olga Belova')))).not.toContain('belov');
     expect(ids(screening.match(person('Viktor Pavel Andrei Olga Orlov')))).not.toContain('belov');
