@@ -24,6 +24,12 @@ const CAMEL_CASE_NOT_I = /[a-z][A-HJ-Z]./;
  */
 const camelCaseWords = (word: string): string =>
   CAMEL_CASE_NOT_I.test(word) ? word.replace(CAMEL_CASE, ' ') : word.replace(I_FOR_L, 'l');
+/**
+ * The Turkish dotted capital I (`İ`) beside a small letter (`Dmİtrİ`, `Putİn`): an i written in
+ * capital, which transliterates to `I` and would then be read as an l (`I_FOR_L`); it has a dot,
+ * so it never looks like one. Beside capitals (`DMİTRİ`) it stays a capital.
+ */
+const DOTTED_CAPITAL_I_IN_SMALL_LETTERS = /(?<=\p{Ll})\u0130|\u0130(?=\p{Ll})/gu;
 /** Marks that join the letters of one word (`O'Brien`, `Qa'ida`, `S.A.`): dropped, not a separator. */
 const JOINING_MARKS = /['’‘`´ʼʻ.]/g;
 
@@ -157,7 +163,9 @@ export const writtenWords = (name: string): WrittenWord[] => {
     // Words run together are told apart by their capitals (`VladimirPutin`, `RiKwangIl`): a
     // capital after a small letter starts a word. The matcher joins split words back, so a name
     // written `McDonald` still meets `MCDONALD`.
-    const latin = camelCaseWords(ascii ? written : latinWord(written));
+    const latin = camelCaseWords(
+      ascii ? written : latinWord(written.replace(DOTTED_CAPITAL_I_IN_SMALL_LETTERS, 'i')),
+    );
     const transliterated = !ascii && NON_LATIN_LETTER.test(foldConfusables(written));
     for (const word of latin
       .toLowerCase()

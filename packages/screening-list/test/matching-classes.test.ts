@@ -137,6 +137,14 @@ describe('the classes of variation a screened name is found through', () => {
     // A name in Cyrillic, not in disguise, is still read by its transliteration.
     expect(ids(screening.match(person('Виктор Белов')))).toContain('belov');
   });
+  it('reads a Turkish dotted capital İ among small letters as an i, not as an l', async () => {
+    const screening = await list();
+    // İ transliterates to I, which a small letter on each side read as an l (`dmltri`): no match.
+    expect(ids(screening.match(person('Vladİmİr Vladİmİrovİch Putİn')))).toContain('putin');
+    expect(ids(screening.match(person('Vİktor Belov')))).toContain('belov');
+    // Among capitals it is a capital, as before.
+    expect(ids(screening.match(person('VİKTOR BELOV')))).toContain('belov');
+  });
   it('finds a listed name whole inside a longer one, however many words were added to it', async () => {
     const screening = await list();
     // Each added word lowered the score: three hid a listed name of two words.
