@@ -67,6 +67,9 @@ const notices: Readonly<Record<string, string>> = {
   'in-progress': 'That action is already running (submitted twice); it acts once.',
 };
 
+/** How a domain error's `type` is spelled (`InvalidStatus`, `ScreeningUnresolved`): words run together. */
+const ERROR_TYPE_NAME = /^(?:[A-Z][a-z]+){1,6}$/;
+
 const problemText = (error: DomainError): string => {
   switch (error.type) {
     case 'ScreeningUnresolved':
@@ -162,10 +165,11 @@ export const createReviewConsole = (options: ReviewConsoleOptions): Router => {
   });
 
   const pageNotice = (req: Request): SafeHtml | string => {
+    // A link's query names a notice of the console's, or an error type: it never writes text.
     const done = single(req.query.notice);
     const problem = single(req.query.problem);
-    return html`${noticeBox(done === undefined ? undefined : notices[done], 'status')}${noticeBox(
-      problem === undefined ? undefined : `Refused (${problem.replace(/[^A-Za-z]/g, '')}).`,
+    return html`${noticeBox(done !== undefined && Object.hasOwn(notices, done) ? notices[done] : undefined, 'status')}${noticeBox(
+      problem !== undefined && ERROR_TYPE_NAME.test(problem) ? `Refused (${problem}).` : undefined,
       'alert',
     )}`;
   };

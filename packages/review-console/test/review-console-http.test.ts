@@ -82,6 +82,24 @@ describe('review console over HTTP (memory kit, real Express)', () => {
     expect(queue.text).not.toMatch(/<script>|onclick=|style="/);
   });
 
+  it("shows only its own notices and an error type's name from a link's query, nothing a link writes", async () => {
+    const { app, client } = await host();
+    const page = async (query: string) =>
+      (await request(app).get(`/review/clients/${client.id}?${query}`).set('x-test-staff', 'alice')).text;
+    expect(await page('notice=approved')).toContain('Approved: the client now signs the terms.');
+    expect(await page('problem=InvalidStatus')).toContain('Refused (InvalidStatus).');
+    // Names every object has (its prototype's) are no notice of the console's.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const shown = await page(`notice=${name}`);
+      expect(shown).not.toMatch(/function|native code|\[object/);
+      expect(shown).not.toContain('role="status"');
+    }
+    // A link cannot make the console say what it likes: not an error type's name, no notice.
+    for (const text of ['Please call +1 555 0100 to unlock', 'wire the fee now', 'A'.repeat(80)]) {
+      expect(await page(`problem=${encodeURIComponent(text)}`)).not.toContain('role="alert"');
+    }
+  });
+
   it('assigns, refuses a form without its CSRF token, and acts once for a double submission', async () => {
     const { app, kit, client } = await host();
     const page = (await request(app).get(`/review/clients/${client.id}`).set('x-test-staff', 'alice')).text;
