@@ -13,11 +13,12 @@ const basic = (username: string, password: string) =>
   `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 const staffLogin = basic(demoStaff.username, demoStaff.password);
 
-/** The hidden guards of the form posting to `action` on a rendered page. */
+/** The hidden fields of the form posting to `action` on a rendered page. */
 const guardsOf = (page: string, action: string): Record<string, string> => {
   const form = page.slice(page.indexOf(`action="${action}"`));
   const value = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(form)?.[1] ?? '';
-  return { _csrf: value('_csrf'), _idempotencyKey: value('_idempotencyKey') };
+  // `_seen`: the client's version as the page showed it (a deciding form carries it).
+  return { _csrf: value('_csrf'), _idempotencyKey: value('_idempotencyKey'), _seen: value('_seen') };
 };
 
 describe('the demo serves the review console at /review behind its staff login', () => {
