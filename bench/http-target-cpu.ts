@@ -12,10 +12,8 @@
  * shared machine than a rate does, but at a load average of 8 its rounds still spread by ±15 %.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { demoIdentities } from '@onboarding-kit/core';
-import autocannon from 'autocannon';
 import { loadAverage, median } from './bench-report.js';
-import { payloadWithFile, preloadedFilename } from './http-preloaded-files.js';
+import { sendPreloadedCreates } from './http-preloaded-files.js';
 import { type RunningTarget, startTarget, type TargetKind } from './http-target-process.js';
 
 const warmUp = Number(process.env.BENCH_WARMUP_REQUESTS ?? 10_000);
@@ -59,30 +57,17 @@ try {
     targets.push(await startTarget(side.kind, env));
   }
   const sent = sides.map(() => 0);
-  const send = async (index: number, amount: number) => {
-    const target = targets[index] as RunningTarget;
-    const path =
-      sides[index]?.kind === 'baseline' ? '/clients/individuals' : '/manager/v1/clients/individuals';
-    const result = await autocannon({
-      url: target.origin,
-      connections,
+  const send = (index: number, amount: number) =>
+    sendPreloadedCreates(
+      { kind: sides[index]?.kind ?? '', origin: (targets[index] as RunningTarget).origin },
       amount,
-      requests: [
-        {
-          method: 'POST',
-          path,
-          headers: { 'content-type': 'application/json', SERVICE_API_KEY: demoIdentities.managerA.apiKey },
-          setupRequest: (req) => {
-            const n = sent[index] ?? 0;
-            sent[index] = n + 1;
-            return { ...req, body: payloadWithFile(preloadedFilename(n)) };
-          },
-        },
-      ],
-    });
-    const failed = result.non2xx + result.errors + result.timeouts;
-    if (failed > 0) throw new Error(`${sides[index]?.label}: ${failed} of ${amount} requests failed`);
-  };
+      connections,
+      () => {
+        const n = sent[index] ?? 0;
+        sent[index] = n + 1;
+        return n;
+      },
+    );
   for (const index of sides.keys()) await send(index, warmUp);
   const perRequest: number[][] = sides.map(() => []);
   const othersPerRequest: number[][] = sides.map(() => []);

@@ -15,10 +15,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { demoIdentities } from '@onboarding-kit/core';
-import autocannon from 'autocannon';
 import { loadAverage } from './bench-report.js';
-import { payloadWithFile, preloadedFilename } from './http-preloaded-files.js';
+import { sendPreloadedCreates } from './http-preloaded-files.js';
 import type { TargetKind } from './http-target-process.js';
 
 const warmUp = Number(process.env.BENCH_WARMUP_REQUESTS ?? 10_000);
@@ -111,29 +109,12 @@ const targets: Target[] = [];
 try {
   for (const kind of kinds) targets.push(await start(kind));
   const sent = kinds.map(() => 0);
-  const send = async (index: number, amount: number) => {
-    const target = targets[index] as Target;
-    const path = target.kind === 'baseline' ? '/clients/individuals' : '/manager/v1/clients/individuals';
-    const result = await autocannon({
-      url: target.origin,
-      connections,
-      amount,
-      requests: [
-        {
-          method: 'POST',
-          path,
-          headers: { 'content-type': 'application/json', SERVICE_API_KEY: demoIdentities.managerA.apiKey },
-          setupRequest: (req) => {
-            const n = sent[index] ?? 0;
-            sent[index] = n + 1;
-            return { ...req, body: payloadWithFile(preloadedFilename(n)) };
-          },
-        },
-      ],
+  const send = (index: number, amount: number) =>
+    sendPreloadedCreates(targets[index] as Target, amount, connections, () => {
+      const n = sent[index] ?? 0;
+      sent[index] = n + 1;
+      return n;
     });
-    const failed = result.non2xx + result.errors + result.timeouts;
-    if (failed > 0) throw new Error(`${target.kind}: ${failed} of ${amount} requests failed`);
-  };
   for (const index of kinds.keys()) await send(index, warmUp);
   for (const target of targets)
     console.log(
