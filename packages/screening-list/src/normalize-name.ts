@@ -214,12 +214,12 @@ export const otherReadings = (name: string): string[] => {
     wordStartReading(name),
     lookAlike,
     lookAlike === undefined ? undefined : wordStartReading(lookAlike),
-  ];
-  const primary = normalizeName(name);
-  const seen = new Set([primary]);
+  ].filter((reading) => reading !== undefined);
+  // Most names have no other reading: they are not normalized once more here.
+  if (readings.length === 0) return [];
+  const seen = new Set([normalizeName(name)]);
   const other: string[] = [];
   for (const reading of readings) {
-    if (reading === undefined) continue;
     const normalized = normalizeName(reading);
     if (seen.has(normalized)) continue;
     seen.add(normalized);
