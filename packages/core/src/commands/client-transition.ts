@@ -5,7 +5,13 @@ import { eventsOfCommand } from '../domain/client-events.js';
 import { refuseChangedClient } from '../domain/client-version.js';
 import type { DocumentRecord } from '../domain/documents.js';
 import { type ClientStatusTrigger, transitionClientStatus } from '../domain/status-machine.js';
-import { clientNotFound, clientTypeMismatch, type DomainError, invalidStatus } from '../errors.js';
+import {
+  type ClientChanged,
+  clientNotFound,
+  clientTypeMismatch,
+  type DomainError,
+  invalidStatus,
+} from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { Principal } from '../principal.js';
 import type { AuditActor } from '../schemas/audit.js';
@@ -25,6 +31,17 @@ export type ClientCommandContext = IdempotentCommandContext & {
    */
   readonly expectedVersion?: string;
 };
+
+/**
+ * `ClientChanged` when the caller decided on another version of `client` (the one locked in the
+ * command's transaction) than this one; undefined when it saw this one or gave none, in which case
+ * no code of `client-version.ts` runs.
+ */
+export const changedSinceSeen = (
+  seen: { readonly expectedVersion?: string | undefined } | undefined,
+  client: StoredClient,
+): ClientChanged | undefined =>
+  seen?.expectedVersion === undefined ? undefined : refuseChangedClient(seen.expectedVersion, client);
 
 /** One move of the status machine on an existing client, as a command. */
 export type ClientTransition = {
@@ -60,10 +77,7 @@ export const checkTransition = (
   const { clientId, trigger, expectedType } = transition;
   if (client === null || !transition.visibleTo(client)) return err(clientNotFound(clientId));
   // Before any other refusal: what the caller saw is not what is there, whatever else is wrong.
-  const changed =
-    transition.expectedVersion === undefined
-      ? undefined
-      : refuseChangedClient(transition.expectedVersion, client);
+  const changed = changedSinceSeen(transition, client);
   if (changed !== undefined) return err(changed);
   if (expectedType !== undefined && client.clientType !== expectedType) {
     return err(clientTypeMismatch(clientId, client.clientType, expectedType));

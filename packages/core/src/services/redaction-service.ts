@@ -1,5 +1,5 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import type { ClientCommandContext } from '../commands/client-transition.js';
+import { type ClientCommandContext, changedSinceSeen } from '../commands/client-transition.js';
 import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import { type StoredClient, toClientResponse } from '../domain/client.js';
@@ -9,7 +9,6 @@ import {
   redactClient,
   redactClientEvent,
 } from '../domain/client-redaction.js';
-import { refuseChangedClient } from '../domain/client-version.js';
 import { clientNotFound, type DomainError, invalidStatus, storageUnavailable } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { RecordedOutcome } from '../ports/idempotency-store.js';
@@ -93,10 +92,7 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
         .andThen((found): ResultAsync<StoredClient, DomainError> => {
           if (found === null) return errAsync(clientNotFound(clientId));
           // Checked before the documents go too, not only on the locked row: a stale form erases nothing.
-          const changed =
-            command?.expectedVersion === undefined
-              ? undefined
-              : refuseChangedClient(command.expectedVersion, found);
+          const changed = changedSinceSeen(command, found);
           if (changed !== undefined) return errAsync(changed);
           if (found.status !== 'DELETED') return errAsync(invalidStatus(clientId, found.status, 'REDACT'));
           return okAsync(found);
@@ -110,10 +106,7 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
                   transaction((tx) =>
                     tx.clients.findForUpdate(clientId).andThen((client) => {
                       if (client === null) return errAsync(clientNotFound(clientId));
-                      const moved =
-                        command?.expectedVersion === undefined
-                          ? undefined
-                          : refuseChangedClient(command.expectedVersion, client);
+                      const moved = changedSinceSeen(command, client);
                       if (moved !== undefined) return errAsync(moved);
                       if (client.redactedAt !== null) return okAsync(toClientResponse(client));
                       if (client.status !== 'DELETED') {

@@ -1,5 +1,5 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
-import { type ClientCommandContext, deleteClient } from '../commands/client-transition.js';
+import { type ClientCommandContext, changedSinceSeen, deleteClient } from '../commands/client-transition.js';
 import {
   type CommandStores,
   type IdempotentCommandContext,
@@ -7,7 +7,6 @@ import {
 } from '../commands/idempotent-command.js';
 import { auditActorOf, type CommandAuditEntry } from '../domain/audit-entry.js';
 import { type StoredClient, toClientResponse } from '../domain/client.js';
-import { refuseChangedClient } from '../domain/client-version.js';
 import { isReviewQueueStatus, type ReviewQueueStatus, reviewQueueStatuses } from '../domain/review-queue.js';
 import { clientNotFound, type DomainError, invalidStatus } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
@@ -176,10 +175,7 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           ? transaction((tx) =>
               tx.clients.findForUpdate(clientId).andThen((client) => {
                 if (client === null) return errAsync(clientNotFound(clientId));
-                const changed =
-                  command?.expectedVersion === undefined
-                    ? undefined
-                    : refuseChangedClient(command.expectedVersion, client);
+                const changed = changedSinceSeen(command, client);
                 if (changed !== undefined) return errAsync(changed);
                 if (!isReviewQueueStatus(client.status)) {
                   return errAsync(invalidStatus(client.id, client.status, 'ASSIGN'));
@@ -222,10 +218,7 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           ? transaction((tx) =>
               tx.clients.findForUpdate(clientId).andThen((client) => {
                 if (client === null) return errAsync(clientNotFound(clientId));
-                const changed =
-                  command?.expectedVersion === undefined
-                    ? undefined
-                    : refuseChangedClient(command.expectedVersion, client);
+                const changed = changedSinceSeen(command, client);
                 if (changed !== undefined) return errAsync(changed);
                 if (client.assignee === null) return okAsync(toClientResponse(client));
                 return reassign(tx, principal, client, null).map(toClientResponse);

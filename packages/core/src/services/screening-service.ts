@@ -1,10 +1,9 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
-import type { ClientCommandContext } from '../commands/client-transition.js';
+import { type ClientCommandContext, changedSinceSeen } from '../commands/client-transition.js';
 import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import { type StoredClient, toClientResponse } from '../domain/client.js';
 import { screeningCompletedEvent } from '../domain/client-events.js';
-import { refuseChangedClient } from '../domain/client-version.js';
 import { completedScreening, screeningAuditChanges, screeningSubjectsOf } from '../domain/screening.js';
 import {
   clientNotFound,
@@ -203,10 +202,7 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
             tx.clients.findForUpdate(clientId).andThen((client) => {
               // Compliance sees every manager's clients.
               if (client === null) return errAsync(clientNotFound(clientId));
-              const changed =
-                command?.expectedVersion === undefined
-                  ? undefined
-                  : refuseChangedClient(command.expectedVersion, client);
+              const changed = changedSinceSeen(command, client);
               if (changed !== undefined) return errAsync(changed);
               // A deleted client's review is over: its hits stay as they were decided.
               if (client.status === 'DELETED') {
