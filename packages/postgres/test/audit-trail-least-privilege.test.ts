@@ -114,6 +114,34 @@ describe('the audit trail against the role the kit serves as', () => {
       expect(await refusal(`DELETE FROM ${database.schema}.schema_migrations`)).toBe(
         '42501: permission denied for table schema_migrations',
       );
+      // The status history and the event log beside it: appended to and redacted, never deleted,
+      // and only redaction's columns rewritten.
+      const history = `${database.schema}.client_status_history`;
+      const events = `${database.schema}.client_events`;
+      const clients = `${database.schema}.clients`;
+      for (const statement of [
+        `DELETE FROM ${history} WHERE client_id = $1`,
+        `UPDATE ${history} SET actor = 'officer-1' WHERE client_id = $1`,
+        `TRUNCATE ${history}`,
+      ]) {
+        expect(await refusal(statement)).toBe('42501: permission denied for table client_status_history');
+      }
+      for (const statement of [
+        `DELETE FROM ${events} WHERE client_id = $1`,
+        `UPDATE ${events} SET type = 'client.approved' WHERE client_id = $1`,
+        `TRUNCATE ${events}`,
+      ]) {
+        expect(await refusal(statement)).toBe('42501: permission denied for table client_events');
+      }
+      // Deleting the client row would cascade to its history.
+      expect(await refusal(`DELETE FROM ${clients} WHERE id = $1`)).toBe(
+        '42501: permission denied for table clients',
+      );
+      const historyRows = await database.pool.query(
+        `SELECT count(*)::int AS n FROM ${history} WHERE client_id = $1`,
+        [client.id],
+      );
+      expect(historyRows.rows[0]?.n).toBe(3);
       // The trail is as the kit left it.
       expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toEqual(verified);
     } finally {
