@@ -48,6 +48,12 @@ export type NameScore = {
    * `Viktor Belov`): the listed name is in the screened one whole, however many words were added.
    */
   readonly contains: boolean;
+  /**
+   * Every word of both names paired, none left over, each the same word or an initial of it, one
+   * at least of each (`V. V. Putin`, `Putin V. V.` / `Vladimir Vladimirovich Putin`): the listed
+   * name written with initials.
+   */
+  readonly initialled: boolean;
   /** How much of the listed name the paired words cover, 0..1 (1: every listed word, each the same word). */
   readonly listedCoverage: number;
   /** The positions of the listed name's words paired, a bit each (the first 31). */
@@ -354,14 +360,24 @@ const pairNames = (
   if (meaningful <= 1 && wordCount(subject) >= 2 && wordCount(listed) >= 2) score = Math.min(score, 0.6);
   let exact = subjectAllUsed && listedAllUsed;
   let joined = false;
+  let initials = 0;
+  let sameWords = 0;
   for (let at = 0; at < chosenCount; at += 1) {
     const pair = chosen[at] as Pair;
     if (pair.similarity.kind === 'JOINED') joined = true;
     if (pair.similarity.similarity !== 1 || pair.similarity.kind === 'JOINED') exact = false;
+    if (pair.similarity.kind === 'INITIAL') initials += 1;
+    else if (pair.similarity.kind === 'EXACT') sameWords += 1;
   }
   return {
     score,
     exact,
+    initialled:
+      subjectAllUsed &&
+      listedAllUsed &&
+      initials > 0 &&
+      sameWords > 0 &&
+      initials + sameWords === chosenCount,
     whole: subjectAllUsed && listedAllUsed,
     shorter: subjectAllUsed && !listedAllUsed,
     contains: listedAllUsed && !subjectAllUsed && meaningful >= 2 && !joined,

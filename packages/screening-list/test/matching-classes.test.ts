@@ -145,6 +145,20 @@ describe('the classes of variation a screened name is found through', () => {
     // Among capitals it is a capital, as before.
     expect(ids(screening.match(person('VİKTOR BELOV')))).toContain('belov');
   });
+  it('finds a listed name written with an initial for each given name: V. V. Putin, Putin V. V.', async () => {
+    const screening = await list();
+    // Each initial's pair counts less than a word: with two of them (78) the listed name scored
+    // less than with one (`V. Orlov` / Vladimir Orlov: 83), under the threshold.
+    for (const name of ['V. V. Putin', 'Putin V. V.', 'PUTIN V V', 'Путин В. В.']) {
+      expect(ids(screening.match(person(name))), name).toContain('putin');
+    }
+    expect(ids(screening.match(person('M. B. Khodorkovskiy')))).toContain('khodorkovskiy');
+    expect(ids(screening.match(person('Zhuravlev V. N.')))).toContain('zhuravlev');
+    // An initial that is none of the listed name's, or one more, is not the listed name written so.
+    for (const name of ['V. N. Putin', 'V. V. V. Putin', 'V. V. Putilov']) {
+      expect(ids(screening.match(person(name))), name).not.toContain('putin');
+    }
+  });
   it('finds a listed name whole inside a longer one, however many words were added to it', async () => {
     const screening = await list();
     // Each added word lowered the score: three hid a listed name of two words.
