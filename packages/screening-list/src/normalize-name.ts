@@ -204,16 +204,35 @@ export const lookAlikeReading = (name: string): string | undefined => {
   return normalizeName(reading) === normalizeName(name) ? undefined : reading;
 };
 
+/** A letter alone before a dot and another letter: an initial written against the next (`V.V.`, `В.В.Путин`). */
+const INITIAL_BEFORE_A_LETTER = /(?<![\p{L}\p{M}\p{N}])(\p{L}\p{M}*)\.(?=\p{L})/gu;
+
+/**
+ * A person's name read with each initial written against the next letter as a word of its own
+ * (`Putin V.V.`: `Putin V. V.`, `Иванов С.Б.`, `В.В.Путин`), when it has one: `nameWords` drops
+ * the dots that join a word's letters (`S.A.` → `sa`, a company's abbreviation), which read a
+ * surname's initials as one word (`vv`) that pairs with no listed name. Both readings are screened.
+ */
+export const initialsReading = (name: string): string | undefined => {
+  if (!name.includes('.')) return undefined;
+  const reading = name.replace(INITIAL_BEFORE_A_LETTER, '$1. ');
+  return reading === name ? undefined : reading;
+};
+
 /**
  * The other readings of a name screened beside `nameWords`' (`wordStartReading`,
- * `lookAlikeReading`, and the first of the second), each reading other words.
+ * `lookAlikeReading`, and the first of the second; for a person's name also `initialsReading`
+ * of each), each reading other words.
  */
-export const otherReadings = (name: string): string[] => {
+export const otherReadings = (name: string, person = true): string[] => {
   const lookAlike = lookAlikeReading(name);
+  const initials = person ? initialsReading(name) : undefined;
   const readings = [
     wordStartReading(name),
     lookAlike,
     lookAlike === undefined ? undefined : wordStartReading(lookAlike),
+    initials,
+    initials === undefined ? undefined : lookAlikeReading(initials),
   ].filter((reading) => reading !== undefined);
   // Most names have no other reading: they are not normalized once more here.
   if (readings.length === 0) return [];

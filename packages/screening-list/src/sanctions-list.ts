@@ -411,10 +411,11 @@ export const loadSanctionsList = (
       targets: () => loaded.values(),
       // A name with a capital I inside a word is screened as read both ways (`DeepakIyer`: an l,
       // or a word's start), and one with words in disguise also as it reads to the eye
-      // (`S0k0l0v`, `ВЕӀОѴ`): each target answers once, with its best score.
+      // (`S0k0l0v`, `ВЕӀОѴ`), a person's with initials written together also with each apart
+      // (`Putin V.V.`): each target answers once, with its best score.
       match: (screened, threshold = DEFAULT_MATCH_THRESHOLD, targetIds) => {
         const matches = matchReading(screened, threshold, targetIds);
-        const others = otherReadings(screened.name);
+        const others = otherReadings(screened.name, screened.kind === 'person');
         if (others.length === 0) return matches;
         const best = new Map(matches.map((match) => [match.targetId, match]));
         for (const other of others) {

@@ -159,6 +159,18 @@ describe('the classes of variation a screened name is found through', () => {
       expect(ids(screening.match(person(name))), name).not.toContain('putin');
     }
   });
+  it('reads initials written together, with dots and no space, as initials: Putin V.V., Иванов С.Б.', async () => {
+    const screening = await list();
+    // The dots that join an abbreviation's letters (`S.A.`) read `V.V.` as one word `vv`: no match.
+    for (const name of ['Putin V.V.', 'ПУТИН В.В.', 'В.В.Путин', 'V.V.Putin', 'Putin V.V']) {
+      expect(ids(screening.match(person(name))), name).toContain('putin');
+    }
+    expect(ids(screening.match(person('Khodorkovskiy M.B.')))).toContain('khodorkovskiy');
+    expect(ids(screening.match(person('Журавлев В.Н.')))).toContain('zhuravlev');
+    // Written apart, as before; another family name with the same initials is no one listed.
+    expect(ids(screening.match(person('Putin V. V.')))).toContain('putin');
+    expect(ids(screening.match(person('Putilov V.V.')))).not.toContain('putin');
+  });
   it('finds a listed name whole inside a longer one, however many words were added to it', async () => {
     const screening = await list();
     // Each added word lowered the score: three hid a listed name of two words.
