@@ -150,3 +150,59 @@ describe('monitoring with the list provider', () => {
     }
   });
 });
+
+describe('monitoring a name written with initials before or after the family name', () => {
+  it('gives it a key in common with the listed name, given name first', () => {
+    for (const [written, listed] of [
+      ['Orlov V.', 'Vladimir ORLOV'],
+      ['Putin V. V.', 'Vladimir Vladimirovich PUTIN'],
+      ['Putin V.V.', 'Vladimir Vladimirovich PUTIN'],
+      ['Khodorkovskiy M.B.', 'Mikhail Borisovich KHODORKOVSKIY'],
+      ['Путин В. В.', 'Vladimir Vladimirovich PUTIN'],
+    ] as const) {
+      expect(shareAKey(listNameKeys, written, listed), `${written} / ${listed}`).toBe(true);
+    }
+  });
+
+  it('finds a client screened before the target was listed when a version adds it', async () => {
+    let current: SanctionsList = await listOf('p-0,Person,Olga SMIRNOVA,,List A');
+    const kit = createMemoryKit({ screening: createListScreeningProvider({ list: () => current }) });
+    const manager = demoIdentities.managerA.principal;
+    const payload = exampleEntityPayload();
+    const [director] = payload.companyDirectorsAndUbos.directors;
+    if (director === undefined) expect.fail('a director');
+    const created = (
+      await kit.clients.createEntity(manager, {
+        ...payload,
+        companyDirectorsAndUbos: {
+          ...payload.companyDirectorsAndUbos,
+          directors: [
+            { ...director, name: 'Orlov V.' },
+            { ...director, name: 'Putin V.V.' },
+          ],
+        },
+      })
+    )._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    expect((await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.status).toBe('CLEAR');
+
+    const previous = current;
+    current = await listOf(
+      'p-0,Person,Olga SMIRNOVA,,List A',
+      'p-orlov,Person,Vladimir ORLOV,,List A',
+      'p-putin,Person,Vladimir Vladimirovich PUTIN,,List A',
+    );
+    (
+      await kit.screening.listChanged({
+        version: 'v2',
+        changedTargets: listVersionChanges(previous, current),
+      })
+    )._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    const { screening } = (await kit.clients.get(manager, created.id))._unsafeUnwrap();
+    expect(screening?.hits.map((hit) => [hit.field, hit.targetId])).toEqual([
+      ['companyDirectorsAndUbos.directors[0]', 'p-orlov'],
+      ['companyDirectorsAndUbos.directors[1]', 'p-putin'],
+    ]);
+  });
+});

@@ -34,7 +34,8 @@ export const screeningNameKeys = (name: string): string[] =>
  *   letter left out of one sound of four letters or more (`lks+fln`, `lks+nfl` …), so that a word misspelled by a letter
  *   (`Navaln`, `Aleksey Nawalnyy`) still shares one with it;
  * - the initial of its first word with the sound of its last (`a.nfln`), for a name written with
- *   an initial (`A. Navalny`);
+ *   an initial (`A. Navalny`), and each initial it gives with each word's sound, for one written
+ *   family name first (`Navalny A.`);
  * - for a name of one word, that word's sound;
  * - the sound of all its words joined, and of each pair of its words joined in order, for names
  *   written as one word (`binladen` for `Bin Laden`, `VladimirPutin` for Vladimir Vladimirovich
@@ -73,6 +74,14 @@ export const screeningKeysOfWords = (words: readonly string[]): string[] => {
   const last = sounded.at(-1);
   if (first !== undefined && last !== undefined && last !== first) {
     keys.add(`${first.charAt(0)}.${soundOf(last)}`);
+  }
+  // Each initial the name gives with each word's sound: a name written family name first with
+  // its initials after (`Orlov V.`, `Khodorkovskiy M. B.`) meets the listed name's key above.
+  // Only initials do: the initial of a full name's last word with its first word's sound would
+  // make every `Ivan Z…` share a key.
+  for (const initial of content) {
+    if (initial.length !== 1) continue;
+    for (const word of sounded) keys.add(`${initial}.${soundOf(word)}`);
   }
   if (keys.size === 0 && words.length === 1) keys.add(soundOf(words[0] as string));
   return [...keys];
