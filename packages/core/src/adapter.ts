@@ -18,7 +18,9 @@ export type {
   ClientListQuery,
   ClientRepository,
   ReviewQueueFilter,
+  ReviewQueuePosition,
   ReviewQueueQuery,
+  ReviewQueueRow,
   StaleClientState,
 } from './ports/client-repository.js';
 export type { DocumentIndex, UploadClaim } from './ports/document-index.js';

@@ -133,6 +133,28 @@ describe('the review queue', () => {
     expect(ids((await kit.review.queue(alice, { screening: 'NONE' }))._unsafeUnwrap().data)).toHaveLength(4);
   });
 
+  it("takes managers in turn: another manager's client waits behind one turn, not behind a burst", async () => {
+    const { kit, upload, clock, clients: burst } = await kitWithClients(5);
+    const other = aManager();
+    upload(other, 'passport.pdf');
+    const theirs = (await kit.clients.createIndividual(other, exampleIndividualPayload()))._unsafeUnwrap();
+    clock.advance(60_000);
+    const first = (await kit.review.queue(alice, { limit: '2' }))._unsafeUnwrap();
+    expect(ids(first.data)).toEqual([burst[0]?.id, theirs.id]);
+    // The next unassigned client is theirs once the burst's first is taken.
+    (await kit.review.assign(bob, burst[0]?.id ?? ''))._unsafeUnwrap();
+    expect((await kit.review.assignNext(alice))._unsafeUnwrap().client?.id).toBe(theirs.id);
+    // Pages go on from their place: the burst's first decided meanwhile moves nobody.
+    (await kit.compliance.approve(bob, burst[0]?.id ?? ''))._unsafeUnwrap();
+    const second = (await kit.review.queue(alice, { limit: '2', cursor: first.nextCursor }))._unsafeUnwrap();
+    expect(ids(second.data)).toEqual([burst[1]?.id, burst[2]?.id]);
+    const third = (await kit.review.queue(alice, { limit: '2', cursor: second.nextCursor }))._unsafeUnwrap();
+    expect(ids(third.data)).toEqual([burst[3]?.id, burst[4]?.id]);
+    const last = (await kit.review.queue(alice, { limit: '2', cursor: third.nextCursor }))._unsafeUnwrap();
+    expect(ids(last.data)).toEqual([burst[0]?.id]);
+    expect(last.nextCursor).toBeNull();
+  });
+
   it("names each waiting client's manager (an optional field of the entry: the Client shape is unchanged)", async () => {
     const { kit, upload, manager, clients } = await kitWithClients(1);
     const other = aManager();

@@ -537,10 +537,13 @@ export const interfaceOperations = {
     idempotent: false,
     summary: 'The clients waiting for a reviewer',
     description:
-      "Every manager's clients in ONBOARDING_UNDER_REVIEW, then in WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE, " +
-      'oldest `createdAt` first. Filters: `status`, `clientType`, `screening` (a screening status, or NONE), ' +
-      '`assignee` (`me`, `unassigned`); `counts` gives each status under the other filters. Pass `nextCursor` ' +
-      'back as `cursor` for the next page.',
+      "Every manager's clients in ONBOARDING_UNDER_REVIEW, then in WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE. " +
+      "Within a status the managers take turns: each manager's first waiting client (oldest `createdAt` first " +
+      "among them), then each one's second, and so on, so one manager's many clients never hold another's back. " +
+      'A waiting client keeps its place, so pages neither repeat nor skip it while others are decided. ' +
+      'Filters: `status`, `clientType`, `screening` (a screening status, or NONE), `assignee` (`me`, ' +
+      '`unassigned`); `counts` gives each status under the other filters. Pass `nextCursor` back as `cursor` ' +
+      'for the next page.',
     query: reviewQueueQuerySchema,
     success: {
       status: 200,
@@ -557,7 +560,7 @@ export const interfaceOperations = {
     idempotent: true,
     summary: 'Assign the caller the next unassigned client',
     description:
-      'The oldest unassigned client of the queue (under the optional filters), assigned to the caller ' +
+      'The first unassigned client in queue order (under the optional filters), assigned to the caller ' +
       'and audited as `assign`; `client` is null when none waits. Two callers at once get two different ' +
       'clients.',
     requestBody: { component: 'AssignNext', schema: assignNextBodySchema, optional: true },

@@ -1,8 +1,10 @@
+import { reviewQueueStatuses } from '@onboarding-kit/core';
 import {
   type ClientRepository,
   newestFirst,
   REDACTED_VALUE,
   type ReviewQueueFilter,
+  type ReviewQueuePosition,
   type StaleClientState,
   type StoredClient,
 } from '@onboarding-kit/core/adapter';
@@ -11,8 +13,9 @@ import { frozenClone } from './frozen-clone.js';
 import type { TableAccess, Tables } from './memory-database.js';
 
 const oldestFirst: typeof newestFirst = (a, b) => newestFirst(b, a);
+const queueOrder = (a: ReviewQueuePosition, b: ReviewQueuePosition) => a.turn - b.turn || oldestFirst(a, b);
 
-/** The clients in `status` that pass `filter`, oldest first. */
+/** The clients in `status` that pass `filter`, in queue order, each with its turn (`ReviewQueueRow`). */
 const waitingClients = (tables: Tables, status: StoredClient['status'], filter: ReviewQueueFilter) =>
   [...tables.clients.values()]
     .filter(
@@ -22,7 +25,16 @@ const waitingClients = (tables: Tables, status: StoredClient['status'], filter: 
         (filter.screening === undefined || (client.screening?.status ?? 'NONE') === filter.screening) &&
         (filter.assigneeId === undefined || (client.assignee?.complianceId ?? null) === filter.assigneeId),
     )
-    .sort(oldestFirst);
+    .map((client) => ({ ...client, client, turn: tables.reviewTurns.get(client.id) ?? 0 }))
+    .sort(queueOrder);
+
+/** A client coming to wait in its status takes its turn there (`ReviewQueuePosition`). */
+const takeTurn = (tables: Tables, client: StoredClient) => {
+  if (!(reviewQueueStatuses as readonly string[]).includes(client.status)) return;
+  const waiting = waitingClients(tables, client.status, {});
+  const own = waiting.filter((other) => other.managerId === client.managerId).map(({ turn }) => turn + 1);
+  tables.reviewTurns.set(client.id, Math.max(waiting[0]?.turn ?? 0, ...own));
+};
 
 /** Writes `change` over the stored client; false when there is none (like an UPDATE of no row). */
 const updateClient = (tables: Tables, clientId: string, change: Partial<StoredClient>) => {
@@ -55,6 +67,7 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
       // The primary key of a database: the write throws, which fails it (StorageUnavailable).
       if (tables.clients.get(client.id) !== undefined)
         throw new Error(`A client with id ${client.id} already exists`);
+      takeTurn(tables, client);
       tables.clients.set(client.id, frozenClone({ ...client, assignee: null }));
       tables.statusHistory.set(client.id, frozenClone([entry]));
       return ok(undefined);
@@ -62,7 +75,7 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
   reviewQueue: ({ status, after, limit, ...filter }) =>
     access.read((tables) =>
       waitingClients(tables, status, filter)
-        .filter((client) => after === undefined || oldestFirst(client, after) > 0)
+        .filter((row) => after === undefined || queueOrder(row, after) > 0)
         .slice(0, Math.max(0, limit)),
     ),
   countReviewQueue: (filter) =>
@@ -76,7 +89,9 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
     })),
   // Transactions run one at a time in memory: the first unassigned client is nobody else's.
   lockNextUnassigned: (status, filter) =>
-    access.read((tables) => waitingClients(tables, status, { ...filter, assigneeId: null })[0] ?? null),
+    access.read(
+      (tables) => waitingClients(tables, status, { ...filter, assigneeId: null })[0]?.client ?? null,
+    ),
   updateAssignment: (clientId, assignee) =>
     access.write((tables) => updateClient(tables, clientId, { assignee })),
   updateScreening: (clientId, screening) =>
@@ -88,6 +103,7 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
         const stale: StaleClientState = { type: 'StaleClientState', clientId: client.id, expectedStatus };
         return err(stale);
       }
+      if (client.status !== expectedStatus) takeTurn(tables, client);
       // The assignment is written by updateAssignment only, as on PostgreSQL.
       tables.clients.set(client.id, frozenClone({ ...client, assignee: current.assignee }));
       const history = tables.statusHistory.get(client.id) ?? [];

@@ -55,6 +55,8 @@ const rowsOf = <Row>() => new Map<string, Row>();
 /** The tables of the memory database, by key; lists scan them. */
 const emptyTables = () => ({
   clients: rowsOf<StoredClient>(),
+  /** By client id: its turn in the queue of the waiting status it came to (`ReviewQueuePosition`). */
+  reviewTurns: rowsOf<number>(),
   /** By client id. */
   statusHistory: rowsOf<readonly StatusHistoryEntry[]>(),
   documents: rowsOf<DocumentRecord>(),

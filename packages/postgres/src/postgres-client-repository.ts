@@ -50,6 +50,20 @@ const reviewQueueStatusLiteral: Readonly<Record<ReviewQueueStatus, string>> = {
 };
 const everyReviewQueueStatus = Object.values(reviewQueueStatusLiteral).join(', ');
 
+/**
+ * The turn a client of manager `manager` coming to wait in status `status` (parameters) takes
+ * (`ReviewQueuePosition`): the head's turn or one past its manager's last, whichever is later; 0 in
+ * a status that is not a waiting one. Each of the two reads one entry of a partial index (the
+ * literal list lets the planner see the status is a waiting one).
+ */
+const turnTaken = (tables: KitTables, status: string, manager: string): string =>
+  `GREATEST(
+      (SELECT min(q.review_turn) FROM ${tables.clients} q
+       WHERE q.status = ${status} AND q.status IN (${everyReviewQueueStatus})),
+      (SELECT max(q.review_turn) + 1 FROM ${tables.clients} q
+       WHERE q.manager_id = ${manager} AND q.status = ${status} AND q.status IN (${everyReviewQueueStatus})),
+      0)`;
+
 /** The queue's filters as conditions on `c`, their values appended to `values`. */
 const reviewQueueConditions = (filter: ReviewQueueFilter, values: unknown[]): string[] => {
   const conditions: string[] = [];
@@ -83,7 +97,8 @@ const clientStatements = statementsPerSchema((tables) => {
       UPDATE ${tables.clients} SET manager_id = $2, client_type = $3, status = $4, company = $5, company_directors_and_ubos = $6,
         individual_profile = $7, individual_source_of_funds = $8, onboarding_resubmission_reason = $9,
         created_at = $10, updated_at = $11, deleted_at = $12,
-        resubmission_requirements = $14::jsonb, terms_acceptance = $15::jsonb, screening = $16::jsonb
+        resubmission_requirements = $14::jsonb, terms_acceptance = $15::jsonb, screening = $16::jsonb,
+        review_turn = CASE WHEN $4 = $13 THEN review_turn ELSE ${turnTaken(tables, '$4', '$2')} END
       WHERE id = $1 AND status = $13
       RETURNING id
     ), ${childRowsDeleted(tables)}
@@ -96,9 +111,10 @@ const clientStatements = statementsPerSchema((tables) => {
       `client AS (
       INSERT INTO ${tables.clients} (id, manager_id, client_type, status, company, company_directors_and_ubos,
         individual_profile, individual_source_of_funds, onboarding_resubmission_reason,
-        created_at, updated_at, deleted_at, resubmission_requirements, terms_acceptance, screening)
+        created_at, updated_at, deleted_at, resubmission_requirements, terms_acceptance, screening, review_turn)
       VALUES ($1, $10, $11, $12, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17,
-        $18::timestamptz, $19::timestamptz, $20::timestamptz, $21::jsonb, $22::jsonb, $23::jsonb)
+        $18::timestamptz, $19::timestamptz, $20::timestamptz, $21::jsonb, $22::jsonb, $23::jsonb,
+        ${turnTaken(tables, '$12', '$10')})
     )`,
     ),
   );
@@ -242,18 +258,23 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
         `c.status = ${reviewQueueStatusLiteral[query.status]}`,
         ...reviewQueueConditions(query, values),
       ];
+      // `after` is decoded by core's cursor codec: an integer turn, an instant and a UUID.
       if (query.after !== undefined) {
-        values.push(query.after.createdAt, query.after.id);
+        values.push(query.after.turn, query.after.createdAt, query.after.id);
         conditions.push(
-          `(c.created_at, c.id) > ($${values.length - 1}::timestamptz, $${values.length}::uuid)`,
+          `(c.review_turn, c.created_at, c.id) > ($${values.length - 2}::int, $${values.length - 1}::timestamptz, $${values.length}::uuid)`,
         );
       }
       values.push(Math.max(0, Math.floor(query.limit)));
-      const text = `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
+      const text = `SELECT c.review_turn, ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
         WHERE ${conditions.join(' AND ')}
-        ORDER BY c.created_at, c.id LIMIT $${values.length}`;
+        ORDER BY c.review_turn, c.created_at, c.id LIMIT $${values.length}`;
       return ResultAsync.fromPromise(
-        db.query<ClientRow>(text, values).then((result) => result.rows.map(toStoredClient)),
+        db
+          .query<ClientRow & { review_turn: number }>(text, values)
+          .then((result) =>
+            result.rows.map((row) => ({ client: toStoredClient(row), turn: row.review_turn })),
+          ),
         unavailable,
       );
     },
@@ -289,7 +310,7 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
       ];
       const text = `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
         WHERE ${conditions.join(' AND ')}
-        ORDER BY c.created_at, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`;
+        ORDER BY c.review_turn, c.created_at, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`;
       return ResultAsync.fromPromise(db.query<ClientRow>(text, values), unavailable).map((result) => {
         const row = result.rows[0];
         return row === undefined ? null : toStoredClient(row);

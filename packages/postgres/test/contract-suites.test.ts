@@ -44,19 +44,25 @@ runClientRepositoryContract({
   }),
 });
 
+// The queue is every manager's and a turn depends on who waits: each test gets a database of its own.
 runReviewQueueContract({
   name: 'postgres',
-  setup: async () => ({
-    clients: database.adapters.clients,
-    unitOfWork: database.adapters.unitOfWork,
-    documents: database.adapters.documentIndex,
-    idempotency: database.adapters.idempotency,
-    inspect: {
-      readClient: inspect.readClient,
-      readStatusHistory: inspect.readStatusHistory,
-      readDocumentRecord: inspect.readDocumentRecord,
-    },
-  }),
+  setup: async () => {
+    const own = await openMigratedDatabase();
+    const ownInspect = rawSqlInspector(own.pool, own.tables);
+    return {
+      clients: own.adapters.clients,
+      unitOfWork: own.adapters.unitOfWork,
+      documents: own.adapters.documentIndex,
+      idempotency: own.adapters.idempotency,
+      inspect: {
+        readClient: ownInspect.readClient,
+        readStatusHistory: ownInspect.readStatusHistory,
+        readDocumentRecord: ownInspect.readDocumentRecord,
+      },
+      teardown: () => own.close(),
+    };
+  },
 });
 
 runDocumentIndexContract({

@@ -25,7 +25,7 @@ const choice = (
   </select>
 </label>`;
 
-/** The queue: filters, counts, "next unassigned", one page of waiting clients oldest first. */
+/** The queue: filters, counts, "next unassigned", one page of waiting clients, managers in turn. */
 export const queuePage = (
   context: PageContext,
   queue: ReviewQueueResponse,
@@ -97,7 +97,7 @@ ${notice}
   <button type="submit">Filter</button>
 </form>
 <table class="queue">
-  <caption>Clients waiting for a reviewer, oldest first</caption>
+  <caption>Clients waiting for a reviewer, managers in turn</caption>
   <thead><tr><th scope="col">Client</th><th scope="col">Type</th><th scope="col">Manager</th><th scope="col">Status</th><th scope="col">Waiting</th><th scope="col">Screening</th><th scope="col">Assignee</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows.length === 0 ? html`<tr><td colspan="8">No client waits.</td></tr>` : rows}</tbody>
 </table>

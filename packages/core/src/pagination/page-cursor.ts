@@ -109,17 +109,26 @@ export const auditPositionCursor = pageCursor(
   ([position]) => position,
 );
 
-/** The last client of a review queue page: its waiting status, then (createdAt, id), oldest first. */
+/** A queue turn (`ReviewQueuePosition`): an integer within PostgreSQL's integer, where turns live. */
+const cursorTurnSchema = z.int().min(0).max(2_147_483_647);
+
+/**
+ * The last client of a review queue page: its waiting status, then its place in that status's
+ * queue (turn, createdAt, id). A place never moves while its client waits, so a page after it
+ * neither repeats nor skips a client that waits all along, whoever else comes, goes or is decided.
+ */
 export const reviewQueueCursor = pageCursor(
-  z.tuple([z.enum(reviewQueueStatuses), cursorInstantSchema, cursorUuidSchema]),
+  z.tuple([z.enum(reviewQueueStatuses), cursorTurnSchema, cursorInstantSchema, cursorUuidSchema]),
   ({
     status,
+    turn,
     createdAt,
     id,
   }: {
     readonly status: ReviewQueueStatus;
+    readonly turn: number;
     readonly createdAt: string;
     readonly id: string;
-  }): [ReviewQueueStatus, string, string] => [status, createdAt, id],
-  ([status, createdAt, id]) => ({ status, createdAt, id }),
+  }): [ReviewQueueStatus, number, string, string] => [status, turn, createdAt, id],
+  ([status, turn, createdAt, id]) => ({ status, turn, createdAt, id }),
 );

@@ -35,13 +35,30 @@ export type ReviewQueueFilter = {
   readonly assigneeId?: string | null;
 };
 
-/** One page of the clients in one waiting status: oldest `createdAt` first, ties by id ascending. */
+/**
+ * A waiting client's place in the queue of its status: its turn, then `createdAt`, then id. A
+ * client takes its turn when it comes to wait in the status (`insert`, or an `update` that moves it
+ * there) and keeps it while it waits there: the turn of the queue's head (the lowest turn waiting
+ * in the status, 0 when none waits), or one past the last turn its own manager holds there, which
+ * ever is later. So the queue serves each manager's first waiting client, then each one's second
+ * ..., and a place never moves while its client waits, whoever else comes or goes.
+ */
+export type ReviewQueuePosition = {
+  readonly turn: number;
+  readonly createdAt: string;
+  readonly id: string;
+};
+
+/** One page of the clients in one waiting status, in queue order (`ReviewQueuePosition`). */
 export type ReviewQueueQuery = ReviewQueueFilter & {
   readonly status: ReviewQueueStatus;
   readonly limit: number;
-  /** The page starts after this client (its `createdAt` and id), in `status`. */
-  readonly after?: ClientListCursor;
+  /** The page starts after this place, in `status`. */
+  readonly after?: ReviewQueuePosition;
 };
+
+/** A waiting client and its turn in the queue of its status. */
+export type ReviewQueueRow = { readonly client: StoredClient; readonly turn: number };
 
 /** The stored client no longer has the status the command read: another writer got there first. */
 export type StaleClientState = {
@@ -66,10 +83,12 @@ export interface ClientRepository {
   list(query: ClientListQuery): ResultAsync<StoredClient[], StorageUnavailable>;
   /** The client's history, oldest first (empty when the client does not exist). */
   statusHistory(clientId: string): ResultAsync<StatusHistoryEntry[], StorageUnavailable>;
+  /** A client in a waiting status takes its turn in that status's queue (`ReviewQueuePosition`). */
   insert(client: StoredClient, entry: StatusHistoryEntry): ResultAsync<void, StorageUnavailable>;
   /**
    * Replaces the client (all of its onboarding information, bank accounts and wallets) if it still
    * has `expectedStatus`, and appends `entry`; otherwise `StaleClientState` and nothing changes.
+   * A move into a waiting status from another takes a turn there (`ReviewQueuePosition`).
    */
   update(
     client: StoredClient,
@@ -94,13 +113,13 @@ export interface ClientRepository {
    */
   redact(client: StoredClient): ResultAsync<void, StorageUnavailable>;
   /** One page of the review queue in one status (`ReviewQueueQuery`). */
-  reviewQueue(query: ReviewQueueQuery): ResultAsync<StoredClient[], StorageUnavailable>;
+  reviewQueue(query: ReviewQueueQuery): ResultAsync<ReviewQueueRow[], StorageUnavailable>;
   /** How many clients each waiting status holds under `filter`. */
   countReviewQueue(
     filter: ReviewQueueFilter,
   ): ResultAsync<Record<ReviewQueueStatus, number>, StorageUnavailable>;
   /**
-   * Inside a transaction: the oldest unassigned client in `status` under `filter` that no other
+   * Inside a transaction: the first unassigned client in `status` (queue order) under `filter` that no other
    * transaction holds, locked until this one ends (the next one skips it), or null. Two
    * transactions at once never get the same client.
    */

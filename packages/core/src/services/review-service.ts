@@ -11,7 +11,7 @@ import { isReviewQueueStatus, type ReviewQueueStatus, reviewQueueStatuses } from
 import { clientNotFound, type DomainError, invalidStatus } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { reviewQueueCursor } from '../pagination/page-cursor.js';
-import type { ReviewQueueFilter } from '../ports/client-repository.js';
+import type { ReviewQueueFilter, ReviewQueuePosition } from '../ports/client-repository.js';
 import type { CompliancePrincipal } from '../principal.js';
 import type { Client, ReviewAssignment, StatusHistoryEntry } from '../schemas/client-response.js';
 import {
@@ -41,8 +41,8 @@ export interface ReviewService {
     context?: ClientCommandContext,
   ): ResultAsync<Client, DomainError>;
   /**
-   * Assigns the caller the oldest unassigned waiting client (`body`: optional filters), or answers
-   * null when none waits. Two callers at once get two different clients.
+   * Assigns the caller the first unassigned waiting client in queue order (`body`: optional
+   * filters), or answers null when none waits. Two callers at once get two different clients.
    */
   assignNext(
     principal: CompliancePrincipal,
@@ -115,15 +115,15 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
   const queuePage = (
     statuses: readonly ReviewQueueStatus[],
     filter: ReviewQueueFilter,
-    after: { readonly createdAt: string; readonly id: string } | undefined,
+    after: ReviewQueuePosition | undefined,
     wanted: number,
-  ): ResultAsync<Array<StoredClient & { status: ReviewQueueStatus }>, DomainError> => {
+  ): ResultAsync<Array<{ client: StoredClient; turn: number; status: ReviewQueueStatus }>, DomainError> => {
     const [status, ...rest] = statuses;
     if (status === undefined || wanted <= 0) return okAsync([]);
     return ports.clients
       .reviewQueue({ ...filter, status, limit: wanted, ...(after === undefined ? {} : { after }) })
-      .andThen((clients) => {
-        const page = clients.map((client) => ({ ...client, status }));
+      .andThen((rows) => {
+        const page = rows.map((row) => ({ ...row, status }));
         return page.length >= wanted
           ? okAsync(page)
           : queuePage(rest, filter, undefined, wanted - page.length).map((more) => [...page, ...more]);
@@ -150,14 +150,24 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           reviewQueueStatuses.indexOf(each) >= reviewQueueStatuses.indexOf(from),
       );
       const position =
-        after.value === undefined ? undefined : { createdAt: after.value.createdAt, id: after.value.id };
-      return queuePage(statuses, filter, position, limit + 1).andThen((clients) =>
+        after.value === undefined
+          ? undefined
+          : { turn: after.value.turn, createdAt: after.value.createdAt, id: after.value.id };
+      return queuePage(statuses, filter, position, limit + 1).andThen((rows) =>
         ports.clients.countReviewQueue(filter).andThen((counts) => {
-          const page = clients.slice(0, limit);
+          const page = rows.slice(0, limit);
           const last = page.at(-1);
           return ok({
-            data: page.map((client) => ({ ...toClientResponse(client), managerId: client.managerId })),
-            nextCursor: clients.length > limit && last ? reviewQueueCursor.encode(last) : null,
+            data: page.map(({ client }) => ({ ...toClientResponse(client), managerId: client.managerId })),
+            nextCursor:
+              rows.length > limit && last
+                ? reviewQueueCursor.encode({
+                    status: last.status,
+                    turn: last.turn,
+                    createdAt: last.client.createdAt,
+                    id: last.client.id,
+                  })
+                : null,
             counts,
           });
         }),
