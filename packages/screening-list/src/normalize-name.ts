@@ -113,7 +113,11 @@ const hebrewWord = (word: string): string =>
     .join('');
 
 /** One word of the name as written (between spaces) in Latin letters, still with its case. */
+/** The Arabic article, or `Āl` ("family of"), written apart (آل مكتوم): `al`, as lists write it. */
+const ARABIC_ARTICLE_APART = /^[اآأ]ل$/u;
+
 const latinWord = (written: string): string => {
+  if (ARABIC_ARTICLE_APART.test(written)) return 'al';
   const confusablesFolded = foldConfusables(written);
   const folded = GREEK.test(confusablesFolded)
     ? greekWord(confusablesFolded)
@@ -153,6 +157,54 @@ export type WrittenWord = { readonly text: string; readonly latin: boolean };
 const NON_LATIN_LETTER = /(?!\p{Script=Latin})\p{L}/u;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
+/**
+ * The Arabic article assimilated to a sun letter (`az-Zawahiri`, `ash-Shabaab`, `ad-Din`,
+ * `ur-Rahman`): its consonant is the next word's first, as lists write it `al`.
+ */
+const SUN_LETTER_ARTICLE = /^[aeu](th|dh|sh|[tdrzsn])$/;
+/**
+ * Those of the assimilated articles that are no given name or common word when written apart from
+ * the next word (`Az Zawahiri`; not `Ed Davis`, `An Nguyen`): read as the article written apart too.
+ */
+const SUN_LETTER_ARTICLE_APART: ReadonlySet<string> = new Set([
+  'az',
+  'ez',
+  'uz',
+  'ash',
+  'esh',
+  'ush',
+  'adh',
+  'edh',
+  'udh',
+  'ath',
+  'eth',
+  'uth',
+  'ud',
+  'ur',
+]);
+/**
+ * Particles of Arabic names written in several ways, each read as lists write it: the article
+ * (`El`, `ul`, and assimilated, `SUN_LETTER_ARTICLE`) as `al`, `ibn` ("son of") as `bin`. Written
+ * otherwise, the particle paired with nothing or as a mere sound-alike, and the listed name scored
+ * under the threshold (`Ayman az-Zawahiri`: 66, `Usama ibn Laden`: 59).
+ */
+const particleOf = (word: string, next: string | undefined, joined: boolean): string => {
+  if (word.length > 3 || word.length < 2) return word;
+  if (word === 'el' || word === 'ul') return 'al';
+  if (word === 'ibn') return 'bin';
+  if (next === undefined) return word;
+  const sun = SUN_LETTER_ARTICLE.exec(word);
+  return sun !== null && next.startsWith(sun[1] as string) && (joined || SUN_LETTER_ARTICLE_APART.has(word))
+    ? 'al'
+    : word;
+};
+
+/**
+ * Whether each word of the name being read was written joined to the next (`az-Zawahiri`), not
+ * apart from it: scratch space of `writtenWords`, written over by each call (it is synchronous).
+ */
+const joinedToNext: boolean[] = [];
+
 /** `nameWords`, each with whether it was written in Latin letters. */
 export const writtenWords = (name: string): WrittenWord[] => {
   const words: WrittenWord[] = [];
@@ -167,12 +219,22 @@ export const writtenWords = (name: string): WrittenWord[] => {
       ascii ? written : latinWord(written.replace(DOTTED_CAPITAL_I_IN_SMALL_LETTERS, 'i')),
     );
     const transliterated = !ascii && NON_LATIN_LETTER.test(foldConfusables(written));
+    const first = words.length;
     for (const word of latin
       .toLowerCase()
       .replace(JOINING_MARKS, '')
       .split(/[^a-z0-9]+/)) {
-      if (word !== '') words.push({ text: word, latin: !transliterated });
+      if (word !== '') {
+        joinedToNext[words.length] = true;
+        words.push({ text: word, latin: !transliterated });
+      }
     }
+    if (words.length > first) joinedToNext[words.length - 1] = false;
+  }
+  for (let at = 0; at < words.length; at += 1) {
+    const word = words[at] as WrittenWord;
+    const particle = particleOf(word.text, words[at + 1]?.text, joinedToNext[at] === true);
+    if (particle !== word.text) words[at] = { ...word, text: particle };
   }
   return words;
 };
