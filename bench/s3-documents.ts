@@ -60,15 +60,12 @@ try {
 
   // 1. Presigning.
   const filenames = Array.from({ length: 50 }, (_, i) => `scan ${i} été #${i}.pdf`);
+  // Each batch counts the owner's area and marks its links (temporary-area-bound.ts): S3 round trips.
   const single = await sample(500, 50, async () =>
-    (await storage.presignUpload(owner, 'one.pdf', inFifteenMinutes()))._unsafeUnwrap(),
+    (await storage.presignUploads(owner, ['one.pdf'], inFifteenMinutes()))._unsafeUnwrap(),
   );
-  const batches = await sample(200, 20, () =>
-    Promise.all(
-      filenames.map(async (filename) =>
-        (await storage.presignUpload(owner, filename, inFifteenMinutes()))._unsafeUnwrap(),
-      ),
-    ),
+  const batches = await sample(200, 20, async () =>
+    (await storage.presignUploads(owner, filenames, inFifteenMinutes()))._unsafeUnwrap(),
   );
 
   // 2. Promotion: 10 files of 2 KiB, copied under fresh keys each run (cleanup is not timed).
@@ -76,7 +73,8 @@ try {
   const promoted = Array.from({ length: 10 }, (_, i) => `statement ${i}.pdf`);
   /** Puts `bytes` in `uploader`'s temporary storage under `filename`, through its presigned POST (untimed). */
   const upload = async (uploader: string, filename: string, bytes: Uint8Array) => {
-    const link = (await storage.presignUpload(uploader, filename, inFifteenMinutes()))._unsafeUnwrap();
+    const [link] = (await storage.presignUploads(uploader, [filename], inFifteenMinutes()))._unsafeUnwrap();
+    if (link === undefined) throw new Error('no upload link');
     const response = await sendUpload(link, bytes);
     if (response.status >= 300) throw new Error(`upload failed: ${response.status}`);
   };

@@ -3,8 +3,12 @@ import {
   type DocumentStorage,
   documentKeyFor,
   type PermanentDocumentPage,
+  type PresignedUpload,
+  type StorageUnavailable,
   type TemporaryFile,
+  type TemporaryStorageFull,
 } from '@onboarding-kit/core/adapter';
+import type { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';
@@ -29,10 +33,20 @@ export type DocumentStorageContractFixture = Teardown & {
   readonly inspect: DocumentStorageInspector;
 };
 
+/** The per-owner bound of the temporary area a setup builds its storage with (the tests of the bound pass small ones). */
+export type TemporaryAreaBoundOptions = {
+  readonly maxTemporaryFilesPerOwner: number;
+  readonly maxTemporaryBytesPerOwner: number;
+};
+
 export type DocumentStorageContractOptions = {
   readonly name: string;
-  /** Called once per test; owners and keys are random, so a shared bucket works. */
-  readonly setup: () => Promise<DocumentStorageContractFixture>;
+  /**
+   * Called once per test; owners and keys are random, so a shared bucket works. With `bound`, the
+   * storage must keep that bound and `putTemporaryFile` must upload through the storage's own
+   * links, refused as the storage refuses them (its size policy, its quota).
+   */
+  readonly setup: (bound?: TemporaryAreaBoundOptions) => Promise<DocumentStorageContractFixture>;
   /**
    * How many files the listing test uploads to one owner (default 1,200: above the 1,000 a
    * single S3 listing page returns, so paging is exercised).
@@ -59,6 +73,18 @@ export const awkwardFilenames = [
   'percent%20encoded-looking.pdf',
   'question?mark.pdf',
 ] as const;
+
+/** One upload link (`presignUploads` of one name): what most tests need. */
+export const presignOne = (
+  storage: DocumentStorage,
+  owner: string,
+  filename: string,
+  expiresAt: Date,
+): ResultAsync<PresignedUpload, StorageUnavailable | TemporaryStorageFull> =>
+  storage.presignUploads(owner, [filename], expiresAt).map(([upload]) => {
+    if (upload === undefined) throw new Error(`no upload link for ${filename}`);
+    return upload;
+  });
 
 const newOwner = () => `manager:${randomUUID()}`;
 const bytesOf = (size: number) => new Uint8Array(randomBytes(size));
@@ -111,13 +137,13 @@ export const runDocumentStorageContract = ({
     it('presigns an upload per owner and filename: a PUT, or a POST of fields and the file', async () => {
       const { storage } = await openFixture(setup);
       const owner = newOwner();
-      const upload = await expectOk(storage.presignUpload(owner, 'passport.pdf', inFifteenMinutes()));
+      const upload = await expectOk(presignOne(storage, owner, 'passport.pdf', inFifteenMinutes()));
       expect(['PUT', 'POST']).toContain(upload.method);
       expect(() => new URL(upload.url)).not.toThrow();
       expect(typeof upload.headers).toBe('object');
       // A POST goes to the bucket's address: the fields (the key, the signed policy) name the file.
       if (upload.method === 'POST') expect(Object.keys(upload.fields).length).toBeGreaterThan(0);
-      const other = await expectOk(storage.presignUpload(owner, 'other.pdf', inFifteenMinutes()));
+      const other = await expectOk(presignOne(storage, owner, 'other.pdf', inFifteenMinutes()));
       expect(JSON.stringify(other)).not.toBe(JSON.stringify(upload));
     });
 
@@ -367,6 +393,68 @@ export const runDocumentStorageContract = ({
         const url = await expectOk(fixture.storage.presignDownload(key, filename, inFifteenMinutes()));
         expect(await fixture.download(url)).toEqual({ body: bytes, filename });
       }
+    });
+
+    it('bounds the files one owner holds, upload links included: a batch past it is refused whole', async () => {
+      const bound = { maxTemporaryFilesPerOwner: 3, maxTemporaryBytesPerOwner: 64 * 1024 * 1024 };
+      const fixture = await openFixture(() => setup(bound));
+      const owner = newOwner();
+      await fixture.putTemporaryFile(owner, 'a.pdf', bytesOf(10));
+      await fixture.putTemporaryFile(owner, 'b.pdf', bytesOf(10));
+      // A link not used yet holds its name as an upload does: c.pdf and d.pdf would make four.
+      const full = await expectErr(
+        fixture.storage.presignUploads(owner, ['c.pdf', 'd.pdf'], inFifteenMinutes()),
+      );
+      expect(full).toMatchObject({ type: 'TemporaryStorageFull', maxFiles: 3 });
+      if (full.type !== 'TemporaryStorageFull') throw new Error('unreachable');
+      expect(full.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(full.retryAfterSeconds).toBeLessThanOrEqual(24 * 60 * 60);
+      // Nothing of the refused batch counts: one more name still fits, and a name held counts once.
+      expect(
+        await expectOk(fixture.storage.presignUploads(owner, ['a.pdf', 'c.pdf'], inFifteenMinutes())),
+      ).toHaveLength(2);
+      await fixture.putTemporaryFile(owner, 'c.pdf', bytesOf(10));
+      await expect(fixture.putTemporaryFile(owner, 'e.pdf', bytesOf(10))).rejects.toThrow();
+      expect(
+        await expectOk(fixture.storage.presignUploads(owner, ['b.pdf'], inFifteenMinutes())),
+      ).toHaveLength(1);
+      // Another owner is not held back by this one.
+      const other = newOwner();
+      const links = await expectOk(
+        fixture.storage.presignUploads(other, ['x.pdf', 'y.pdf', 'z.pdf'], inFifteenMinutes()),
+      );
+      expect(links).toHaveLength(3);
+      expect((await expectOk(fixture.storage.listTemporary(owner))).map((f) => f.filename).sort()).toEqual([
+        'a.pdf',
+        'b.pdf',
+        'c.pdf',
+      ]);
+    });
+
+    it('holds no room for upload links that expired unused', async () => {
+      const bound = { maxTemporaryFilesPerOwner: 2, maxTemporaryBytesPerOwner: 64 * 1024 * 1024 };
+      const fixture = await openFixture(() => setup(bound));
+      const owner = newOwner();
+      const past = new Date(Date.now() - 60_000);
+      await expectOk(fixture.storage.presignUploads(owner, ['old-1.pdf', 'old-2.pdf'], past));
+      expect(
+        await expectOk(fixture.storage.presignUploads(owner, ['new-1.pdf', 'new-2.pdf'], inFifteenMinutes())),
+      ).toHaveLength(2);
+    });
+
+    it('bounds the bytes one owner holds: a link past them is refused, or the upload through it', async () => {
+      const maxBytes = 1000;
+      const bound = { maxTemporaryFilesPerOwner: 10, maxTemporaryBytesPerOwner: maxBytes };
+      const fixture = await openFixture(() => setup(bound));
+      const owner = newOwner();
+      await fixture.putTemporaryFile(owner, 'a.pdf', bytesOf(600));
+      // Six hundred more would pass the bound: the storage refuses the link (it holds the room its
+      // links may take) or the upload (it counts bytes as they arrive).
+      await expect(fixture.putTemporaryFile(owner, 'b.pdf', bytesOf(600))).rejects.toThrow();
+      await expect(fixture.putTemporaryFile(owner, 'huge.pdf', bytesOf(maxBytes + 1))).rejects.toThrow();
+      const held = await expectOk(fixture.storage.listTemporary(owner));
+      expect(held.map((f) => f.filename)).toEqual(['a.pdf']);
+      expect(held.reduce((sum, f) => sum + f.size, 0)).toBeLessThanOrEqual(maxBytes);
     });
 
     it(`lists every one of many files (${manyFiles}) of one owner`, async () => {

@@ -42,6 +42,7 @@ export {
   type DocumentStorageContractFixture,
   type DocumentStorageContractOptions,
   type DocumentStorageInspector,
+  presignOne,
   runDocumentStorageContract,
 } from './document-storage-contract.js';
 export {

@@ -39,6 +39,27 @@ export type IdempotencyQuotaExceeded = {
   readonly limit: number;
   readonly retryAfterSeconds: number;
 };
+/**
+ * The owner's temporary area holds as many files (or bytes) as one owner may: uploads not yet used
+ * or expired, and upload links still valid. A new upload link is refused until some are used or expire.
+ */
+export type TemporaryStorageFull = {
+  readonly type: 'TemporaryStorageFull';
+  readonly maxFiles: number;
+  readonly maxBytes: number;
+  /** When the first of what counts stops counting (a link or an upload expires), at least 1. */
+  readonly retryAfterSeconds: number;
+};
+export const temporaryStorageFull = (
+  maxFiles: number,
+  maxBytes: number,
+  retryAfterMs: number,
+): TemporaryStorageFull => ({
+  type: 'TemporaryStorageFull',
+  maxFiles,
+  maxBytes,
+  retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+});
 /** A presigned link of the in-memory storage that is expired, tampered with or of the wrong kind. */
 export type SignedLinkRejected = {
   readonly type: 'SignedLinkRejected';
@@ -166,6 +187,7 @@ export type DomainError =
   | IdempotencyRequestInProgress
   | IdempotencyKeyReused
   | IdempotencyQuotaExceeded
+  | TemporaryStorageFull
   | SignedLinkRejected
   | WebhookEndpointNotFound
   | WebhookDeliveryNotFound
@@ -225,6 +247,8 @@ export const isRecordableRefusal = (error: DomainError): error is RecordableRefu
           'IdempotencyRequestInProgress',
           'IdempotencyKeyReused',
           'IdempotencyQuotaExceeded',
+          // Decided by what the owner holds now: a retry once uploads are used or expire runs anew.
+          'TemporaryStorageFull',
           'SignedLinkRejected',
           'WebhookEndpointLimitReached',
           // Nothing ran: a retry with the version the caller now sees runs anew under the same key.

@@ -247,6 +247,14 @@ export const toHttpError = (error: HttpFailure): HttpError =>
         { 'Retry-After': String(e.retryAfterSeconds) },
       ),
     )
+    .with({ type: 'TemporaryStorageFull' }, (e) =>
+      httpError(
+        'TOO_MANY_REQUESTS',
+        `Your temporary storage holds as much as one caller may (${e.maxFiles} files, ${bytesLabel(e.maxBytes)}, upload links included): use or let expire what you uploaded, then retry in ${e.retryAfterSeconds} s`,
+        null,
+        { 'Retry-After': String(e.retryAfterSeconds) },
+      ),
+    )
     .with({ type: 'SignedLinkRejected', reason: 'too-large' }, () =>
       httpError('PAYLOAD_TOO_LARGE', 'The uploaded file is larger than this link accepts'),
     )

@@ -6,6 +6,7 @@ import {
   type StorageUnavailable,
   signedLinkRejected,
   temporaryFilesChanged,
+  temporaryStorageFull,
 } from '@onboarding-kit/core/adapter';
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow';
 import { linkSeal, type SignedLinkPayload } from './signed-link-token.js';
@@ -100,12 +101,23 @@ export const createMemoryDocumentStorage = (clock: Clock, options: MemoryDocumen
     `${base}/${route}/${seal.sign(payload)}`;
 
   const storage: DocumentStorage = {
-    presignUpload: (owner, filename, expiresAt) =>
-      okAsync({
-        url: linkTo('uploads', { op: 'upload', owner, filename, exp: expiresAt.getTime() }),
-        method: 'PUT' as const,
-        headers: { 'content-type': 'application/octet-stream' },
-      }),
+    // Files are counted here and bytes exactly at upload (`uploadAllowed`): a link holds no room.
+    presignUploads: (owner, filenames, expiresAt) => {
+      purgeExpired(owner);
+      const held = [...(temporary.get(owner) ?? [])].filter(([name]) => !filenames.includes(name));
+      if (held.length + filenames.length > maxFilesPerOwner) {
+        const first = Math.min(...held.map(([, file]) => file.uploadedAt.getTime()));
+        const retryMs = first + temporaryFileTtlMs - clock.now().getTime();
+        return errAsync(temporaryStorageFull(maxFilesPerOwner, maxBytesPerOwner, retryMs));
+      }
+      return okAsync(
+        filenames.map((filename) => ({
+          url: linkTo('uploads', { op: 'upload', owner, filename, exp: expiresAt.getTime() }),
+          method: 'PUT' as const,
+          headers: { 'content-type': 'application/octet-stream' },
+        })),
+      );
+    },
     listTemporary: (owner) => {
       purgeExpired(owner);
       return okAsync([...(temporary.get(owner) ?? [])].map(([filename, file]) => describe(filename, file)));

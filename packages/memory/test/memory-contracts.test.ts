@@ -1,4 +1,5 @@
 import {
+  presignOne,
   runApiKeyStoreContract,
   runAuditLogContract,
   runClientRepositoryContract,
@@ -78,14 +79,15 @@ runDocumentIndexContract({
 
 runDocumentStorageContract({
   name: 'memory',
-  setup: async () => {
+  setup: async (bound) => {
     // The listing test keeps 1,200 files for one owner: above the default per-owner quota.
-    const adapters = createMemoryAdapters({ publicBaseUrl, maxTemporaryFilesPerOwner: 2_000 });
+    const adapters = createMemoryAdapters({ publicBaseUrl, maxTemporaryFilesPerOwner: 2_000, ...bound });
     const { documentStorage, signedLinks, clock } = adapters;
     return {
       storage: documentStorage,
       putTemporaryFile: async (owner, filename, bytes) => {
-        const upload = await documentStorage.presignUpload(
+        const upload = await presignOne(
+          documentStorage,
           owner,
           filename,
           new Date(clock.now().getTime() + 900_000),

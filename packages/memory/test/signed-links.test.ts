@@ -1,3 +1,4 @@
+import { presignOne } from '@onboarding-kit/contract-tests';
 import { createControllableClock } from '@onboarding-kit/core';
 import type { DocumentStorage } from '@onboarding-kit/core/adapter';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +19,8 @@ const setup = (maxUploadBytes = 1_024) => {
     signingSecret: 'test-secret',
   });
   const uploadToken = async (filename: string) => {
-    const upload = await adapters.documentStorage.presignUpload(
+    const upload = await presignOne(
+      adapters.documentStorage,
       owner,
       filename,
       new Date(clock.now().getTime() + fifteenMinutes),
@@ -72,7 +74,8 @@ describe('memory signed links', () => {
     ).toString('base64url');
     const otherSecret = createMemoryAdapters({ signingSecret: 'another-secret', publicBaseUrl });
     const foreignUrl = (
-      await otherSecret.documentStorage.presignUpload(
+      await presignOne(
+        otherSecret.documentStorage,
         owner,
         'passport.pdf',
         new Date(start.getTime() + fifteenMinutes),
@@ -190,11 +193,7 @@ describe('memory signed links', () => {
     });
     const link = async (filename: string, who = owner) => {
       const url = (
-        await adapters.documentStorage.presignUpload(
-          who,
-          filename,
-          new Date(start.getTime() + fifteenMinutes),
-        )
+        await presignOne(adapters.documentStorage, who, filename, new Date(start.getTime() + fifteenMinutes))
       )._unsafeUnwrap().url;
       return url.slice(`${publicBaseUrl}/uploads/`.length);
     };

@@ -6,6 +6,7 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   ListObjectVersionsCommand,
+  PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
@@ -19,13 +20,22 @@ import {
   storageUnavailable,
   type TemporaryFile,
   type TemporaryFilesChanged,
+  type TemporaryStorageFull,
   temporaryFilesChanged,
+  temporaryStorageFull,
 } from '@onboarding-kit/core/adapter';
-import { ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 
 import { createObjectUrlPresigner } from './object-url-presigner.js';
 import { presignWindow } from './presign-window.js';
-import { copySourceOf, s3ObjectKeys } from './s3-object-keys.js';
+import { copySourceOf, filenameDigestOf, s3ObjectKeys } from './s3-object-keys.js';
+import {
+  heldByName,
+  roomForLinks,
+  type TemporaryAreaBound,
+  type TemporaryAreaListing,
+  withinBound,
+} from './temporary-area-bound.js';
 
 export type S3DocumentStorageOptions = {
   /**
@@ -57,6 +67,21 @@ export type S3DocumentStorageOptions = {
    * key order; the files are still usable by name.
    */
   readonly maxListedTemporaryFiles?: number;
+  /**
+   * The bound of one owner's temporary area: its unexpired uploads and the upload links it holds
+   * that are still valid, each name once (default 100 files, as memory storage). A batch of links
+   * that would pass it is refused whole (`TemporaryStorageFull`, 429 on the route). Bytes
+   * (`maxTemporaryBytesPerOwner`) are bounded exactly too, but a link can be used again until it
+   * expires, so it holds the most its policy takes for its 15 minutes, however small the file sent
+   * through it: the default, 100 × `maxUploadBytes`, lets every link take a whole file, and bytes are
+   * bounded by files × file size; a smaller value (memory's 256 MiB) makes each new link take an
+   * equal share of the bytes left (`temporary-area-bound.ts`). Each link leaves an empty marker
+   * object in the owner's folder (one PUT per file), which the next batch's listing counts.
+   */
+  readonly maxTemporaryFilesPerOwner?: number;
+  readonly maxTemporaryBytesPerOwner?: number;
+  /** How long an upload counts against the bound (default 24 hours, as core judges uploads). */
+  readonly temporaryFileTtlMs?: number;
 };
 
 /** S3 answers at most 1,000 keys per DeleteObjects call. */
@@ -102,6 +127,19 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
     options.permanentPrefix ?? DEFAULT_PERMANENT_PREFIX,
   );
   const concurrency = options.promotionConcurrency ?? 8;
+  const bound: TemporaryAreaBound = {
+    maxFiles: options.maxTemporaryFilesPerOwner ?? 100,
+    // Every link whole (`maxUploadBytes`) up to the files' bound: see the option's comment.
+    maxBytes:
+      options.maxTemporaryBytesPerOwner ?? (options.maxTemporaryFilesPerOwner ?? 100) * maxUploadBytes,
+    maxUploadBytes,
+    fileTtlMs: options.temporaryFileTtlMs ?? 24 * 60 * 60_000,
+  };
+  for (const [name, value] of Object.entries(bound)) {
+    if (!(Number.isSafeInteger(value) && value >= 1)) {
+      throw new TypeError(`The temporary area's ${name} must be a whole number, at least 1: ${value}`);
+    }
+  }
   const now = options.now ?? (() => new Date());
   const unavailable = storageUnavailable('s3');
   const presigner = createObjectUrlPresigner(client, bucket);
@@ -223,19 +261,114 @@ export const createS3DocumentStorage = (options: S3DocumentStorageOptions): Docu
     }
   };
 
-  return {
-    // Always a POST bounded by its policy: S3 refuses a file over `maxUploadBytes`.
-    presignUpload: (owner, filename, expiresAt) =>
-      attempt(async (): Promise<PresignedUpload> => {
+  /**
+   * The owner's files and link markers, at most `maxListed` keys (`complete` false beyond: an owner
+   * that holds that many keys is refused, and the work of one batch stays bounded).
+   */
+  const listArea = async (owner: string): Promise<TemporaryAreaListing & { complete: boolean }> => {
+    const files: TemporaryAreaListing['files'][number][] = [];
+    const links: TemporaryAreaListing['links'][number][] = [];
+    let seen = 0;
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix: keys.temporaryFolder(owner),
+          MaxKeys: Math.min(1000, maxListed - seen),
+          ...(ContinuationToken === undefined ? {} : { ContinuationToken }),
+        }),
+      );
+      for (const { Key, Size, LastModified } of page.Contents ?? []) {
+        seen += 1;
+        if (Key === undefined) continue;
+        const filename = keys.filenameOf(owner, Key);
+        const link = filename === null ? keys.uploadLinkOf(owner, Key) : null;
+        if (filename !== null) {
+          const uploadedAtMs = (LastModified ?? now()).getTime();
+          files.push({ filenameDigest: filenameDigestOf(filename), size: Size ?? 0, uploadedAtMs });
+        } else if (link !== null) links.push({ ...link, key: Key });
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken !== undefined && seen < maxListed);
+    return { files, links, complete: ContinuationToken === undefined };
+  };
+
+  /**
+   * Links for `filenames` within the owner's bound: count (one listing), mark each link (one empty
+   * PUT each), count again and withdraw the marks if a batch racing on another process passed the
+   * bound meanwhile (whichever of two racing batches counts last sees both), then sign.
+   */
+  const issueLinks = async (
+    owner: string,
+    filenames: readonly string[],
+    expiresAt: Date,
+  ): Promise<PresignedUpload[] | TemporaryStorageFull> => {
+    const full = (retryAfterMs: number) => temporaryStorageFull(bound.maxFiles, bound.maxBytes, retryAfterMs);
+    const digests = filenames.map(filenameDigestOf);
+    const before = await listArea(owner);
+    const room = roomForLinks(before, digests, bound, now().getTime());
+    if (!room.fits) return full(room.retryAfterMs);
+    if (!before.complete) return full(60_000);
+    const marks = digests.map((filenameDigest) =>
+      keys.uploadLink(owner, {
+        filenameDigest,
+        expiresAtMs: expiresAt.getTime(),
+        maxBytes: room.maxBytesPerLink,
+      }),
+    );
+    const withdraw = () =>
+      deleteKeys(
+        marks.map((key) => ({ key })),
+        false,
+      ).catch(() => undefined);
+    const written = await settleBounded(marks, concurrency, (Key) =>
+      ResultAsync.fromPromise(
+        client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: new Uint8Array(0), ContentLength: 0 })),
+        (e) => e,
+      ),
+    );
+    const failed = written.find(({ result }) => result.isErr())?.result;
+    if (failed?.isErr()) {
+      await withdraw();
+      throw failed.error;
+    }
+    const after = await listArea(owner);
+    if (!(after.complete && withinBound(after, bound, now().getTime()))) {
+      await withdraw();
+      const { firstExpiryMs } = heldByName(after, bound, now().getTime());
+      return full(Number.isFinite(firstExpiryMs) ? firstExpiryMs - now().getTime() : 60_000);
+    }
+    // Markers that count no more: expired, or outdone by a new link of the same name.
+    const done = before.links.filter(
+      (link) =>
+        !marks.includes(link.key) &&
+        (link.expiresAtMs <= now().getTime() ||
+          (digests.includes(link.filenameDigest) &&
+            link.expiresAtMs <= expiresAt.getTime() &&
+            link.maxBytes <= room.maxBytesPerLink)),
+    );
+    if (done.length > 0) await deleteKeys(done, false).catch(() => undefined);
+    return Promise.all(
+      filenames.map(async (filename): Promise<PresignedUpload> => {
         const { url, fields } = await createPresignedPost(client, {
           Bucket: bucket,
           Key: keys.temporary(owner, filename),
-          Conditions: [['content-length-range', 0, maxUploadBytes]],
+          Conditions: [['content-length-range', 0, room.maxBytesPerLink]],
           // Whole seconds, rounded down: the policy ends at the asked time or before, never after.
           Expires: Math.floor((expiresAt.getTime() - Date.now()) / 1000),
         });
         return { url, method: 'POST', headers: {}, fields };
       }),
+    );
+  };
+
+  return {
+    // Always POSTs bounded by their policy: S3 refuses a file over the link's share of the bound.
+    presignUploads: (owner, filenames, expiresAt) =>
+      attempt(() => issueLinks(owner, filenames, expiresAt)).andThen((issued) =>
+        Array.isArray(issued) ? okAsync(issued) : errAsync(issued),
+      ),
 
     listTemporary: (owner) =>
       attempt(async () => {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Where each file lives in the bucket. Owners (`manager:<uuid>`) and filenames (any UTF-8 but `/`)
  * are percent-encoded into one path segment each, so a key is plain ASCII, never ambiguous (a
@@ -9,11 +11,34 @@ export type S3ObjectKeys = {
   readonly temporary: (owner: string, filename: string) => string;
   /** The filename of a key listed under `temporaryFolder(owner)`, or null for a foreign key. */
   readonly filenameOf: (owner: string, key: string) => string | null;
+  /**
+   * The marker of an upload link (`<owner folder>upload-links/<expiry ms>.<the most bytes it
+   * takes>.<SHA-256 hex of the filename>`): empty, in the owner's folder so that one listing counts
+   * files and links, under the temporary prefix so that the lifecycle rule removes it with the
+   * uploads, and naming the file by a digest, so that no file name outlives its upload in a marker.
+   * It has a `/` after the owner's folder, so it is never read as a file.
+   */
+  readonly uploadLink: (owner: string, link: UploadLinkMarker) => string;
+  /** The link marker of a key listed under `temporaryFolder(owner)`, or null for another key. */
+  readonly uploadLinkOf: (owner: string, key: string) => UploadLinkMarker | null;
   readonly permanent: (documentKey: string) => string;
   readonly permanentFolder: string;
   /** The document key of a key listed under `permanentFolder`, or null for a foreign key. */
   readonly documentKeyOf: (key: string) => string | null;
 };
+
+/** An upload link as its marker records it: its file (`filenameDigest`), until when, at most how many bytes. */
+export type UploadLinkMarker = {
+  readonly filenameDigest: string;
+  readonly expiresAtMs: number;
+  readonly maxBytes: number;
+};
+
+const UPLOAD_LINKS_FOLDER = 'upload-links/';
+
+/** How a marker names its file: SHA-256 hex of the filename's UTF-8. */
+export const filenameDigestOf = (filename: string): string =>
+  createHash('sha256').update(filename, 'utf8').digest('hex');
 
 const encodeSegment = (value: string): string => encodeURIComponent(value);
 
@@ -66,6 +91,15 @@ export const s3ObjectKeys = (temporaryPrefix: string, permanentPrefix: string): 
       const filename = decodeSegment(segment);
       // Only keys this layout wrote (canonical encoding) are files of the owner.
       return filename !== null && encodeSegment(filename) === segment ? filename : null;
+    },
+    uploadLink: (owner, { filenameDigest, expiresAtMs, maxBytes }) =>
+      `${temporaryFolder(owner)}${UPLOAD_LINKS_FOLDER}${expiresAtMs}.${maxBytes}.${filenameDigest}`,
+    uploadLinkOf: (owner, key) => {
+      const folder = `${temporaryFolder(owner)}${UPLOAD_LINKS_FOLDER}`;
+      if (!key.startsWith(folder)) return null;
+      const parts = /^(\d{1,15})\.(\d{1,15})\.([0-9a-f]{64})$/.exec(key.slice(folder.length));
+      if (parts?.[3] === undefined) return null;
+      return { filenameDigest: parts[3], expiresAtMs: Number(parts[1]), maxBytes: Number(parts[2]) };
     },
     permanent: (documentKey) => `${permanentPrefix}${encodeSegment(documentKey)}`,
     permanentFolder: permanentPrefix,

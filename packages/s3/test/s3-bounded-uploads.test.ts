@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { expectOk } from '@onboarding-kit/contract-tests';
+import { expectOk, presignOne } from '@onboarding-kit/contract-tests';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { sendUpload } from '../../../test-support/send-upload.js';
 import { createS3DocumentStorage, DEFAULT_MAX_UPLOAD_BYTES } from '../src/s3-document-storage.js';
@@ -34,14 +34,14 @@ describe('uploads bounded by S3 itself (maxUploadBytes)', () => {
     const owner = `manager:${randomUUID()}`;
     const expiresAt = new Date(Date.now() + 15 * 60_000);
 
-    const within = await expectOk(storage.presignUpload(owner, 'fits.pdf', expiresAt));
+    const within = await expectOk(presignOne(storage, owner, 'fits.pdf', expiresAt));
     if (within.method !== 'POST') throw new Error('expected a POST upload');
     expect(Object.keys(within.fields)).toEqual(expect.arrayContaining(['key', 'Policy', 'X-Amz-Signature']));
     const stored = await postUpload(within, randomBytes(maxUploadBytes));
     expect(stored.status).toBeLessThan(300);
     expect((await expectOk(storage.statTemporary(owner, 'fits.pdf')))?.size).toBe(maxUploadBytes);
 
-    const over = await expectOk(storage.presignUpload(owner, 'too-big.pdf', expiresAt));
+    const over = await expectOk(presignOne(storage, owner, 'too-big.pdf', expiresAt));
     if (over.method !== 'POST') throw new Error('expected a POST upload');
     const refused = await postUpload(over, randomBytes(maxUploadBytes + 1));
     expect(refused.status).toBe(400);
@@ -57,7 +57,7 @@ describe('uploads bounded by S3 itself (maxUploadBytes)', () => {
     const limit = 25 * 1024 * 1024;
     expect(DEFAULT_MAX_UPLOAD_BYTES).toBe(limit);
 
-    const over = await expectOk(storage.presignUpload(owner, 'big.pdf', expiresAt));
+    const over = await expectOk(presignOne(storage, owner, 'big.pdf', expiresAt));
     if (over.method !== 'POST') throw new Error('expected a POST upload');
     expect(rangeOf(over.fields)).toEqual(['content-length-range', 0, limit]);
     const refused = await postUpload(over, new Uint8Array(limit + 1));
@@ -65,7 +65,7 @@ describe('uploads bounded by S3 itself (maxUploadBytes)', () => {
     expect(await refused.text()).toContain('EntityTooLarge');
     expect(await expectOk(storage.statTemporary(owner, 'big.pdf'))).toBeNull();
 
-    const fits = await expectOk(storage.presignUpload(owner, 'big.pdf', expiresAt));
+    const fits = await expectOk(presignOne(storage, owner, 'big.pdf', expiresAt));
     expect((await postUpload(fits, new Uint8Array(limit))).status).toBeLessThan(300);
     expect((await expectOk(storage.statTemporary(owner, 'big.pdf')))?.size).toBe(limit);
   });

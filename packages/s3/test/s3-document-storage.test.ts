@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { expectOk } from '@onboarding-kit/contract-tests';
+import { expectOk, presignOne } from '@onboarding-kit/contract-tests';
 import type {
   DocumentStorage,
   PresignedUpload,
@@ -20,7 +20,7 @@ const inFifteenMinutes = () => new Date(Date.now() + 15 * 60_000);
 const newOwner = () => `manager:${randomUUID()}`;
 
 const upload = async (storage: DocumentStorage, owner: string, filename: string, body: Uint8Array) => {
-  const presigned = await expectOk(storage.presignUpload(owner, filename, inFifteenMinutes()));
+  const presigned = await expectOk(presignOne(storage, owner, filename, inFifteenMinutes()));
   const response = await sendUpload(presigned, body);
   expect(response.status, await response.text()).toBeLessThan(300);
 };
@@ -144,7 +144,7 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
     const owner = newOwner();
     const filename = 'statement.html';
     const page = '<html><body><script>document.title="xss"</script></body></html>';
-    const presigned = await expectOk(storage.presignUpload(owner, filename, inFifteenMinutes()));
+    const presigned = await expectOk(presignOne(storage, owner, filename, inFifteenMinutes()));
     // The uploader names a type of its own, as a form field and as the file part's type. S3 refuses
     // a field its policy does not cover; both emulators keep it (stored and served as text/html
     // before this link named the type), as other S3-compatible stores may.
@@ -251,7 +251,7 @@ describe.each(s3TestServers())('S3 document storage on $name', ({ name, endpoint
   it('links expire: a link signed to have ended is refused, a live one works', async () => {
     const owner = newOwner();
     const past = new Date(Date.now() - 60_000);
-    const expiredUpload = await expectOk(storage.presignUpload(owner, 'late.pdf', past));
+    const expiredUpload = await expectOk(presignOne(storage, owner, 'late.pdf', past));
     // Neither test server checks a POST policy's expiration (S3 answers 403): its date is checked.
     // Whole seconds: the policy ends at most a second before the asked time, never after.
     const ends = policyExpirationOf(expiredUpload);

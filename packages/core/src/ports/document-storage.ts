@@ -1,6 +1,6 @@
 import type { ResultAsync } from 'neverthrow';
 import type { TemporaryFile } from '../domain/documents.js';
-import type { StorageUnavailable, TemporaryFilesChanged } from '../errors.js';
+import type { StorageUnavailable, TemporaryFilesChanged, TemporaryStorageFull } from '../errors.js';
 
 /**
  * How a caller uploads one file: a PUT of the bytes with `headers`, or (a storage that bounds the
@@ -44,11 +44,17 @@ export type PermanentDocumentPage = {
  * command can copy first, commit, then delete (and remove its copies when the commit fails).
  */
 export interface DocumentStorage {
-  presignUpload(
+  /**
+   * One upload link per filename (distinct names), in their order, or none: `TemporaryStorageFull`
+   * when the owner would then hold more than its bound of files or bytes (its unexpired uploads and
+   * the links it holds that are still valid; a name it already holds counts once). The bound is the
+   * storage's own (memory and S3: 100 files and 256 MiB per owner by default).
+   */
+  presignUploads(
     owner: string,
-    filename: string,
+    filenames: readonly string[],
     expiresAt: Date,
-  ): ResultAsync<PresignedUpload, StorageUnavailable>;
+  ): ResultAsync<PresignedUpload[], StorageUnavailable | TemporaryStorageFull>;
   /** Every file in the owner's temporary area (expiry is judged by core with its clock). */
   listTemporary(owner: string): ResultAsync<TemporaryFile[], StorageUnavailable>;
   /** One temporary file, or null when it is not there. */

@@ -184,18 +184,17 @@ export const createDocumentService = (ctx: KitContext): DocumentService => {
         if (parsed.isErr()) return errAsync(parsed.error);
         const owner = principalKey(principal);
         const expiresAt = later(options.uploadUrlTtlMs);
-        return ResultAsync.combine(
-          parsed.value.filenames.map((filename) =>
-            ports.documentStorage.presignUpload(owner, filename, expiresAt).map((upload) => ({
-              filename,
-              uploadUrl: upload.url,
-              method: upload.method,
-              headers: { ...upload.headers },
-              ...(upload.method === 'POST' ? { fields: { ...upload.fields } } : {}),
-              expiresAt: expiresAt.toISOString(),
-            })),
-          ),
-        ).map((uploads) => ({ uploads }));
+        const { filenames } = parsed.value;
+        return ports.documentStorage.presignUploads(owner, filenames, expiresAt).map((links) => ({
+          uploads: links.map((upload, i) => ({
+            filename: filenames[i] ?? '',
+            uploadUrl: upload.url,
+            method: upload.method,
+            headers: { ...upload.headers },
+            ...(upload.method === 'POST' ? { fields: { ...upload.fields } } : {}),
+            expiresAt: expiresAt.toISOString(),
+          })),
+        }));
       }),
 
     listUploads: (principal) => {

@@ -100,4 +100,38 @@ export const describeSignedLinkLimit = () =>
         await h.close();
       }
     });
+
+    test('a caller whose temporary storage is full → 429 TOO_MANY_REQUESTS with Retry-After, key released', async () => {
+      const h = await startHarness({ maxTemporaryFilesPerOwner: 2 });
+      try {
+        for (const filename of ['a.pdf', 'b.pdf']) {
+          const link = await uploadLink(h, filename);
+          expect((await fetch(link.uploadUrl, { method: 'PUT', body: 'x' })).status).toBe(200);
+        }
+        const ask = (key: string) =>
+          h.api
+            .post('/manager/v1/uploads/request-batch-upload')
+            .set('SERVICE_API_KEY', key)
+            .set('Idempotency-Key', 'one-more')
+            .send({ filenames: ['c.pdf'] });
+        const full = await ask(h.keys.managerA);
+        expect(full.status).toBe(429);
+        expect(full.body).toEqual(errorBody('TOO_MANY_REQUESTS'));
+        expect(full.body.reason).toMatch(/temporary storage/);
+        expect(Number(full.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        // Another manager is not held back by this one.
+        expect((await ask(h.keys.managerB)).status).toBe(200);
+        // Using a file frees its place; the refusal was not recorded, so the same key runs anew.
+        const created = await h.api
+          .post('/manager/v1/clients/individuals')
+          .set('SERVICE_API_KEY', h.keys.managerA)
+          .send(exampleIndividualPayload({ idDocuments: ['a.pdf'] }));
+        expect(created.status).toBe(201);
+        const again = await ask(h.keys.managerA);
+        expect(again.status).toBe(200);
+        expect(again.headers['idempotent-replayed']).toBeUndefined();
+      } finally {
+        await h.close();
+      }
+    });
   });

@@ -35,6 +35,7 @@ export type HarnessOptions = {
   readonly ports?: Partial<OnboardingKitPorts>;
   /** The memory storage's upload limit (default: the adapter's). */
   readonly maxUploadBytes?: number;
+  readonly maxTemporaryFilesPerOwner?: number;
   /** The signed-link router's upload deadline (default: the router's). */
   readonly uploadTimeoutMs?: number;
   /** The signed-link router's budget of upload bytes in flight (default: the router's). */
@@ -58,6 +59,9 @@ export const startHarness = async (options: HarnessOptions = {}) => {
     clock,
     publicBaseUrl: `${origin}/storage`,
     ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}),
+    ...(options.maxTemporaryFilesPerOwner
+      ? { maxTemporaryFilesPerOwner: options.maxTemporaryFilesPerOwner }
+      : {}),
   });
   const kit = createOnboardingKit({
     ...adapters,
