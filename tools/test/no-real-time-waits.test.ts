@@ -59,6 +59,8 @@ const allowed: Record<string, string> = {
   'packages/postgres/test/idempotency-claim-racing-redaction.test.ts':
     "polls PostgreSQL's pg_stat_activity until two claims wait on the redaction's row locks",
   'packages/postgres/test/database-restart.test.ts': 'PostgreSQL restarted under a pool',
+  'packages/postgres/test/locked-read-after-a-wait.test.ts':
+    "polls PostgreSQL's pg_stat_activity until the approve waits on the resubmission's row lock",
   'packages/postgres/test/job-runner-needs-a-transport.test.ts':
     'polls until a runner with a transport delivered, on PostgreSQL',
   'packages/postgres/test/postgres-job-runner.test.ts':

@@ -86,10 +86,14 @@ const reviewQueueConditions = (filter: ReviewQueueFilter, values: unknown[]): st
 
 /** The repository's prepared statements, built once per schema. */
 const clientStatements = statementsPerSchema((tables) => {
-  const selectById = (lock: boolean) =>
-    `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c WHERE c.id = $1${lock ? ' FOR UPDATE OF c' : ''}`;
-  const selectClient = preparedStatement(selectById(false));
-  const selectClientForUpdate = preparedStatement(selectById(true));
+  const selectClient = preparedStatement(
+    `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c WHERE c.id = $1`,
+  );
+  // The lock alone, the client read by the next statement. A `SELECT … FOR UPDATE` that waits for
+  // another transaction's lock reads the row as that transaction left it, but the rest of the
+  // statement (the child rows' subqueries) in the snapshot it began with: the child rows of before
+  // the write it waited for, which the command would then write back (a lost update).
+  const lockClient = preparedStatement(`SELECT id FROM ${tables.clients} WHERE id = $1 FOR UPDATE`);
   // Replaces the client only if it still has the expected status, and drops its child rows in the
   // same statement; the new child rows go in by a second statement (a delete and an insert of the
   // same primary key in one statement would race).
@@ -149,7 +153,7 @@ const clientStatements = statementsPerSchema((tables) => {
   );
   return {
     selectClient,
-    selectClientForUpdate,
+    lockClient,
     updateClient,
     insertClient,
     insertChildren,
@@ -168,7 +172,7 @@ const clientStatements = statementsPerSchema((tables) => {
 export const createPostgresClientRepository = (db: SqlSession, tables: KitTables): ClientRepository => {
   const {
     selectClient,
-    selectClientForUpdate,
+    lockClient,
     updateClient,
     insertClient,
     insertChildren,
@@ -178,20 +182,22 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
     updateScreening,
     updateAssignment,
   } = clientStatements(tables);
-  const findOne = (clientId: string, lock: boolean): ResultAsync<StoredClient | null, StorageUnavailable> =>
+  const findById = (clientId: string): ResultAsync<StoredClient | null, StorageUnavailable> =>
     isUuid(clientId)
-      ? ResultAsync.fromPromise(
-          db.query<ClientRow>((lock ? selectClientForUpdate : selectClient)([clientId])),
-          unavailable,
-        ).map((result) => {
+      ? ResultAsync.fromPromise(db.query<ClientRow>(selectClient([clientId])), unavailable).map((result) => {
           const row = result.rows[0];
           return row === undefined ? null : toStoredClient(row);
         })
       : okAsync(null);
 
   return {
-    findById: (clientId) => findOne(clientId, false),
-    findForUpdate: (clientId) => findOne(clientId, true),
+    findById,
+    findForUpdate: (clientId) =>
+      isUuid(clientId)
+        ? ResultAsync.fromPromise(db.query(lockClient([clientId])), unavailable).andThen((locked) =>
+            locked.rowCount === 0 ? okAsync(null) : findById(clientId),
+          )
+        : okAsync(null),
 
     list: (query: ClientListQuery) => {
       const values: unknown[] = [query.managerId];
@@ -308,13 +314,16 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
         `c.status = ${reviewQueueStatusLiteral[status]}`,
         ...reviewQueueConditions({ ...filter, assigneeId: null }, values),
       ];
-      const text = `SELECT ${clientSelectList(tables, 'c')} FROM ${tables.clients} c
+      // The lock, then the client read by the next statement (as `findForUpdate`, which says why).
+      const text = `SELECT c.id FROM ${tables.clients} c
         WHERE ${conditions.join(' AND ')}
         ORDER BY c.review_turn, c.created_at, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`;
-      return ResultAsync.fromPromise(db.query<ClientRow>(text, values), unavailable).map((result) => {
-        const row = result.rows[0];
-        return row === undefined ? null : toStoredClient(row);
-      });
+      return ResultAsync.fromPromise(db.query<{ id: string }>(text, values), unavailable).andThen(
+        (result) => {
+          const row = result.rows[0];
+          return row === undefined ? okAsync(null) : findById(row.id);
+        },
+      );
     },
 
     updateAssignment: (clientId, assignee) =>

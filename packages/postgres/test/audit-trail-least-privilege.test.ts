@@ -25,7 +25,7 @@ beforeAll(async () => {
   database = await openMigratedDatabase();
   role = `kit_serving_${randomBytes(4).toString('hex')}`;
   const password = randomBytes(12).toString('hex');
-  await database.pool.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+  await database.ownerPool.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
   const url = new URL(database.connectionString);
   url.username = role;
   url.password = password;
@@ -34,8 +34,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await servingPool?.end();
   // The role's grants are in this file's database only; a role is the server's, so it goes too.
-  await database.pool.query(`DROP OWNED BY ${role}`);
-  await database.pool.query(`DROP ROLE ${role}`);
+  await database.ownerPool.query(`DROP OWNED BY ${role}`);
+  await database.ownerPool.query(`DROP ROLE ${role}`);
   await database.close();
 });
 
@@ -47,7 +47,7 @@ describe('the audit trail against the role the kit serves as', () => {
     (await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Expired' }))._unsafeUnwrap();
     (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
     const table = `${database.schema}.audit_entries`;
-    const connection = await database.pool.connect();
+    const connection = await database.ownerPool.connect();
     try {
       await connection.query('BEGIN');
       await connection.query(`ALTER TABLE ${table} DISABLE TRIGGER USER`);
@@ -72,7 +72,7 @@ describe('the audit trail against the role the kit serves as', () => {
     const memory = createMemoryAdapters();
     const started = await startPostgresOnboardingKit({
       pool: servingPool,
-      migrationPool: database.pool,
+      migrationPool: database.ownerPool,
       schema: database.schema,
       documentStorage: memory.documentStorage,
     });
@@ -137,7 +137,7 @@ describe('the audit trail against the role the kit serves as', () => {
       expect(await refusal(`DELETE FROM ${clients} WHERE id = $1`)).toBe(
         '42501: permission denied for table clients',
       );
-      const historyRows = await database.pool.query(
+      const historyRows = await database.ownerPool.query(
         `SELECT count(*)::int AS n FROM ${history} WHERE client_id = $1`,
         [client.id],
       );
@@ -153,8 +153,8 @@ describe('the audit trail against the role the kit serves as', () => {
     const memory = createMemoryAdapters();
     await expect(
       startPostgresOnboardingKit({
-        pool: database.pool,
-        migrationPool: database.pool,
+        pool: database.ownerPool,
+        migrationPool: database.ownerPool,
         schema: database.schema,
         documentStorage: memory.documentStorage,
         jobRunner: false,

@@ -120,7 +120,7 @@ describe('the audit trail on PostgreSQL', () => {
     const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
     const table = database.tables.auditEntries;
     const refused = async (statements: readonly string[]) => {
-      const connection = await database.pool.connect();
+      const connection = await database.ownerPool.connect();
       try {
         await connection.query('BEGIN');
         for (const statement of statements)
@@ -199,7 +199,7 @@ describe('the audit trail on PostgreSQL', () => {
     });
     // The adapter's redaction, inside a transaction, turns the setting off again after its UPDATE:
     // a later statement of the same transaction is refused.
-    const connection = await database.pool.connect();
+    const connection = await database.ownerPool.connect();
     try {
       await connection.query('BEGIN');
       const inTransaction = {
@@ -267,7 +267,7 @@ describe('the audit trail on PostgreSQL', () => {
       checkedEntries: 3,
       firstBrokenLink: null,
     });
-    const connection = await database.pool.connect();
+    const connection = await database.ownerPool.connect();
     try {
       // A superuser (or the table's owner, disabling the triggers) rewrites who asked for resubmission.
       await connection.query('BEGIN');
@@ -290,7 +290,7 @@ describe('the audit trail on PostgreSQL', () => {
   });
 
   it('migration 0007 chains the trails written before it', async () => {
-    const pool = new pg.Pool({ connectionString: database.connectionString, max: 2 });
+    const pool = new pg.Pool({ connectionString: database.ownerConnectionString, max: 2 });
     const schema = newSchemaName();
     const shipped = fileURLToPath(new URL('../migrations/', import.meta.url));
     const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));

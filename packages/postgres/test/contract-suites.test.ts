@@ -173,7 +173,7 @@ runAuditLogContract({
         })),
       // As a role that can turn triggers off would: the chain columns stay as they were.
       forgeEntry: async (entryId, forged) => {
-        const connection = await database.pool.connect();
+        const connection = await database.ownerPool.connect();
         try {
           await connection.query('BEGIN');
           await connection.query('SET LOCAL session_replication_role = replica');

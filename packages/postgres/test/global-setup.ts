@@ -17,7 +17,10 @@ declare module 'vitest' {
 export const workerDatabasePrefix = (runDatabaseUrl: string): string =>
   `${new URL(runDatabaseUrl).pathname.slice(1)}_w`;
 
-/** Drops the worker databases: on DATABASE_URL's server nothing else would. */
+/**
+ * Drops the worker databases, then the roles named after them (the role each worker's copies are
+ * served as): on DATABASE_URL's server nothing else would.
+ */
 const dropWorkerDatabases = async (runDatabaseUrl: string): Promise<void> => {
   const admin = new pg.Client({ connectionString: runDatabaseUrl });
   admin.on('error', () => undefined);
@@ -28,8 +31,14 @@ const dropWorkerDatabases = async (runDatabaseUrl: string): Promise<void> => {
       [workerDatabasePrefix(runDatabaseUrl)],
     );
     for (const { datname } of rows) {
-      await admin.query(`DROP DATABASE IF EXISTS "${datname.replaceAll('"', '""')}" WITH (FORCE)`);
+      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)} WITH (FORCE)`);
     }
+    const roles = await admin.query<{ rolname: string }>(
+      'SELECT rolname FROM pg_roles WHERE starts_with(rolname, $1)',
+      [workerDatabasePrefix(runDatabaseUrl)],
+    );
+    for (const { rolname } of roles.rows)
+      await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(rolname)}`);
   } finally {
     await admin.end();
   }

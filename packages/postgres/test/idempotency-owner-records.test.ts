@@ -115,7 +115,7 @@ describe('idempotency_owner_records (kept by triggers)', () => {
       ].sort(),
     );
 
-    await database.pool.query(`TRUNCATE ${t.idempotency}`);
+    await database.ownerPool.query(`TRUNCATE ${t.idempotency}`);
     expect(await sumsAndCounts([a, b])).toEqual(
       [
         [a, 0, 0],

@@ -21,18 +21,18 @@ beforeAll(async () => {
   // prefix per table): random ones put each row at a random place of its primary key's index and of
   // the child tables' (client_id, position) keys. The lists order by created_at, then id, and no plan
   // below reads a primary key.
-  const indexes = await database.pool.query<{ name: string; definition: string }>(
+  const indexes = await database.ownerPool.query<{ name: string; definition: string }>(
     `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
      WHERE schemaname = $1 AND tablename IN ('clients', 'preset_fees') AND indexname NOT IN ('clients_pkey', 'preset_fees_pkey')`,
     [database.schema],
   );
   for (const index of indexes.rows)
-    await database.pool.query(`DROP INDEX "${database.schema}"."${index.name}"`);
+    await database.ownerPool.query(`DROP INDEX "${database.schema}"."${index.name}"`);
   /** The id of the series' row `i` in a table, `prefix` (8 hex digits) naming the table. */
   const risingId = (prefix: string) => `('${prefix}-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid`;
   /** The id of a client's child row: the client's own id under the table's prefix. */
   const childId = (prefix: string) => `('${prefix}' || substr(id::text, 9))::uuid`;
-  await database.pool.query(`
+  await database.ownerPool.query(`
     INSERT INTO ${t.clients} (id, manager_id, client_type, status, individual_profile, company, created_at, updated_at)
     SELECT ${risingId('00000000')},
       CASE WHEN i % 5 = 0 THEN '${manager}' ELSE 'manager-' || lpad((100 + i % 397)::text, 4, '0') END,
@@ -43,27 +43,27 @@ beforeAll(async () => {
       CASE WHEN (i / 5) % 3 = 0 THEN '{"name": "Co"}'::jsonb ELSE NULL END,
       timestamptz '2030-01-01' + (i / 7) * interval '1 second', timestamptz '2030-01-01'
     FROM generate_series(1, 40000) AS i`);
-  await database.pool.query(`
+  await database.ownerPool.query(`
     INSERT INTO ${t.bankAccounts} (id, client_id, position, fiat_currency, country_code, type, identifiers, created_at)
     SELECT ${childId('00000001')}, id, 1, 'EUR', 'FR', 'PERSONAL', '{"format": "IBAN"}', created_at
     FROM ${t.clients}`);
-  await database.pool.query(`
+  await database.ownerPool.query(`
     INSERT INTO ${t.wallets} (id, client_id, position, blockchain_network, address, created_at)
     SELECT ${childId('00000002')}, id, 1, 'ETHEREUM', '0x0', created_at FROM ${t.clients}`);
-  await database.pool.query(`
+  await database.ownerPool.query(`
     INSERT INTO ${t.representatives} (id, client_id, position, first_name, last_name, email,
       supporting_documents, role, created_at, updated_at)
     SELECT ${childId('00000003')}, id, 1, 'A', 'B', 'a@b.c', '[]', 'AUTHORIZED_SIGNATORY', created_at, created_at
     FROM ${t.clients} WHERE client_type = 'ENTITY'`);
-  await database.pool.query(`
+  await database.ownerPool.query(`
     INSERT INTO ${t.presetFees} (id, manager_id, fee_direction, fiat_fee_group, blockchain_fee_group, configuration, created_at)
     SELECT ${risingId('00000004')}, 'fee-manager-' || lpad((i % 200)::text, 4, '0'),
       CASE WHEN i % 2 = 0 THEN 'ONRAMP' ELSE 'OFFRAMP' END, 'USD', 'USD_STABLECOIN',
       '{"type": "FLAT", "fee": 1}', timestamptz '2030-01-01' + (i / 3) * interval '1 second'
     FROM generate_series(1, 200000) AS i`);
-  for (const index of indexes.rows) await database.pool.query(index.definition);
+  for (const index of indexes.rows) await database.ownerPool.query(index.definition);
   // What autovacuum does after a bulk load: statistics, and the visibility map index-only scans rely on.
-  await database.pool.query('VACUUM ANALYZE');
+  await database.ownerPool.query('VACUUM ANALYZE');
 }, 120_000);
 afterAll(() => database.close());
 
@@ -80,7 +80,7 @@ const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).f
 /** Runs the statement the adapter just sent under EXPLAIN and lists every node of its plan. */
 const planOfLastStatement = async (): Promise<PlanNode[]> => {
   const sent = database.recentStatements().at(-1) as SentStatement;
-  const explained = await database.pool.query(`EXPLAIN (FORMAT JSON) ${sent.text}`, [...sent.values]);
+  const explained = await database.ownerPool.query(`EXPLAIN (FORMAT JSON) ${sent.text}`, [...sent.values]);
   return planNodes(explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode);
 };
 

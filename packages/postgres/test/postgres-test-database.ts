@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { grantServingRole } from '../src/grant-serving-role.js';
 import { type KitTables, kitTables } from '../src/kit-tables.js';
 import { migrate } from '../src/migrate.js';
 import { createPostgresAdapters, type PostgresAdapters } from '../src/postgres-adapters.js';
@@ -8,9 +9,22 @@ import { createFreshDatabase, openTestDatabase } from '../test-support/embedded-
 import { workerDatabasePrefix } from './global-setup.js';
 
 export type MigratedDatabase = {
-  /** The file's own database, on this worker's server (a copy of its migrated template). */
+  /**
+   * The file's own database, on this worker's server (a copy of its migrated template), as the
+   * role the kit serves as: granted by `grantServingRole`, as a host that passes
+   * `startPostgresOnboardingKit` a `migrationPool` serves. Every test through `pool` and `adapters`
+   * so checks that the least-privilege role can do all the kit does.
+   */
   readonly connectionString: string;
+  /** The same database as the tables' owner (`ownerPool`'s). */
+  readonly ownerConnectionString: string;
+  /** As the serving role (`connectionString`); `adapters` are made on it. */
   readonly pool: pg.Pool;
+  /**
+   * As the tables' owner, who migrated them: for what a test does behind the kit's back that the
+   * serving role may not (rewrite an audit entry, switch a trigger off, delete a history row).
+   */
+  readonly ownerPool: pg.Pool;
   readonly schema: string;
   readonly tables: KitTables;
   readonly adapters: PostgresAdapters;
@@ -98,8 +112,15 @@ const databaseUrl = (url: string, name: string): string => {
   return located.toString();
 };
 
-/** The worker's template, and how to copy it: file by file where the server can (PostgreSQL 15+). */
-type Template = { readonly name: string; readonly strategy: string };
+/**
+ * The worker's template, and how to copy it: file by file where the server can (PostgreSQL 15+);
+ * with the login of the role its copies are served as.
+ */
+type Template = {
+  readonly name: string;
+  readonly strategy: string;
+  readonly servingRole: { readonly name: string; readonly password: string };
+};
 let workerTemplate: Promise<Template> | undefined;
 
 /**
@@ -123,17 +144,27 @@ const migratedTemplate = (): Promise<Template> => {
     } finally {
       await admin.end();
     }
+    // A role of the server, named after the worker's database (dropped with it: global-setup.ts).
+    const servingRole = { name: `${name}_serving`, password: randomBytes(12).toString('hex') };
     const pool = new pg.Pool({ connectionString: databaseUrl(workerUrl, name), max: 1 });
     try {
       const migrated = await migrate(pool, { schema: templateSchema });
       if (migrated.isErr())
         throw new Error(`migrate failed: ${JSON.stringify(migrated.error)}`, { cause: migrated.error });
+      await pool.query(
+        `CREATE ROLE ${pg.escapeIdentifier(servingRole.name)} LOGIN PASSWORD ${pg.escapeLiteral(servingRole.password)}`,
+      );
+      const granted = await grantServingRole(pool, { role: servingRole.name, schema: templateSchema });
+      if (granted.isErr())
+        throw new Error(`grantServingRole failed: ${JSON.stringify(granted.error)}`, {
+          cause: granted.error,
+        });
     } finally {
       await pool.end();
     }
     // A file copy (a checkpoint, then the files) cost half the CPU of the WAL-logged copy
     // PostgreSQL 15+ makes by default: 0.04 against 0.08 s (docs/performance.md).
-    return { name, strategy: version >= 150_000 ? ' STRATEGY FILE_COPY' : '' };
+    return { name, strategy: version >= 150_000 ? ' STRATEGY FILE_COPY' : '', servingRole };
   })();
   return workerTemplate;
 };
@@ -158,18 +189,28 @@ export const openMigratedDatabase = async (
   } finally {
     await admin.end();
   }
-  const connectionString = databaseUrl(workerUrl, name);
+  const ownerConnectionString = databaseUrl(workerUrl, name);
+  const serving = new URL(ownerConnectionString);
+  serving.username = template.servingRole.name;
+  serving.password = template.servingRole.password;
+  const connectionString = serving.toString();
   const { pool, queryCount, recentStatements } = countingPool(connectionString, options.pool);
+  const ownerPool = new pg.Pool({ connectionString: ownerConnectionString, max: 2 });
+  ownerPool.on('error', () => undefined);
   const schema = templateSchema;
   return {
     connectionString,
+    ownerConnectionString,
     pool,
+    ownerPool,
     schema,
     tables: kitTables(schema),
     adapters: createPostgresAdapters({ pool, schema }),
     queryCount,
     recentStatements,
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), ownerPool.end()]);
+    },
   };
 };
 

@@ -62,7 +62,7 @@ const statementsSince = (before: number): string[] =>
     .map(({ text }) => text.trim().split(/\s+/)[0] ?? '');
 
 describe('the PostgreSQL unit of work', () => {
-  it('a create is one statement per store call between BEGIN and COMMIT, and a read inside sees it', async () => {
+  it('a create is one statement per store call between BEGIN and COMMIT (a locked read two: the lock, then the read), and a read inside sees it', async () => {
     const ref = await claimKey();
     const client = storedClientFixture({ managerId: randomUUID() });
     const before = database.queryCount();
@@ -78,7 +78,15 @@ describe('the PostgreSQL unit of work', () => {
         ),
     );
     expect(seen._unsafeUnwrap()).toEqual(client);
-    expect(statementsSince(before)).toEqual(['BEGIN', 'WITH', 'INSERT', 'SELECT', 'UPDATE', 'COMMIT']);
+    expect(statementsSince(before)).toEqual([
+      'BEGIN',
+      'WITH',
+      'INSERT',
+      'SELECT',
+      'SELECT',
+      'UPDATE',
+      'COMMIT',
+    ]);
     const inspect = rawSqlInspector(database.pool, database.tables);
     expect(await inspect.readClient(client.id)).toEqual(client);
     expect(await inspect.readIdempotencyRecord(ref.scope, ref.key)).toMatchObject({

@@ -16,19 +16,19 @@ beforeAll(async () => {
   const t = database.tables;
   // A bulk load builds the secondary indexes after the rows (as a restore does): the same indexes,
   // made from their own definitions, in a fraction of the time of a million inserts into each.
-  const indexes = await database.pool.query<{ name: string; definition: string }>(
+  const indexes = await database.ownerPool.query<{ name: string; definition: string }>(
     `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
      WHERE schemaname = $1 AND tablename = 'clients' AND indexname <> 'clients_pkey'`,
     [database.schema],
   );
   for (const index of indexes.rows)
-    await database.pool.query(`DROP INDEX "${database.schema}"."${index.name}"`);
+    await database.ownerPool.query(`DROP INDEX "${database.schema}"."${index.name}"`);
   // Onboarding objects and screenings only where the queue reads them: the waiting clients. The ids
   // rise with i, a valid v4-shaped UUID each: random ones put each of the million rows at a random
   // place of the primary key's index, which took 23-25 s of the load against 5 s this way (load
   // average 6-8 on 2 cores). The queue orders by created_at (unique here), then id: no plan below
   // reads the primary key.
-  await database.pool.query(`
+  await database.ownerPool.query(`
     INSERT INTO ${t.clients} (id, manager_id, client_type, status, screening, created_at, updated_at,
       assignee_id, assigned_at)
     SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, 'manager-' || (i % 400),
@@ -45,14 +45,14 @@ beforeAll(async () => {
     FROM generate_series(1, ${CLIENTS}) AS i`);
   // Each manager's k-th waiting client in a status (oldest first) holds turn k - 1, as migration
   // 0024 numbers the clients already waiting.
-  await database.pool.query(`
+  await database.ownerPool.query(`
     UPDATE ${t.clients} c SET review_turn = ranked.turn
     FROM (SELECT id, (row_number() OVER (PARTITION BY status, manager_id ORDER BY created_at, id) - 1)::int AS turn
           FROM ${t.clients}
           WHERE status IN ('ONBOARDING_UNDER_REVIEW', 'WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE')) ranked
     WHERE c.id = ranked.id`);
-  for (const index of indexes.rows) await database.pool.query(index.definition);
-  await database.pool.query('VACUUM ANALYZE');
+  for (const index of indexes.rows) await database.ownerPool.query(index.definition);
+  await database.ownerPool.query('VACUUM ANALYZE');
 }, 600_000);
 afterAll(() => database.close());
 
@@ -79,7 +79,7 @@ const planOfLastStatement = async (sentWith = ''): Promise<PlanNode[]> => {
     .recentStatements()
     .filter((statement) => statement.text.includes(sentWith))
     .at(-1) as SentStatement;
-  const explained = await database.pool.query(`EXPLAIN (FORMAT JSON) ${sent.text}`, [...sent.values]);
+  const explained = await database.ownerPool.query(`EXPLAIN (FORMAT JSON) ${sent.text}`, [...sent.values]);
   return planNodes(explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode);
 };
 
