@@ -6,7 +6,8 @@
  * (bench/http-target.ts) with `--trace-gc-nvp`, V8's line per collection: the bytes allocated since
  * the collection before, the bytes a scavenge copied within the young generation and promoted to
  * the old one, its pause. autocannon sends BENCH_WARMUP_REQUESTS creates (10,000) to each, then
- * BENCH_ROUNDS rounds (5) of BENCH_REQUESTS creates (10,000), the targets in turn; after each round
+ * BENCH_ROUNDS rounds (5) of BENCH_REQUESTS creates (10,000), the targets in turn (`kind@path` starts
+ * that target with TSX_TSCONFIG_PATH=path, to set two builds side by side); after each round
  * the target runs two full collections (bench/http-target-heap-probe.mjs) and reports the heap still
  * in use, so a heap that grows round after round is something kept per request. BENCH_TARGET_NODE_FLAGS
  * adds Node flags to the targets (`--max-semi-space-size=64`); BENCH_CONNECTIONS sets autocannon's
@@ -30,6 +31,8 @@ type Collection = { readonly kind: string; readonly figures: ReadonlyMap<string,
 
 type Target = {
   readonly kind: TargetKind;
+  /** How it is printed: the kind, and `@tsconfig` when it runs another build. */
+  readonly label: string;
   readonly origin: string;
   /** The collections traced so far. */
   readonly collections: Collection[];
@@ -38,8 +41,9 @@ type Target = {
   stop(): Promise<void>;
 };
 
-const start = (kind: TargetKind): Promise<Target> =>
+const start = (label: string): Promise<Target> =>
   new Promise((resolve, reject) => {
+    const [kind, tsconfig] = label.split('@') as [TargetKind, string | undefined];
     const child: ChildProcess = spawn(
       process.execPath,
       [
@@ -53,7 +57,11 @@ const start = (kind: TargetKind): Promise<Target> =>
         'bench/http-target.ts',
         kind,
       ],
-      { cwd: repositoryRoot, env: process.env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
+      {
+        cwd: repositoryRoot,
+        env: tsconfig === undefined ? process.env : { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
+        stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      },
     );
     const collections: Collection[] = [];
     const heapWaiters: Array<(bytes: number) => void> = [];
@@ -71,6 +79,7 @@ const start = (kind: TargetKind): Promise<Target> =>
           const exited = new Promise<void>((done) => child.once('exit', () => done()));
           resolve({
             kind,
+            label,
             origin: `http://127.0.0.1:${port[1]}`,
             collections,
             usedHeapAfterFullGc: () =>
@@ -98,11 +107,11 @@ const start = (kind: TargetKind): Promise<Target> =>
       }
     });
     child.once('exit', (code) => {
-      if (!ready) reject(new Error(`the ${kind} target exited with code ${code} before listening`));
+      if (!ready) reject(new Error(`the ${label} target exited with code ${code} before listening`));
     });
   });
 
-const kinds = process.argv.slice(2) as TargetKind[];
+const kinds = process.argv.slice(2);
 if (kinds.length === 0) throw new Error('name the targets: baseline binding …');
 
 const targets: Target[] = [];
@@ -118,7 +127,7 @@ try {
   for (const index of kinds.keys()) await send(index, warmUp);
   for (const target of targets)
     console.log(
-      `${target.kind}: heap in use after the warm-up ${((await target.usedHeapAfterFullGc()) / 1024).toFixed(0)} KiB`,
+      `${target.label}: heap in use after the warm-up ${((await target.usedHeapAfterFullGc()) / 1024).toFixed(0)} KiB`,
     );
   for (let round = 0; round < rounds; round += 1) {
     for (const [index, target] of targets.entries()) {
@@ -140,7 +149,7 @@ try {
       const scavenges = traced.filter((collection) => collection.kind === 's').length;
       const usedHeap = await target.usedHeapAfterFullGc();
       console.log(
-        `${target.kind.padEnd(9)} round ${round + 1}: allocated ${perRequest(total('allocated'))} a create, ` +
+        `${target.label.padEnd(9)} round ${round + 1}: allocated ${perRequest(total('allocated'))} a create, ` +
           `scavenges ${scavenges}, other collections ${traced.length - scavenges}` +
           ` (${[...new Set(traced.map((collection) => collection.kind))].join(',')}); ` +
           `survived in young ${perRequest(total('new_space_survived', 's'))}, promoted ${perRequest(total('promoted', 's'))} a create; ` +

@@ -73,6 +73,7 @@ export type PathParameterNames<Path extends string> = Path extends `${string}:${
 export type OperationInput<P, Spec extends OperationSpec> = {
   readonly principal: P;
   readonly params: Readonly<Record<PathParameterNames<Spec['path']>, string>>;
+  /** The parsed query string when the operation declares `query`; undefined otherwise. */
   readonly query: unknown;
   readonly body: unknown;
   /**
