@@ -508,7 +508,7 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
       expect(await expectOk(fixture.clients.listScreened(three.id, 10))).toEqual([]);
     });
 
-    it('stores the screening as given: on insert, on update, and alone with updateScreening', async () => {
+    it('stores the screening as given: on insert, on update, and alone with updateScreening (with the updatedAt given)', async () => {
       const fixture = await openFixture(setup);
       const managerId = randomUUID();
       const pending: StoredClient = {
@@ -571,16 +571,17 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
           },
         ],
       };
-      expect(await expectOk(fixture.clients.updateScreening(pending.id, screening))).toBe(true);
-      const screened = { ...pending, screening };
-      // Nothing else of the client changed, and no history entry was added.
+      const screenedAt = instantAfter(base, 5);
+      expect(await expectOk(fixture.clients.updateScreening(pending.id, screening, screenedAt))).toBe(true);
+      const screened = { ...pending, screening, updatedAt: screenedAt };
+      // Nothing else of the client changed (updatedAt: the one given), and no history entry was added.
       expect(await fixture.inspect.readClient(pending.id)).toEqual(screened);
       expect(await fixture.inspect.readStatusHistory(pending.id)).toEqual([creationEntryFor(pending)]);
       expect(await expectOk(fixture.clients.findById(pending.id))).toEqual(screened);
       // Like an UPDATE of no row: false, and no client appears.
       const unknownId = randomUUID();
-      expect(await expectOk(fixture.clients.updateScreening(unknownId, screening))).toBe(false);
-      expect(await expectOk(fixture.clients.updateAssignment(unknownId, null))).toBe(false);
+      expect(await expectOk(fixture.clients.updateScreening(unknownId, screening, screenedAt))).toBe(false);
+      expect(await expectOk(fixture.clients.updateAssignment(unknownId, null, screenedAt))).toBe(false);
       expect(await fixture.inspect.readClient(unknownId)).toBeNull();
 
       // A status update writes the screening it is given (a resubmission screens again).
@@ -599,8 +600,13 @@ export const runClientRepositoryContract = ({ name, setup }: ClientRepositoryCon
         ),
       );
       expect(await fixture.inspect.readClient(pending.id)).toEqual(rescreened);
-      expect(await expectOk(fixture.clients.updateScreening(pending.id, null))).toBe(true);
-      expect(await fixture.inspect.readClient(pending.id)).toEqual({ ...rescreened, screening: null });
+      const cleared = instantAfter(base, 11);
+      expect(await expectOk(fixture.clients.updateScreening(pending.id, null, cleared))).toBe(true);
+      expect(await fixture.inspect.readClient(pending.id)).toEqual({
+        ...rescreened,
+        screening: null,
+        updatedAt: cleared,
+      });
     });
   });
 

@@ -153,7 +153,11 @@ export const runReviewQueueContract = ({ name, setup }: ClientRepositoryContract
               client === null
                 ? okAsync(null)
                 : stores.clients
-                    .updateAssignment(client.id, { complianceId: 'reviewer', assignedAt: at(window, 30) })
+                    .updateAssignment(
+                      client.id,
+                      { complianceId: 'reviewer', assignedAt: at(window, 30) },
+                      at(window, 30),
+                    )
                     .map(() => client.id),
             ),
         ),
@@ -296,13 +300,16 @@ export const runReviewQueueContract = ({ name, setup }: ClientRepositoryContract
       ])) as [StoredClient, StoredClient, StoredClient];
       const reviewer = `reviewer-${randomUUID()}`;
       const assignment: ReviewAssignment = { complianceId: reviewer, assignedAt: at(window, 10) };
-      expect(await expectOk(fixture.clients.updateAssignment(a.id, assignment))).toBe(true);
-      expect(await expectOk(fixture.clients.updateAssignment(c.id, assignment))).toBe(true);
-      expect(await expectOk(fixture.clients.updateAssignment(randomUUID(), assignment))).toBe(false);
+      const assignedAt = assignment.assignedAt;
+      expect(await expectOk(fixture.clients.updateAssignment(a.id, assignment, assignedAt))).toBe(true);
+      expect(await expectOk(fixture.clients.updateAssignment(c.id, assignment, assignedAt))).toBe(true);
+      expect(await expectOk(fixture.clients.updateAssignment(randomUUID(), assignment, assignedAt))).toBe(
+        false,
+      );
       const stored = await fixture.inspect.readClient(a.id);
       expect(stored?.assignee).toEqual(assignment);
-      // updateAssignment leaves the status, the history and updatedAt as they were.
-      expect(stored?.updatedAt).toBe(a.updatedAt);
+      // updateAssignment writes the updatedAt given, and leaves the status and the history as they were.
+      expect(stored).toEqual({ ...a, assignee: assignment, updatedAt: assignedAt });
       expect(await fixture.inspect.readStatusHistory(a.id)).toHaveLength(1);
 
       const mine = await expectOk(
@@ -334,8 +341,11 @@ export const runReviewQueueContract = ({ name, setup }: ClientRepositoryContract
         ONBOARDING_UNDER_REVIEW: 0,
         WAITING_FOR_TERMS_AND_CONDITIONS_SIGNATURE: 1,
       });
-      expect(await expectOk(fixture.clients.updateAssignment(c.id, null))).toBe(true);
-      expect((await fixture.inspect.readClient(c.id))?.assignee).toBeNull();
+      expect(await expectOk(fixture.clients.updateAssignment(c.id, null, at(window, 21)))).toBe(true);
+      expect(await fixture.inspect.readClient(c.id)).toMatchObject({
+        assignee: null,
+        updatedAt: at(window, 21),
+      });
 
       // An insert starts unassigned whatever it is given.
       const inserted = {
@@ -362,10 +372,11 @@ export const runReviewQueueContract = ({ name, setup }: ClientRepositoryContract
               : // Hold the lock a while, so that the other transaction runs while it is held.
                 pause(40)
                   .andThen(() =>
-                    stores.clients.updateAssignment(client.id, {
-                      complianceId: reviewer,
-                      assignedAt: at(window, 9),
-                    }),
+                    stores.clients.updateAssignment(
+                      client.id,
+                      { complianceId: reviewer, assignedAt: at(window, 9) },
+                      at(window, 9),
+                    ),
                   )
                   .map(() => client.id),
           ),

@@ -219,7 +219,7 @@ describe('a reviewer decides on the client as it was seen (ClientCommandContext.
     });
   }
 
-  it('a screening result changes the version, though it leaves updatedAt as it was', async () => {
+  it('a screening result changes the version, even where updatedAt cannot tell (a stopped clock)', async () => {
     const setup = await aClientUnderReview({ screened: true });
     // The answer of the create, before the screening ran; then the client as screened.
     const pending = setup.client;

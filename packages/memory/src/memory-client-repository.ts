@@ -92,10 +92,10 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
     access.read(
       (tables) => waitingClients(tables, status, { ...filter, assigneeId: null })[0]?.client ?? null,
     ),
-  updateAssignment: (clientId, assignee) =>
-    access.write((tables) => updateClient(tables, clientId, { assignee })),
-  updateScreening: (clientId, screening) =>
-    access.write((tables) => updateClient(tables, clientId, { screening })),
+  updateAssignment: (clientId, assignee, updatedAt) =>
+    access.write((tables) => updateClient(tables, clientId, { assignee, updatedAt })),
+  updateScreening: (clientId, screening, updatedAt) =>
+    access.write((tables) => updateClient(tables, clientId, { screening, updatedAt })),
   update: (client, expectedStatus, entry) =>
     access.write((tables) => {
       const current = tables.clients.get(client.id);

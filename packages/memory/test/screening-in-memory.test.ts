@@ -109,6 +109,57 @@ describe('screening in memory', () => {
     expect(kit.testing.listScreeningJobs()).toEqual([]);
   });
 
+  it("moves the client's updatedAt with each change of its answer (screening result, hit decision, assignment, release), and the events carry it", async () => {
+    const { clock, kit, screening } = setup(['Martin Holding SARL']);
+    const created = (await kit.clients.createEntity(manager, exampleEntityPayload()))._unsafeUnwrap();
+    const read = async () => (await kit.clients.get(manager, created.id))._unsafeUnwrap();
+    const now = () => clock.now().toISOString();
+    const step = async (act: () => unknown) => {
+      clock.advance(60_000);
+      await act();
+      return read();
+    };
+    // A failed screening answers ERROR: a change; the same failure again changes nothing shown.
+    screening.failNext(2);
+    const failed = await step(() => kit.testing.screenDueClients());
+    expect([failed.screening?.status, failed.updatedAt]).toEqual(['ERROR', now()]);
+    clock.advance(screeningRetryDelayMs(1));
+    const failedAgain = await step(() => kit.testing.screenDueClients());
+    expect(failedAgain).toEqual(failed);
+    clock.advance(screeningRetryDelayMs(2));
+    const screened = await step(() => kit.testing.screenDueClients());
+    expect([screened.screening?.status, screened.updatedAt]).toEqual(['POSSIBLE_MATCH', now()]);
+    const [completed] = (
+      await kit.events.list(manager, { type: 'client.screening_completed' })
+    )._unsafeUnwrap().data;
+    if (completed?.type !== 'client.screening_completed') expect.fail('a completion event');
+    expect(completed.data.client.updatedAt).toBe(screened.updatedAt);
+
+    const hitId = screened.screening?.hits[0]?.id ?? expect.fail('a hit');
+    const decided = await step(() =>
+      kit.screening.resolveHit(compliance, created.id, hitId, {
+        decision: 'DISMISSED',
+        reason: 'Other person',
+      }),
+    );
+    expect(decided.updatedAt).toBe(now());
+    const [resolved] = (
+      await kit.events.list(manager, { type: 'client.screening_hit_resolved' })
+    )._unsafeUnwrap().data;
+    if (resolved?.type !== 'client.screening_hit_resolved') expect.fail('a resolution event');
+    expect(resolved.data.client).toEqual(decided);
+
+    const assigned = await step(() => kit.review.assign(compliance, created.id));
+    expect([assigned.assignee?.assignedAt, assigned.updatedAt]).toEqual([now(), now()]);
+    // Assigned again to the same reviewer: nothing changes.
+    expect(await step(() => kit.review.assign(compliance, created.id))).toEqual(assigned);
+    const released = await step(() => kit.review.release(compliance, created.id));
+    expect([released.assignee, released.updatedAt]).toEqual([null, now()]);
+    // createdAt never moves; the list (newest createdAt first) is unchanged by it all.
+    expect(released.createdAt).toBe(created.createdAt);
+    expect((await kit.clients.list(manager, {}))._unsafeUnwrap().data[0]?.id).toBe(created.id);
+  });
+
   it("screens every name a client brings: an individual's employer and a third-party account's owner", async () => {
     const owner = 'Viktor Petrov';
     const employer = 'Northwind Maritime Trading SA';

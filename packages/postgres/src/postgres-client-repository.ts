@@ -146,10 +146,10 @@ const clientStatements = statementsPerSchema((tables) => {
      ORDER BY c.id LIMIT $2`,
   );
   const updateScreening = preparedStatement(
-    `UPDATE ${tables.clients} SET screening = $2::jsonb WHERE id = $1`,
+    `UPDATE ${tables.clients} SET screening = $2::jsonb, updated_at = $3 WHERE id = $1`,
   );
   const updateAssignment = preparedStatement(
-    `UPDATE ${tables.clients} SET assignee_id = $2, assigned_at = $3 WHERE id = $1`,
+    `UPDATE ${tables.clients} SET assignee_id = $2, assigned_at = $3, updated_at = $4 WHERE id = $1`,
   );
   return {
     selectClient,
@@ -326,20 +326,27 @@ export const createPostgresClientRepository = (db: SqlSession, tables: KitTables
       );
     },
 
-    updateAssignment: (clientId, assignee) =>
+    updateAssignment: (clientId, assignee, updatedAt) =>
       isUuid(clientId)
         ? ResultAsync.fromPromise(
             db.query(
-              updateAssignment([clientId, assignee?.complianceId ?? null, assignee?.assignedAt ?? null]),
+              updateAssignment([
+                clientId,
+                assignee?.complianceId ?? null,
+                assignee?.assignedAt ?? null,
+                updatedAt,
+              ]),
             ),
             unavailable,
           ).map((result) => result.rowCount === 1)
         : okAsync(false),
 
-    updateScreening: (clientId: string, screening: Screening | null) =>
+    updateScreening: (clientId: string, screening: Screening | null, updatedAt: string) =>
       isUuid(clientId)
         ? ResultAsync.fromPromise(
-            db.query(updateScreening([clientId, screening === null ? null : JSON.stringify(screening)])),
+            db.query(
+              updateScreening([clientId, screening === null ? null : JSON.stringify(screening), updatedAt]),
+            ),
             unavailable,
           ).map((result) => result.rowCount === 1)
         : okAsync(false),

@@ -12,9 +12,8 @@ const sortedKeys = (_key: string, value: unknown): unknown =>
 
 /**
  * The version of a client as a reviewer sees it: SHA-256 (hex) of its answer (`Client`, without
- * `managerId`) as JSON with sorted keys. A hash of what is shown, not `updatedAt`: a screening
- * result, a hit's decision and an assignment change what a reviewer sees without moving
- * `updatedAt`, and two writes in one millisecond (or under a stopped test clock) share one.
+ * `managerId`) as JSON with sorted keys. A hash of what is shown, not `updatedAt`: two writes in
+ * one millisecond (or under a stopped test clock) share one `updatedAt`.
  */
 export const clientVersion = (client: Client): string => {
   const { managerId: _managerId, ...shown } = client as Client & { readonly managerId?: string };
@@ -28,3 +27,15 @@ export const clientVersion = (client: Client): string => {
  */
 export const refuseChangedClient = (expected: string, client: StoredClient): ClientChanged | undefined =>
   expected === clientVersion(toClientResponse(client)) ? undefined : clientChanged(client.id);
+
+/**
+ * `next` dated `at` when its answer differs from `before`'s, else with `before`'s `updatedAt`: the
+ * spec's `updatedAt` is the client's last update date, and a write that changes nothing the client
+ * answers (a screening failure repeated by a retry) is not one.
+ */
+export const datedIfChanged = (before: StoredClient, next: StoredClient, at: string): StoredClient => {
+  const kept = { ...next, updatedAt: before.updatedAt };
+  return clientVersion(toClientResponse(kept)) === clientVersion(toClientResponse(before))
+    ? kept
+    : { ...next, updatedAt: at };
+};

@@ -128,16 +128,23 @@ export interface ClientRepository {
     filter: Omit<ReviewQueueFilter, 'assigneeId'>,
   ): ResultAsync<StoredClient | null, StorageUnavailable>;
   /**
-   * Replaces the client's assignment only (no status change, no history entry, `updatedAt` kept);
-   * false when there is no such client. `update` and `insert` never change an assignment.
+   * Replaces the client's assignment and its `updatedAt` (the answer shows the assignee: core
+   * dates the change) only: no status change, no history entry; false when there is no such
+   * client. `update` and `insert` never change an assignment.
    */
   updateAssignment(
     clientId: string,
     assignee: ReviewAssignment | null,
+    updatedAt: string,
   ): ResultAsync<boolean, StorageUnavailable>;
   /**
-   * Replaces the client's screening only (no status change, no history entry); false when there is
-   * no such client.
+   * Replaces the client's screening and its `updatedAt` (core passes the one it keeps when the
+   * answer does not change) only: no status change, no history entry; false when there is no such
+   * client.
    */
-  updateScreening(clientId: string, screening: Screening | null): ResultAsync<boolean, StorageUnavailable>;
+  updateScreening(
+    clientId: string,
+    screening: Screening | null,
+    updatedAt: string,
+  ): ResultAsync<boolean, StorageUnavailable>;
 }

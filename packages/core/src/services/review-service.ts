@@ -71,32 +71,34 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
       client === null ? errAsync(clientNotFound(clientId)) : ok(client),
     );
 
-  /** Writes the new assignment of a locked client and its audit entry, in the command's transaction. */
+  /**
+   * Assigns a locked client to the caller (`assign`) or to nobody, dated now (its `assignedAt` and
+   * `updatedAt`: the answer shows the assignee), with its audit entry, in the command's transaction.
+   */
   const reassign = (
     tx: CommandStores,
     principal: CompliancePrincipal,
     client: StoredClient,
-    assignee: ReviewAssignment | null,
+    assign: boolean,
   ): ResultAsync<StoredClient, DomainError> => {
+    const at = ports.clock.now().toISOString();
+    const assignee: ReviewAssignment | null = assign
+      ? { complianceId: principal.complianceId, assignedAt: at }
+      : null;
     const entry: CommandAuditEntry = {
       id: ports.ids.uuid(),
       clientId: client.id,
-      action: assignee === null ? 'release' : 'assign',
+      action: assign ? 'assign' : 'release',
       actor: auditActorOf(principal),
-      at: ports.clock.now().toISOString(),
+      at,
       changes: [{ path: 'assignee', before: client.assignee, after: assignee }],
       documents: [],
     };
     return tx.clients
-      .updateAssignment(client.id, assignee)
+      .updateAssignment(client.id, assignee, at)
       .andThen(() => tx.audit.append([entry]))
-      .map(() => ({ ...client, assignee }));
+      .map(() => ({ ...client, assignee, updatedAt: at }));
   };
-
-  const assignmentOf = (principal: CompliancePrincipal): ReviewAssignment => ({
-    complianceId: principal.complianceId,
-    assignedAt: ports.clock.now().toISOString(),
-  });
 
   /** Tries each waiting status in queue order until one has an unassigned client to lock. */
   const lockNext = (
@@ -194,7 +196,7 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
                 if (client.assignee?.complianceId === principal.complianceId) {
                   return okAsync(toClientResponse(client));
                 }
-                return reassign(tx, principal, client, assignmentOf(principal)).map(toClientResponse);
+                return reassign(tx, principal, client, true).map(toClientResponse);
               }),
             )
           : errAsync(clientNotFound(clientId)),
@@ -214,7 +216,7 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
           lockNext(tx, statuses, filter).andThen((client) =>
             client === null
               ? okAsync<AssignNextResponse, DomainError>({ client: null })
-              : reassign(tx, principal, client, assignmentOf(principal)).map((assigned) => ({
+              : reassign(tx, principal, client, true).map((assigned) => ({
                   client: toClientResponse(assigned),
                 })),
           ),
@@ -231,7 +233,7 @@ export const createReviewService = (ctx: KitContext): ReviewService => {
                 const changed = changedSinceSeen(command, client);
                 if (changed !== undefined) return errAsync(changed);
                 if (client.assignee === null) return okAsync(toClientResponse(client));
-                return reassign(tx, principal, client, null).map(toClientResponse);
+                return reassign(tx, principal, client, false).map(toClientResponse);
               }),
             )
           : errAsync(clientNotFound(clientId)),

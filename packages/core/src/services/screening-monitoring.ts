@@ -1,6 +1,6 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import type { StoredClient } from '../domain/client.js';
 import { screeningCompletedEvent } from '../domain/client-events.js';
+import { datedIfChanged } from '../domain/client-version.js';
 import {
   recordsFinding,
   screeningHitOf,
@@ -179,7 +179,7 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
       if (screening.status !== next.status) {
         changes.unshift({ path: 'screening.status', before: screening.status, after: next.status });
       }
-      const updated: StoredClient = { ...client, screening: next };
+      const updated = datedIfChanged(client, { ...client, screening: next }, at);
       const event = screeningCompletedEvent(updated, { newId: () => ports.ids.uuid(), at });
       const entry: AuditEntry = {
         id: ports.ids.uuid(),
@@ -192,7 +192,7 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
         documents: [],
       };
       return tx.clients
-        .updateScreening(clientId, next)
+        .updateScreening(clientId, next, updated.updatedAt)
         .map((): Recorded => ({ hits: added, events: [event], entries: [entry] }));
     });
 

@@ -4,6 +4,7 @@ import { runCommand } from '../commands/idempotent-command.js';
 import { auditActorOf } from '../domain/audit-entry.js';
 import { type StoredClient, toClientResponse } from '../domain/client.js';
 import { screeningCompletedEvent } from '../domain/client-events.js';
+import { datedIfChanged } from '../domain/client-version.js';
 import { completedScreening, screeningAuditChanges, screeningSubjectsOf } from '../domain/screening.js';
 import {
   clientNotFound,
@@ -105,8 +106,8 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
           if (!awaitsScreening(client) || !sameSubjects(screeningSubjectsOf(client), subjects)) {
             return okAsync(false);
           }
-          const next: StoredClient = { ...client, screening };
           const at = ports.clock.now().toISOString();
+          const next = datedIfChanged(client, { ...client, screening }, at);
           const changes = screeningAuditChanges(client.screening, screening);
           const events: LoggedEvent[] =
             screening.status === 'ERROR'
@@ -137,7 +138,7 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
                   },
                 ];
           return tx.clients
-            .updateScreening(clientId, screening)
+            .updateScreening(clientId, screening, next.updatedAt)
             .andThen(index)
             .andThen(() => (events.length > 0 ? tx.events.append(events) : okAsync(undefined)))
             .andThen(() =>
@@ -219,10 +220,10 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
                 ...screening,
                 hits: screening.hits.map((hit) => (hit.id === hitId ? { ...hit, resolution } : hit)),
               };
-              const next: StoredClient = { ...client, screening: decided };
+              const next = datedIfChanged(client, { ...client, screening: decided }, at);
               const response = toClientResponse(next);
               return tx.clients
-                .updateScreening(clientId, decided)
+                .updateScreening(clientId, decided, next.updatedAt)
                 .andThen(() =>
                   tx.events.append([
                     {

@@ -57,7 +57,7 @@ export const describeClientPrecondition = () =>
       const etag = await etagOf(client.id);
       expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
       expect((await getClient(client.id, h.keys.managerA, '/manager/v1')).headers.etag).toBe(etag);
-      // Any change of what is shown changes it, though updatedAt stays (the harness clock stands still).
+      // Any change of what is shown changes it, even where updatedAt cannot tell (the harness clock stands still).
       const before = (await getClient(client.id)).body.updatedAt;
       await h.api
         .post(`/compliance/v1/clients/${client.id}/assign`)
