@@ -22,19 +22,19 @@ beforeAll(async () => {
   database = await openMigratedDatabase();
   const t = database.tables;
   // The flood came first (its clients are the oldest), the others' clients after, spread out.
-  await database.pool.query(`
+  await database.ownerPool.query(`
     INSERT INTO ${t.clients} (id, manager_id, client_type, status, created_at, updated_at)
     SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid,
       CASE WHEN i <= ${FLOOD} THEN 'flood' ELSE 'manager-' || (i % ${OTHERS}) END,
       'INDIVIDUAL', 'ONBOARDING_UNDER_REVIEW',
       timestamptz '2030-01-01' + i * interval '1 second', timestamptz '2030-01-01'
     FROM generate_series(1, ${WAITING}) AS i`);
-  await database.pool.query(`
+  await database.ownerPool.query(`
     UPDATE ${t.clients} c SET review_turn = ranked.turn
     FROM (SELECT id, (row_number() OVER (PARTITION BY status, manager_id ORDER BY created_at, id) - 1)::int AS turn
           FROM ${t.clients}) ranked
     WHERE c.id = ranked.id`);
-  await database.pool.query('VACUUM ANALYZE');
+  await database.ownerPool.query('VACUUM ANALYZE');
 }, 600_000);
 afterAll(() => database.close());
 
@@ -67,7 +67,7 @@ const explainLast = async (
     .at(-1) as SentStatement;
   const values = [...sent.values];
   edit(values);
-  const client = await database.pool.connect();
+  const client = await database.ownerPool.connect();
   try {
     // An INSERT explained runs: rolled back.
     await client.query('BEGIN');
