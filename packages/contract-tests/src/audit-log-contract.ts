@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '@onboarding-kit/core';
 import {
   type AuditLog,
+  type AuditSealer,
   firstAuditChainBreak,
   portableTextHashing,
   REDACTED_VALUE,
@@ -35,6 +36,9 @@ export type AuditLogContractOptions = {
 };
 
 const AT = '2031-01-01T00:00:00.000Z';
+
+/** A stand-in for the kit's HMAC: what a store keeps is what the sealer made of the hash it chained. */
+const testSealer: AuditSealer = (hash) => ({ keyId: 'contract-key', value: `sealed:${hash}` });
 
 const anEntry = (clientId: string, overrides: Partial<AuditEntry> = {}): AuditEntry => ({
   id: randomUUID(),
@@ -215,15 +219,43 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
       expect(firstAuditChainBreak(portableTextHashing, others, false)).toBeNull();
     });
 
-    it('appends of one client at the same moment still make one chain', async () => {
+    it('appends of one client at the same moment still make one chain, each entry sealed on its own hash', async () => {
       const { audit } = await openFixture(setup);
       const client = randomUUID();
       const appended = Array.from({ length: 12 }, () => anEntry(client));
-      await Promise.all(appended.map((entry) => expectOk(audit.append([entry]))));
+      await Promise.all(appended.map((entry) => expectOk(audit.append([entry], testSealer))));
       const trail = await expectOk(audit.listForClient({ clientId: client, limit: 20 }));
       expect(trail.map(({ link }) => link.sequence)).toEqual(appended.map((_, index) => index + 1));
       expect(new Set(trail.map(({ entry }) => entry.id))).toEqual(new Set(appended.map(({ id }) => id)));
       expect(firstAuditChainBreak(portableTextHashing, trail, false)).toBeNull();
+      expect(trail.map(({ link }) => link.seal)).toEqual(trail.map(({ link }) => testSealer(link.hash)));
+    });
+
+    it('keeps the seal its sealer makes of each hash with the entry, or neither, and through redaction', async () => {
+      const { audit, unitOfWork, inspect } = await openFixture(setup);
+      const client = randomUUID();
+      await expectOk(audit.append([anEntry(client), anEntry(client, { changes: [] })], testSealer));
+      await expectOk(unitOfWork.transaction((stores) => stores.audit.append([anEntry(client)], testSealer)));
+      const dropped = anEntry(client);
+      await expectErr(
+        unitOfWork.transaction((stores) =>
+          stores.audit
+            .append([dropped], testSealer)
+            .andThen(() => errAsync({ type: 'DecidedAgainst' as const })),
+        ),
+      );
+      // Appended without a sealer (as by anyone writing the store directly): no seal.
+      await expectOk(audit.append([anEntry(client)]));
+      const seals = (trail: readonly { link: { hash: string; seal: unknown } }[]) =>
+        trail.map(({ link }) => link.seal);
+      const trail = await expectOk(audit.listForClient({ clientId: client, limit: 10 }));
+      expect(trail.map(({ entry }) => entry.id)).not.toContain(dropped.id);
+      expect(seals(trail)).toEqual([...trail.slice(0, 3).map(({ link }) => testSealer(link.hash)), null]);
+      await inspect.markClientRedacted(client);
+      await expectOk(audit.redactChanges(client));
+      expect(seals(await expectOk(audit.listForClient({ clientId: client, limit: 10 })))).toEqual(
+        seals(trail),
+      );
     });
 
     it('an entry rewritten or removed behind the log is the first broken link', async () => {

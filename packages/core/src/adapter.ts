@@ -88,6 +88,7 @@ export {
   isBackdated,
   nextAuditChainLink,
 } from './domain/audit-chain.js';
+export { type AuditSeal, type AuditSealer, auditSealValue } from './domain/audit-seal.js';
 export type { StoredClient } from './domain/client.js';
 export { type DocumentRecord, documentKeyFor, type TemporaryFile } from './domain/documents.js';
 export type { StoredWebhookDelivery } from './domain/webhook-delivery.js';

@@ -1,8 +1,11 @@
+import { auditSealerOf, checkAuditSealingKeys } from './domain/audit-seal.js';
 import { type KitContext, portableTextHashing, randomUuids, systemClock } from './kit-context.js';
 import type { OnboardingKit } from './onboarding-kit.js';
 import { checkOnboardingKitOptions } from './onboarding-kit-option-rules.js';
 import type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
+import type { UnitOfWork } from './ports/unit-of-work.js';
+import type { AuditEntry } from './schemas/audit.js';
 import { createOnboardingPayloadSchemas } from './schemas/payload-schemas.js';
 import { createApiKeyService } from './services/api-key-service.js';
 import { createAuditTrailService } from './services/audit-trail-service.js';
@@ -52,10 +55,37 @@ export const resolveOnboardingKitOptions = (
   };
 };
 
+/** The host's unit of work, whose transactions' audit appends are sealed with `auditSealing`'s key. */
+const sealingUnitOfWork = (
+  unitOfWork: UnitOfWork,
+  auditSealing: OnboardingKitPorts['auditSealing'],
+): UnitOfWork => {
+  if (auditSealing === undefined) return unitOfWork;
+  const sealer = auditSealerOf(auditSealing);
+  // A proxy, not a spread: an adapter's stores may be getters on a prototype (PostgreSQL's are).
+  return {
+    transaction: (work) =>
+      unitOfWork.transaction((stores) =>
+        work(
+          new Proxy(stores, {
+            get: (target, name) =>
+              name === 'audit'
+                ? {
+                    append: (entries: readonly AuditEntry[]) => target.audit.append(entries, sealer),
+                    redactChanges: (clientId: string) => target.audit.redactChanges(clientId),
+                  }
+                : Reflect.get(target, name),
+          }),
+        ),
+      ),
+  };
+};
+
 /**
  * Wires every service of the kit onto the host's adapters, in one call:
  * `createOnboardingKit({ ...adapters, options })`. Invalid options (an unknown name, a wrong type, a
- * value out of range) and a second argument are programmer errors: it throws a TypeError naming them.
+ * value out of range), `auditSealing` keys that cannot seal (too short, `sealWith` not among them)
+ * and a second argument are programmer errors: it throws a TypeError naming them.
  */
 export const createOnboardingKit = (
   { options, ...ports }: OnboardingKitPorts & { readonly options?: OnboardingKitOptions },
@@ -69,9 +99,18 @@ export const createOnboardingKit = (
   const checked = checkOnboardingKitOptions(resolveOnboardingKitOptions(options));
   if (checked.isErr()) throw new TypeError(checked.error);
   const resolved = checked.value;
+  if (ports.auditSealing !== undefined) {
+    const sealing = checkAuditSealingKeys(ports.auditSealing);
+    if (sealing.isErr()) throw new TypeError(sealing.error);
+  }
   const hashing = ports.hashing ?? portableTextHashing;
   const ctx: KitContext = {
-    ports: { ...ports, clock: ports.clock ?? systemClock, ids: ports.ids ?? randomUuids },
+    ports: {
+      ...ports,
+      unitOfWork: sealingUnitOfWork(ports.unitOfWork, ports.auditSealing),
+      clock: ports.clock ?? systemClock,
+      ids: ports.ids ?? randomUuids,
+    },
     options: resolved,
     schemas: createOnboardingPayloadSchemas(resolved.referenceLists),
     hashing,

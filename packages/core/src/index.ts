@@ -140,6 +140,7 @@ export { type DemoSeedPorts, demoClientA1, demoIdentities, seedDemoData } from '
 export {
   type AuditAction,
   type AuditActor,
+  type AuditAnchor,
   type AuditChange,
   type AuditChainBreakReason,
   type AuditEntry,
@@ -148,6 +149,7 @@ export {
   auditActions,
   auditChainBreakReasons,
 } from './schemas/audit.js';
+export type { AuditSealingKeys } from './domain/audit-seal.js';
 export type { AuditTrailService } from './services/audit-trail-service.js';
 
 // --- Compliance review and documents --------------------------------------------------------------

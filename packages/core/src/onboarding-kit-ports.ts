@@ -1,3 +1,4 @@
+import type { AuditSealingKeys } from './domain/audit-seal.js';
 import type { ApiKeyStore } from './ports/api-key-store.js';
 import type { AuditLog } from './ports/audit-log.js';
 import type { ClientRepository } from './ports/client-repository.js';
@@ -51,4 +52,11 @@ export type OnboardingKitPorts = {
   readonly screening?: ScreeningProvider;
   /** The index of screened names that a new list version is matched against (monitoring). */
   readonly screenedNames: ScreenedNameIndex;
+  /**
+   * Keys to seal every audit entry with (an HMAC of its chain hash, docs/data-protection.md), kept
+   * by the host outside the database: with them a role with only database access cannot append an
+   * entry that verifies, and `kit.audit.verify` checks every seal. Recommended; without them
+   * entries are chained but not sealed. Not part of `kit.options` (which hosts may log).
+   */
+  readonly auditSealing?: AuditSealingKeys;
 };

@@ -24,7 +24,7 @@ export const createComplianceRouter = (kit: OnboardingKit, options: RouterOption
       resolveScreeningHit: ({ principal, params, body, context }) =>
         kit.screening.resolveHit(principal, params.clientId, params.hitId, body, context),
       auditTrail: ({ principal, params, query }) => kit.audit.list(principal, params.clientId, query),
-      verifyAuditTrail: ({ principal, params }) => kit.audit.verify(principal, params.clientId),
+      verifyAuditTrail: ({ principal, params, query }) => kit.audit.verify(principal, params.clientId, query),
       getClient: ({ principal, params }) => kit.review.get(principal, params.clientId),
       statusHistory: ({ principal, params }) => kit.review.statusHistory(principal, params.clientId),
       deleteClient: ({ principal, params, context }) =>

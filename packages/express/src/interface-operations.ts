@@ -4,6 +4,7 @@ import {
   assignNextResponseSchema,
   auditListQuerySchema,
   auditListResponseSchema,
+  auditVerificationQuerySchema,
   auditVerificationSchema,
   batchDownloadRequestSchema,
   batchDownloadResponseSchema,
@@ -361,19 +362,23 @@ export const interfaceOperations = {
     summary: "Check a client's audit trail for tampering",
     description:
       "Each entry of a client's trail carries a hash chained to the entry before it, computed by the " +
-      'store as the entry is written. This recomputes the whole chain, oldest entry first, and names the ' +
-      'first entry whose link does not hold: CHAIN_BROKEN (an entry removed, inserted or moved), ' +
-      'ENTRY_ALTERED (a field rewritten), CHANGES_ALTERED (changed values, or redacted values on a client ' +
-      'that was not redacted), BACKDATED (dated more than five minutes before the entry before it). ' +
-      'Redaction keeps the chain verifiable. Keep `lastHash` elsewhere: a chain rewritten from start to ' +
-      'end by someone who can write the store ends on another hash.',
+      'store as the entry is written, and, when the host gave the kit sealing keys, a seal (an HMAC of the ' +
+      'hash under a key the database does not hold). This recomputes the whole chain, oldest entry first, ' +
+      'and names the first entry whose link does not hold: CHAIN_BROKEN (an entry removed, inserted or ' +
+      'moved), ENTRY_ALTERED (a field rewritten), CHANGES_ALTERED (changed values, or redacted values on a ' +
+      'client that was not redacted), BACKDATED (dated more than five minutes before the entry before it), ' +
+      'UNSEALED, UNKNOWN_SEAL_KEY, SEAL_INVALID (an entry not sealed by the kit: appended with database ' +
+      "access only). Redaction keeps the chain and the seals verifiable. `head` is the trail's last " +
+      'sequence and hash: keep it outside the database and pass it back as `anchorSequence` and ' +
+      '`anchorHash` to detect a cut tail (TAIL_MISSING) or a rewrite at or before it (ANCHOR_MISMATCH).',
+    query: auditVerificationQuerySchema,
     success: {
       status: 200,
       description: 'Whether every link holds, and the first that does not',
       component: 'AuditVerification',
       schema: auditVerificationSchema,
     },
-    refusals: ['CLIENT_NOT_FOUND'],
+    refusals: ['VALIDATION_FAILED', 'CLIENT_NOT_FOUND'],
   },
   requestBatchUpload: {
     interfaces: ['manager', 'client'],

@@ -20,7 +20,7 @@ import { nodeTextHashing } from './node-text-hashing.js';
  * A refused append throws, which fails its write (StorageUnavailable): nothing of it is kept.
  */
 export const createMemoryAuditLog = (access: TableAccess): AuditLog => ({
-  append: (entries) =>
+  append: (entries, sealer) =>
     access.write((tables) => {
       for (const entry of entries) {
         if (tables.auditEntries.get(entry.id) !== undefined)
@@ -29,7 +29,7 @@ export const createMemoryAuditLog = (access: TableAccess): AuditLog => ({
         const previous = previousId === undefined ? undefined : tables.auditEntries.get(previousId);
         if (previous !== undefined && isBackdated(previous.entry.at, entry.at))
           throw new Error(`The audit entry ${entry.id} is backdated`);
-        const link = nextAuditChainLink(nodeTextHashing, previous?.link ?? null, entry, randomUUID());
+        const link = nextAuditChainLink(nodeTextHashing, previous?.link ?? null, entry, randomUUID(), sealer);
         tables.auditEntries.set(
           entry.id,
           frozenClone({ position: nextNumber(tables, 'audit'), entry, link }),

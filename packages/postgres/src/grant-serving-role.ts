@@ -18,7 +18,8 @@ const quotedRole = (role: string): string => `"${role.replaceAll('"', '""')}"`;
  * Grants `role` what serving the kit needs on a migrated schema, sent through `ownerPool` (the
  * tables' owner, who migrated them): reading and writing the kit's tables and its job engine's,
  * except the audit trail, which it may only read, append to and redact (UPDATE of `changes` and
- * `changes_salt` only, which the table's trigger narrows further), the status history and the
+ * `changes_salt` only, which the table's trigger narrows further) and its seals (read and
+ * append only), the status history and the
  * event log, which it may read, append to and redact (UPDATE of `reason`, of `body`; no DELETE),
  * the clients, which it never deletes, and the migrations' record, which it may only read. A role that does not own a table cannot disable its triggers (nor set
  * `session_replication_role`): serving as it, no one holding the kit's credentials can delete,
@@ -40,6 +41,7 @@ export const grantServingRole = (
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ${tables.migrations} FROM ${grantee}`,
     `REVOKE UPDATE, DELETE, TRUNCATE ON ${tables.auditEntries} FROM ${grantee}`,
     `GRANT UPDATE (changes, changes_salt) ON ${tables.auditEntries} TO ${grantee}`,
+    `REVOKE UPDATE, DELETE, TRUNCATE ON ${tables.auditSeals} FROM ${grantee}`,
     // The record of what happened to a client, beside the trail: appended to, and rewritten only by
     // redaction (a history's reasons, an event's body). A client row is never deleted (a delete is a
     // status), and deleting one would cascade to its history.

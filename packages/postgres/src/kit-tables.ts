@@ -31,6 +31,8 @@ export type KitTables = {
   readonly webhookDeliveries: string;
   /** The audit trail, append-only (migration 0002). */
   readonly auditEntries: string;
+  /** The host's seal of each entry, append-only (migration 0021). */
+  readonly auditSeals: string;
   /** The index of screened names, and the list versions monitored (migration 0009). */
   readonly screenedNames: string;
   readonly screeningListVersions: string;
@@ -69,6 +71,7 @@ export const kitTables = (schema: string = defaultSchema): KitTables => {
     webhookEndpoints: table('webhook_endpoints'),
     webhookDeliveries: table('webhook_deliveries'),
     auditEntries: table('audit_entries'),
+    auditSeals: table('audit_seals'),
     screenedNames: table('screened_names'),
     screeningListVersions: table('screening_list_versions'),
     migrations: table('schema_migrations'),

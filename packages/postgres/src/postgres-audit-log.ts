@@ -33,14 +33,21 @@ const auditLogStatements = statementsPerSchema((tables) => ({
        ARRAY(SELECT json_array_elements_text(a.documents))
      FROM json_to_recordset($1::json) AS a(ordinal integer, id uuid, client_id uuid, action text, actor_kind text,
        actor_id text, request_id text, at timestamptz, changes json, documents json)
-     ORDER BY a.client_id, a.ordinal`,
+     ORDER BY a.client_id, a.ordinal
+     RETURNING id, hash`,
+  ),
+  // The seals of the rows just chained (migration 0021), made by core from the hashes they returned.
+  seal: preparedStatement(
+    `INSERT INTO ${tables.auditSeals} (entry_id, key_id, seal)
+     SELECT s.entry_id, s.key_id, s.seal FROM json_to_recordset($1::json) AS s(entry_id uuid, key_id text, seal text)`,
   ),
   list: preparedStatement(
-    `SELECT sequence, id, client_id, action, actor_kind, actor_id, request_id, ${isoTimestampSql('at')} AS at,
-       changes, documents, previous_hash, changes_salt, changes_digest, hash
-     FROM ${tables.auditEntries}
-     WHERE client_id = $1 AND sequence > $2::bigint
-     ORDER BY sequence LIMIT $3`,
+    `SELECT e.sequence, e.id, e.client_id, e.action, e.actor_kind, e.actor_id, e.request_id,
+       ${isoTimestampSql('e.at')} AS at, e.changes, e.documents, e.previous_hash, e.changes_salt,
+       e.changes_digest, e.hash, s.key_id AS seal_key_id, s.seal
+     FROM ${tables.auditEntries} e LEFT JOIN ${tables.auditSeals} s ON s.entry_id = e.id
+     WHERE e.client_id = $1 AND e.sequence > $2::bigint
+     ORDER BY e.sequence LIMIT $3`,
   ),
   // The table lets an UPDATE of `changes` through only while this transaction says it is redacting,
   // for a redacted client, and only to the values and salt audit_changes_redacted leaves (migration
@@ -67,6 +74,8 @@ type AuditEntryRow = {
   changes_salt: string | null;
   changes_digest: string;
   hash: string;
+  seal_key_id: string | null;
+  seal: string | null;
 };
 
 /**
@@ -87,11 +96,23 @@ export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): Audit
         }),
         unavailable,
       ),
-    append: (entries) =>
+    append: (entries, sealer) =>
       entries.length === 0
         ? okAsync(undefined)
         : ResultAsync.fromPromise(
-            db.query(statements.append([auditEntryRowsJson(entries)])).then(() => undefined),
+            sealer === undefined
+              ? db.query(statements.append([auditEntryRowsJson(entries)])).then(() => undefined)
+              : // The entries and their seals together, also outside a command's transaction.
+                db.atomically(async (transaction) => {
+                  const chained = await transaction.query<{ id: string; hash: string }>(
+                    statements.append([auditEntryRowsJson(entries)]),
+                  );
+                  const seals = chained.rows.map(({ id, hash }) => {
+                    const { keyId, value } = sealer(hash);
+                    return { entry_id: id, key_id: keyId, seal: value };
+                  });
+                  await transaction.query(statements.seal([JSON.stringify(seals)]));
+                }),
             unavailable,
           ),
     listForClient: ({ clientId, afterPosition = '0', limit }) =>
@@ -117,6 +138,10 @@ export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): Audit
             changesSalt: row.changes_salt,
             changesDigest: row.changes_digest,
             hash: row.hash,
+            seal:
+              row.seal === null || row.seal_key_id === null
+                ? null
+                : { keyId: row.seal_key_id, value: row.seal },
           },
         })),
       ),

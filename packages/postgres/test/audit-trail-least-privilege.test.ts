@@ -40,12 +40,14 @@ afterAll(async () => {
 });
 
 describe('the audit trail against the role the kit serves as', () => {
-  it("the tables' owner can switch the trail's triggers off and cut its tail, which verification does not see", async () => {
+  it("the tables' owner can switch the trail's triggers off and cut its tail, which only an anchor kept outside shows", async () => {
     const { kit, manager, upload } = kitOnPostgres(database.adapters);
     upload('passport.pdf');
     const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
     (await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Expired' }))._unsafeUnwrap();
     (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
+    // The head kept outside the database before the cut (docs/data-protection.md, "Anchors").
+    const { head } = (await kit.audit.verify(compliance, client.id))._unsafeUnwrap();
     const table = `${database.schema}.audit_entries`;
     const connection = await database.ownerPool.connect();
     try {
@@ -60,11 +62,17 @@ describe('the audit trail against the role the kit serves as', () => {
     } finally {
       connection.release();
     }
-    // The delete is gone from the trail and the chain still holds: only a lastHash kept elsewhere tells.
+    // The delete is gone from the trail and the chain still holds: only the anchor kept elsewhere tells.
     expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
       verified: true,
       checkedEntries: 2,
       firstBrokenLink: null,
+    });
+    const anchor = { anchorSequence: String(head?.sequence), anchorHash: head?.hash };
+    expect((await kit.audit.verify(compliance, client.id, anchor))._unsafeUnwrap()).toMatchObject({
+      verified: false,
+      checkedEntries: 2,
+      firstBrokenLink: { entryId: null, sequence: 3, reason: 'TAIL_MISSING' },
     });
   });
 
@@ -144,6 +152,77 @@ describe('the audit trail against the role the kit serves as', () => {
       expect(historyRows.rows[0]?.n).toBe(3);
       // The trail is as the kit left it.
       expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toEqual(verified);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it('with sealing keys, entries the serving role INSERTs itself chain but do not verify, and seals cannot be changed', async () => {
+    const memory = createMemoryAdapters();
+    const started = await startPostgresOnboardingKit({
+      pool: servingPool,
+      migrationPool: database.pool,
+      schema: database.schema,
+      documentStorage: memory.documentStorage,
+      auditSealing: { keys: { '2026-11': randomBytes(32).toString('hex') }, sealWith: '2026-11' },
+      jobRunner: false,
+    });
+    try {
+      const { kit } = started;
+      const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+      memory.testing.putTemporaryFile(`manager:${manager.managerId}`, 'passport.pdf', new Uint8Array(8));
+      const client = (
+        await kit.clients.createIndividual(manager, exampleIndividualPayload())
+      )._unsafeUnwrap();
+      (await kit.compliance.approve(compliance, client.id))._unsafeUnwrap();
+      const sealed = (await kit.audit.verify(compliance, client.id))._unsafeUnwrap();
+      expect(sealed).toMatchObject({ verified: true, checkedEntries: 2, sealsChecked: true });
+
+      const table = `${database.schema}.audit_entries`;
+      const seals = `${database.schema}.audit_seals`;
+      const forge = async () =>
+        (
+          await servingPool.query<{ id: string; hash: string }>(
+            `INSERT INTO ${table} (id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)
+             VALUES (gen_random_uuid(), $1, 'approve', 'compliance', 'officer-1', NULL, now(), '[]', '{}')
+             RETURNING id, hash`,
+            [client.id],
+          )
+        ).rows[0] as { id: string; hash: string };
+      // What the database role can write: an entry the trigger chains like any other.
+      const unsealed = await forge();
+      expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
+        verified: false,
+        checkedEntries: 3,
+        firstBrokenLink: { entryId: unsealed.id, sequence: 3, reason: 'UNSEALED' },
+      });
+      // Given a seal it made up, or one copied from a genuine entry: not the key's HMAC of its hash.
+      await servingPool.query(`INSERT INTO ${seals} (entry_id, key_id, seal) VALUES ($1, '2026-11', $2)`, [
+        unsealed.id,
+        'f'.repeat(64),
+      ]);
+      expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap().firstBrokenLink).toMatchObject({
+        sequence: 3,
+        reason: 'SEAL_INVALID',
+      });
+      const refusal = (statement: string, values: unknown[] = []) =>
+        servingPool.query(statement, values).then(
+          () => 'done',
+          (failure: { code?: string; message?: string }) => `${failure.code}: ${failure.message}`,
+        );
+      for (const statement of [
+        `UPDATE ${seals} SET seal = 'x' WHERE entry_id = $1`,
+        `DELETE FROM ${seals} WHERE entry_id = $1`,
+      ]) {
+        expect(await refusal(statement, [unsealed.id])).toBe(
+          '42501: permission denied for table audit_seals',
+        );
+      }
+      expect(await refusal(`TRUNCATE ${seals}`)).toBe('42501: permission denied for table audit_seals');
+      // A second seal of a sealed entry is refused by its key.
+      expect(
+        await refusal(`INSERT INTO ${seals} (entry_id, key_id, seal) VALUES ($1, 'k', 'x')`, [unsealed.id]),
+      ).toMatch(/^23505: /);
     } finally {
       await started.close();
     }

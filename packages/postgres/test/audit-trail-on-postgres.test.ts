@@ -285,6 +285,9 @@ describe('the audit trail on PostgreSQL', () => {
       verified: false,
       checkedEntries: 2,
       lastHash: null,
+      head: null,
+      sealsChecked: false,
+      anchor: null,
       firstBrokenLink: { entryId: rows[1]?.id, sequence: 2, reason: 'ENTRY_ALTERED' },
     });
   });

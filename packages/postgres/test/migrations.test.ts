@@ -82,7 +82,7 @@ describe('migrate', () => {
         `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1`,
         [schema],
       );
-      expect(tables?.rows[0]?.n).toBe(18);
+      expect(tables?.rows[0]?.n).toBe(19);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }

@@ -1,4 +1,5 @@
 import type { AuditChainBreakReason, AuditChange, AuditEntry } from '../schemas/audit.js';
+import type { AuditSeal, AuditSealer } from './audit-seal.js';
 import { REDACTED_VALUE } from './client-redaction.js';
 
 /** SHA-256 of UTF-8 text as hex (the kit's `TextHashing` port fits). */
@@ -20,6 +21,8 @@ export type AuditChainLink = {
   readonly changesDigest: string;
   /** SHA-256 of everything else of the entry, the digest and the link before it. */
   readonly hash: string;
+  /** The host's HMAC of `hash` (`AuditSealer`), made as the entry was appended; null without one. */
+  readonly seal: AuditSeal | null;
 };
 
 /** A client's entries may go back in time by this much (the clocks of several processes), no more. */
@@ -64,23 +67,19 @@ export const auditEntryHash = (
     ]),
   );
 
-/** The link of an entry appended after `previous` (null: the client's first). */
+/** The link of an entry appended after `previous` (null: the client's first), sealed when a sealer is given. */
 export const nextAuditChainLink = (
   hashing: TextHashing,
   previous: AuditChainLink | null,
   entry: AuditEntry,
   salt: string,
+  sealer?: AuditSealer,
 ): AuditChainLink => {
   const changesDigest = auditChangesDigest(hashing, salt, entry.changes);
   const sequence = (previous?.sequence ?? 0) + 1;
   const previousHash = previous?.hash ?? null;
-  return {
-    sequence,
-    previousHash,
-    changesSalt: salt,
-    changesDigest,
-    hash: auditEntryHash(hashing, { previousHash, sequence, changesDigest }, entry),
-  };
+  const hash = auditEntryHash(hashing, { previousHash, sequence, changesDigest }, entry);
+  return { sequence, previousHash, changesSalt: salt, changesDigest, hash, seal: sealer?.(hash) ?? null };
 };
 
 /** Whether an entry dated `at` may follow one dated `previousAt` in a trail. */

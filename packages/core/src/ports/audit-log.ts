@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow';
 import type { AuditChainLink } from '../domain/audit-chain.js';
+import type { AuditSealer } from '../domain/audit-seal.js';
 import type { StorageUnavailable } from '../errors.js';
 import type { AuditEntry } from '../schemas/audit.js';
 
@@ -33,10 +34,13 @@ export { REDACTED_VALUE } from '../domain/client-redaction.js';
  * The store chains each entry it appends to the client's entry before it (`nextAuditChainLink`:
  * sequence, previous hash, salted digest of the changes, hash), one append after the other per
  * client even across processes, and refuses an entry dated more than
- * `AUDIT_BACKDATING_TOLERANCE_MS` before the client's last one.
+ * `AUDIT_BACKDATING_TOLERANCE_MS` before the client's last one. Given a `sealer` (the kit passes
+ * one when the host configured `auditSealing`), it stores `sealer(hash)` with each entry, in the
+ * same transaction: an entry is never kept without the seal it was appended with. A seal is never
+ * replaced; `listForClient` reads it back in the entry's link (null for an entry appended without).
  */
 export interface AuditLog {
-  append(entries: readonly AuditEntry[]): ResultAsync<void, StorageUnavailable>;
+  append(entries: readonly AuditEntry[], sealer?: AuditSealer): ResultAsync<void, StorageUnavailable>;
   listForClient(query: AuditLogQuery): ResultAsync<PositionedAuditEntry[], StorageUnavailable>;
   /**
    * Replaces every `before` and `after` of the client's entries that is not null by

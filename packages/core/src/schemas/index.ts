@@ -67,9 +67,12 @@ export {
 // --- The audit trail ------------------------------------------------------------------------------
 export {
   type AuditListQueryInput,
+  type AuditVerificationQueryInput,
+  auditAnchorSchema,
   auditEntrySchema,
   auditListQuerySchema,
   auditListResponseSchema,
+  auditVerificationQuerySchema,
   auditVerificationSchema,
 } from './audit.js';
 

@@ -1,10 +1,17 @@
 import { errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { type ChainedAuditEntry, checkAuditChainLink } from '../domain/audit-chain.js';
+import { auditSealBreak } from '../domain/audit-seal.js';
 import { clientNotFound, type DomainError } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import { auditPositionCursor } from '../pagination/page-cursor.js';
 import type { CompliancePrincipal, ManagerPrincipal } from '../principal.js';
-import { type AuditListResponse, type AuditVerification, auditListQuerySchema } from '../schemas/audit.js';
+import {
+  type AuditChainBreakReason,
+  type AuditListResponse,
+  type AuditVerification,
+  auditListQuerySchema,
+  auditVerificationQuerySchema,
+} from '../schemas/audit.js';
 import { isUuid, parseRequest } from '../validation/parse-request.js';
 
 export interface AuditTrailService {
@@ -20,17 +27,58 @@ export interface AuditTrailService {
   ): ResultAsync<AuditListResponse, DomainError>;
   /**
    * Checks a client's whole hash chain, oldest entry first, and reports the first link that does
-   * not hold (compliance only; any client, as for `list`). Reads the trail in pages.
+   * not hold (compliance only; any client, as for `list`). Reads the trail in pages. With the
+   * kit's `auditSealing`, each entry's seal is checked too; `query` may carry an anchor kept
+   * earlier (`anchorSequence`, `anchorHash`: a `head` this answered), which the trail must still
+   * hold at that sequence. Unsealed entries up to a holding anchor pass: it vouches for them.
    */
-  verify(principal: CompliancePrincipal, clientId: string): ResultAsync<AuditVerification, DomainError>;
+  verify(
+    principal: CompliancePrincipal,
+    clientId: string,
+    query?: unknown,
+  ): ResultAsync<AuditVerification, DomainError>;
 }
 
 /** Entries read per page while verifying. */
 const VERIFICATION_PAGE = 500;
 
 export const createAuditTrailService = ({ ports, hashing }: KitContext): AuditTrailService => ({
-  verify: (_principal, clientId) => {
+  verify: (_principal, clientId, query = {}) => {
+    const parsed = parseRequest(auditVerificationQuerySchema, query, 'The query parameters are invalid');
+    if (parsed.isErr()) return errAsync(parsed.error);
+    const { anchorSequence, anchorHash } = parsed.value;
+    const anchor =
+      anchorSequence === undefined || anchorHash === undefined
+        ? null
+        : { sequence: anchorSequence, hash: anchorHash };
     if (!isUuid(clientId)) return errAsync(clientNotFound(clientId));
+    const sealing = ports.auditSealing ?? null;
+    const answer = (
+      checkedEntries: number,
+      last: ChainedAuditEntry | null,
+      firstBrokenLink: AuditVerification['firstBrokenLink'],
+    ): AuditVerification => {
+      const head = firstBrokenLink === null && last !== null ? last.link : null;
+      return {
+        clientId,
+        verified: firstBrokenLink === null,
+        checkedEntries,
+        lastHash: head?.hash ?? null,
+        head: head === null ? null : { sequence: head.sequence, hash: head.hash },
+        sealsChecked: sealing !== null,
+        anchor,
+        firstBrokenLink,
+      };
+    };
+    /** Why `current` does not hold beyond its chain link: its seal, then the anchor. */
+    const sealOrAnchorBreak = ({ link }: ChainedAuditEntry): AuditChainBreakReason | null => {
+      const vouched = anchor !== null && link.sequence <= anchor.sequence && link.seal === null;
+      const sealBroken = sealing === null || vouched ? null : auditSealBreak(sealing, link.seal, link.hash);
+      if (sealBroken !== null) return sealBroken;
+      return anchor !== null && link.sequence === anchor.sequence && link.hash !== anchor.hash
+        ? 'ANCHOR_MISMATCH'
+        : null;
+    };
     const walk = (
       clientRedacted: boolean,
       previous: ChainedAuditEntry | null,
@@ -47,29 +95,24 @@ export const createAuditTrailService = ({ ports, hashing }: KitContext): AuditTr
           let last = previous;
           let count = checked;
           for (const current of page) {
-            const broken = checkAuditChainLink(hashing, last, current, clientRedacted);
-            if (broken !== null) {
-              return okAsync({
-                clientId,
-                verified: false,
-                checkedEntries: count + 1,
-                lastHash: null,
-                firstBrokenLink: broken,
-              });
+            const linkBroken = checkAuditChainLink(hashing, last, current, clientRedacted);
+            const reason = linkBroken?.reason ?? sealOrAnchorBreak(current);
+            if (reason !== null) {
+              const { entry, link } = current;
+              return okAsync(answer(count + 1, last, { entryId: entry.id, sequence: link.sequence, reason }));
             }
             last = current;
             count += 1;
           }
           const end = page.at(-1);
-          return page.length < VERIFICATION_PAGE || end === undefined
-            ? okAsync({
-                clientId,
-                verified: true,
-                checkedEntries: count,
-                lastHash: last?.link.hash ?? null,
-                firstBrokenLink: null,
-              })
-            : walk(clientRedacted, last, end.position, count);
+          if (page.length === VERIFICATION_PAGE && end !== undefined) {
+            return walk(clientRedacted, last, end.position, count);
+          }
+          return okAsync(
+            anchor !== null && count < anchor.sequence
+              ? answer(count, last, { entryId: null, sequence: anchor.sequence, reason: 'TAIL_MISSING' })
+              : answer(count, last, null),
+          );
         });
     return ports.clients
       .findById(clientId)

@@ -123,8 +123,29 @@ export const describeAuditTrail = () =>
         verified: true,
         checkedEntries: 3,
         lastHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        head: { sequence: 3, hash: intact.body.lastHash },
+        sealsChecked: false,
+        anchor: null,
         firstBrokenLink: null,
       });
+      // The head kept as an anchor: the same trail holds it.
+      const anchor = { anchorSequence: '3', anchorHash: intact.body.lastHash };
+      const anchored = await h.api.get(path).query(anchor).set('SERVICE_API_KEY', h.keys.compliance);
+      expect(anchored.body).toMatchObject({
+        verified: true,
+        anchor: { sequence: 3, hash: anchor.anchorHash },
+      });
+      for (const query of [
+        { anchorSequence: '3' },
+        { anchorHash: anchor.anchorHash },
+        { anchorSequence: '0', anchorHash: anchor.anchorHash },
+        { anchorSequence: '3', anchorHash: 'ABC' },
+        { ...anchor, limit: '5' },
+      ]) {
+        const refused = await h.api.get(path).query(query).set('SERVICE_API_KEY', h.keys.compliance);
+        expect(refused.status, JSON.stringify(query)).toBe(400);
+        expect(refused.body.code).toBe('VALIDATION_FAILED');
+      }
 
       const entries = h.adapters.testing.readAuditEntries(client.id);
       await h.adapters.testing.forgeAuditEntry(entries[1]?.id as string, {
@@ -137,7 +158,32 @@ export const describeAuditTrail = () =>
         verified: false,
         checkedEntries: 2,
         lastHash: null,
+        head: null,
+        sealsChecked: false,
+        anchor: null,
         firstBrokenLink: { entryId: entries[1]?.id, sequence: 2, reason: 'ENTRY_ALTERED' },
+      });
+
+      // A cut tail: the chain that is left holds, only the anchor tells.
+      const cut = await createIndividual(h, h.keys.managerA);
+      await h.api.post(`/compliance/v1/clients/${cut.id}/approve`).set('SERVICE_API_KEY', h.keys.compliance);
+      const cutPath = `/compliance/v1/clients/${cut.id}/audit/verification`;
+      const { head } = (await h.api.get(cutPath).set('SERVICE_API_KEY', h.keys.compliance)).body;
+      await h.adapters.testing.forgeAuditEntry(
+        h.adapters.testing.readAuditEntries(cut.id)[1]?.id as string,
+        null,
+      );
+      const unanchored = await h.api.get(cutPath).set('SERVICE_API_KEY', h.keys.compliance);
+      expect(unanchored.body).toMatchObject({ verified: true, checkedEntries: 1 });
+      const tail = await h.api
+        .get(cutPath)
+        .query({ anchorSequence: String(head.sequence), anchorHash: head.hash })
+        .set('SERVICE_API_KEY', h.keys.compliance);
+      expect(tail.body).toMatchObject({
+        verified: false,
+        checkedEntries: 1,
+        head: null,
+        firstBrokenLink: { entryId: null, sequence: 2, reason: 'TAIL_MISSING' },
       });
 
       const unknown = await h.api
