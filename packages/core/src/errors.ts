@@ -148,7 +148,8 @@ export const webhookEndpointLimitReached = (limit: number): WebhookEndpointLimit
 export type ScreeningUnresolved = {
   readonly type: 'ScreeningUnresolved';
   readonly clientId: string;
-  readonly screeningStatus: 'PENDING' | 'CLEAR' | 'POSSIBLE_MATCH' | 'ERROR';
+  /** `NONE`: never screened (a client stored before the kit had a screening provider). */
+  readonly screeningStatus: 'PENDING' | 'CLEAR' | 'POSSIBLE_MATCH' | 'ERROR' | 'NONE';
   readonly trigger?: 'APPROVE' | 'SIGN_TERMS';
 };
 export const screeningUnresolved = (

@@ -283,8 +283,10 @@ export const toHttpError = (error: HttpFailure): HttpError =>
       httpError(
         'SCREENING_UNRESOLVED',
         `Client ${e.clientId} cannot be ${e.trigger === 'SIGN_TERMS' ? 'verified' : 'approved'}: ` +
-          `its screening is ${e.screeningStatus}` +
-          (e.screeningStatus === 'POSSIBLE_MATCH' ? ' with a hit not dismissed' : ''),
+          (e.screeningStatus === 'NONE'
+            ? 'it was never screened (stored before screening was on): request a resubmission to screen it'
+            : `its screening is ${e.screeningStatus}` +
+              (e.screeningStatus === 'POSSIBLE_MATCH' ? ' with a hit not dismissed' : '')),
       ),
     )
     .with({ type: 'ClientChanged' }, (e) =>

@@ -9,6 +9,7 @@ import {
   idempotencyRequestInProgress,
   invalidStatus,
   presetFeeNotFound,
+  screeningUnresolved,
   signedLinkRejected,
   storageUnavailable,
   unauthorized,
@@ -87,6 +88,14 @@ describe('toHttpError', () => {
     expect(toHttpError(idempotencyRequestInProgress()).headers).toEqual({ 'Retry-After': '1' });
   });
 
+  test('SCREENING_UNRESOLVED says what holds the client back: its screening, or none ever made', () => {
+    expect(toHttpError(screeningUnresolved('c-1', 'POSSIBLE_MATCH', 'APPROVE')).body.reason).toBe(
+      'Client c-1 cannot be approved: its screening is POSSIBLE_MATCH with a hit not dismissed',
+    );
+    expect(toHttpError(screeningUnresolved('c-1', 'NONE', 'SIGN_TERMS')).body.reason).toBe(
+      'Client c-1 cannot be verified: it was never screened (stored before screening was on): request a resubmission to screen it',
+    );
+  });
   test('every core error type is mapped (the compiler also checks it)', () => {
     const types = new Set(cases.map(([failure]) => failure.type));
     const domainTypes: DomainError['type'][] = [

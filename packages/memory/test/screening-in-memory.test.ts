@@ -1,5 +1,6 @@
 import {
   createControllableClock,
+  createOnboardingKit,
   demoIdentities,
   exampleEntityPayload,
   exampleIndividualPayload,
@@ -14,7 +15,7 @@ import {
 } from '@onboarding-kit/core/adapter';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { createMemoryKit, screeningRetryDelayMs } from '../src/index.js';
+import { createMemoryAdapters, createMemoryKit, screeningRetryDelayMs } from '../src/index.js';
 
 const manager = demoIdentities.managerA.principal;
 const compliance = demoIdentities.compliance.principal;
@@ -520,5 +521,47 @@ describe('screening retry delay', () => {
     expect([0, 1, 2, 3, 12, 13, 40].map(screeningRetryDelayMs)).toEqual([
       1_000, 1_000, 2_000, 4_000, 2_048_000, 3_600_000, 3_600_000,
     ]);
+  });
+
+  it('approves no client stored before the kit had a provider: never screened, it is screened by a resubmission', async () => {
+    // The same stores, served first without screening, then (a host turning it on) with it.
+    const adapters = createMemoryAdapters();
+    const payload = exampleEntityPayload();
+    const listedCompany = { ...payload, company: { ...payload.company, name: 'Listed Holding SA' } };
+    const before = createOnboardingKit(adapters);
+    const [underReview, approvedBefore] = [
+      (await before.clients.createEntity(manager, listedCompany))._unsafeUnwrap(),
+      (await before.clients.createEntity(manager, listedCompany))._unsafeUnwrap(),
+    ];
+    (await before.compliance.approve(compliance, approvedBefore.id))._unsafeUnwrap();
+    expect(underReview.screening).toBeNull();
+
+    const screening = listProvider(['Listed Holding SA']);
+    const kit = createOnboardingKit({ ...adapters, screening: screening.provider });
+    // Before: approved (then verified) with `screening: null`, and no list version would ever find it.
+    expect((await kit.compliance.approve(compliance, underReview.id))._unsafeUnwrapErr()).toEqual({
+      type: 'ScreeningUnresolved',
+      clientId: underReview.id,
+      screeningStatus: 'NONE',
+      trigger: 'APPROVE',
+    });
+    expect((await kit.compliance.markTermsSigned(compliance, approvedBefore.id))._unsafeUnwrapErr()).toEqual({
+      type: 'ScreeningUnresolved',
+      clientId: approvedBefore.id,
+      screeningStatus: 'NONE',
+      trigger: 'SIGN_TERMS',
+    });
+
+    (
+      await kit.compliance.requestResubmission(compliance, underReview.id, { reason: 'Screen it' })
+    )._unsafeUnwrap();
+    (await kit.clients.resubmitEntity(manager, underReview.id, listedCompany))._unsafeUnwrap();
+    await adapters.testing.screenDueClients(kit);
+    const screened = (await kit.clients.get(manager, underReview.id))._unsafeUnwrap();
+    expect(screened.screening?.status).toBe('POSSIBLE_MATCH');
+    expect((await kit.compliance.approve(compliance, underReview.id))._unsafeUnwrapErr()).toMatchObject({
+      type: 'ScreeningUnresolved',
+      screeningStatus: 'POSSIBLE_MATCH',
+    });
   });
 });

@@ -80,19 +80,23 @@ export const createComplianceService = (ctx: KitContext): ComplianceService => {
         : errAsync(clientNotFound(clientId)),
     );
 
+  // A kit with a provider screens every client it approves.
+  const screens = ctx.ports.screening !== undefined;
   /**
    * Both moves towards VERIFIED wait for a screening with every hit dismissed: a hit confirmed after
    * the approval holds the signed terms back. Only a client the status machine would move is
-   * refused for its screening (a status refusal comes first).
+   * refused for its screening (a status refusal comes first). A client never screened (stored
+   * before the kit had a provider: `screening: null`) is refused too when the kit now screens
+   * (`NONE`): before, it was approved and verified unscreened, and no list version ever found it
+   * (monitoring looks only at clients screened). A resubmission screens it.
    */
   const unresolvedScreening =
     (trigger: 'APPROVE' | 'SIGN_TERMS') =>
     (client: StoredClient): DomainError | undefined =>
-      client.screening === null ||
-      screeningAllowsApproval(client.screening) ||
+      (client.screening === null ? !screens : screeningAllowsApproval(client.screening)) ||
       transitionClientStatus(client.id, client.status, trigger).isErr()
         ? undefined
-        : screeningUnresolved(client.id, client.screening.status, trigger);
+        : screeningUnresolved(client.id, client.screening?.status ?? 'NONE', trigger);
 
   return {
     approve: (principal, clientId, command) =>
