@@ -83,7 +83,9 @@ test('20 parallel creates naming one file, PostgreSQL index and S3 storage: one 
     );
   const [key] = created[0]?.individualProfile?.idDocuments ?? [];
   expect(await objects('documents/')).toEqual([`documents/${key}`]);
-  expect(await objects('tmp/')).toEqual([]);
+  // The upload is gone from the temporary area; the link's empty marker stays until the link
+  // expires (the per-owner bound counts it: packages/s3/README.md).
+  expect((await objects('tmp/')).filter((object) => !object?.includes('/upload-links/'))).toEqual([]);
   const rows = await pool.query('SELECT key FROM onboarding_kit.documents WHERE manager_id = $1', [
     manager.managerId,
   ]);
