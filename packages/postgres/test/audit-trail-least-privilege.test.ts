@@ -161,7 +161,7 @@ describe('the audit trail against the role the kit serves as', () => {
     const memory = createMemoryAdapters();
     const started = await startPostgresOnboardingKit({
       pool: servingPool,
-      migrationPool: database.pool,
+      migrationPool: database.ownerPool,
       schema: database.schema,
       documentStorage: memory.documentStorage,
       auditSealing: { keys: { '2026-11': randomBytes(32).toString('hex') }, sealWith: '2026-11' },
