@@ -44,6 +44,58 @@ export type CommandStores = Pick<
 };
 
 /**
+ * The `CommandStores` of one transaction. Getters, so that a store the command does not use is never
+ * made; on a class, not on an object literal made for each transaction: a literal with getters is
+ * an object in dictionary mode, and the closures of its getters kept the transaction's stores and
+ * what they held alive past young collections (docs/performance.md, 2026-11-28).
+ */
+class CommandStoresOf implements CommandStores {
+  readonly events: CommandStores['events'];
+  readonly audit: CommandStores['audit'];
+  readonly idempotencyRecords: CommandStores['idempotencyRecords'];
+
+  constructor(
+    private readonly stores: TransactionalStores,
+    requestId: string | null,
+  ) {
+    this.events = {
+      append: (events) =>
+        stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
+      rewriteForClient: (clientId, rewrite) => stores.events.rewriteForClient(clientId, rewrite),
+    };
+    this.audit = {
+      append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
+      redactChanges: (clientId) => stores.audit.redactChanges(clientId),
+    };
+    this.idempotencyRecords = {
+      rewriteForClient: (clientId, rewrite) => stores.idempotency.rewriteForClient(clientId, rewrite),
+    };
+  }
+
+  get clients() {
+    return this.stores.clients;
+  }
+  get documents() {
+    return this.stores.documents;
+  }
+  get webhookEndpoints() {
+    return this.stores.webhookEndpoints;
+  }
+  get webhookDeliveries() {
+    return this.stores.webhookDeliveries;
+  }
+  get webhookJobs() {
+    return this.stores.webhookJobs;
+  }
+  get screeningJobs() {
+    return this.stores.screeningJobs;
+  }
+  get screenedNames() {
+    return this.stores.screenedNames;
+  }
+}
+
+/**
  * A command's one transaction. What `work` resolves to is the command's result: when the caller
  * holds a claim, it is recorded in this same transaction, so the write and its replay commit
  * together (or neither does).
@@ -82,42 +134,7 @@ export const runCommand = <T>(
     // recoverErr and andThen, not mapErr and map: those run every Ok through neverthrow's
     // generator-based awaiter, promise jobs every command paid (docs/performance.md).
     const written = ports.unitOfWork.transaction((stores) =>
-      // Getters: a store the command does not use is never made.
-      work({
-        get clients() {
-          return stores.clients;
-        },
-        get documents() {
-          return stores.documents;
-        },
-        events: {
-          append: (events) =>
-            stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
-          rewriteForClient: (clientId, rewrite) => stores.events.rewriteForClient(clientId, rewrite),
-        },
-        get webhookEndpoints() {
-          return stores.webhookEndpoints;
-        },
-        get webhookDeliveries() {
-          return stores.webhookDeliveries;
-        },
-        get webhookJobs() {
-          return stores.webhookJobs;
-        },
-        get screeningJobs() {
-          return stores.screeningJobs;
-        },
-        get screenedNames() {
-          return stores.screenedNames;
-        },
-        audit: {
-          append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
-          redactChanges: (clientId) => stores.audit.redactChanges(clientId),
-        },
-        idempotencyRecords: {
-          rewriteForClient: (clientId, rewrite) => stores.idempotency.rewriteForClient(clientId, rewrite),
-        },
-      }).andThen((value) =>
+      work(new CommandStoresOf(stores, requestId)).andThen((value) =>
         claim === undefined
           ? okAsync(value)
           : stores.idempotency
