@@ -61,7 +61,14 @@ export const consonantSkeleton = (word: string): string => skeletonOf(word, fals
  */
 export const consonantSkeletons = (word: string): readonly string[] => {
   const skeleton = consonantSkeleton(word);
-  if (!word.includes('v') || isVowelless(word)) return [skeleton];
+  if (isVowelless(word)) {
+    // The article's lam before a lam (الله, `llh`: عبدالله, نصرالله written as one word) is two
+    // letters of the script and one doubled `l` of a romanization (`abdullah`, `nasrallah`: `ptl`,
+    // `nsrl`): the skeleton is also read with it once.
+    const lamOnce = word.includes('ll') ? skeletonOf(word.replace(/l+/g, 'l'), false, true) : skeleton;
+    return lamOnce === skeleton ? [skeleton] : [skeleton, lamOnce];
+  }
+  if (!word.includes('v')) return [skeleton];
   const withoutV = skeletonOf(word, true, false);
   return withoutV === skeleton ? [skeleton] : [skeleton, withoutV];
 };

@@ -203,6 +203,19 @@ describe('the classes of variation a screened name is found through', () => {
     expect(ids(screening.match(person('Ed Davis')))).not.toContain('davis');
     expect(ids(screening.match(person('An Ngoc Linh')))).not.toContain('ngoc');
   });
+  it('reads the lam of Allah written after the article in Arabic letters as a romanization writes it: عبدالله, نصرالله', async () => {
+    async function* withAllah(): AsyncGenerator<string> {
+      yield* rows();
+      yield 'senussi,Person,Abdullah AL-SENUSSI,,Test\n';
+      yield 'nasrallah,Person,Hassan NASRALLAH,,Test\n';
+    }
+    const screening = (await loadSanctionsList(withAllah()))._unsafeUnwrap();
+    // Two lams of the script (`bdllh`: `ptll`) against one doubled l (`abdullah`: `ptl`): 52 and 45.
+    expect(ids(screening.match(person('عبدالله السنوسي')))).toContain('senussi');
+    expect(ids(screening.match(person('حسن نصرالله')))).toContain('nasrallah');
+    // The romanized names, as before.
+    expect(ids(screening.match(person('Abdullah Senussi')))).toContain('senussi');
+  });
   it('finds a listed name whole inside a longer one, however many words were added to it', async () => {
     const screening = await list();
     // Each added word lowered the score: three hid a listed name of two words.
