@@ -4,8 +4,6 @@ import type { OnboardingKit } from './onboarding-kit.js';
 import { checkOnboardingKitOptions } from './onboarding-kit-option-rules.js';
 import type { OnboardingKitOptions, ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
-import type { UnitOfWork } from './ports/unit-of-work.js';
-import type { AuditEntry } from './schemas/audit.js';
 import { createOnboardingPayloadSchemas } from './schemas/payload-schemas.js';
 import { createApiKeyService } from './services/api-key-service.js';
 import { createAuditTrailService } from './services/audit-trail-service.js';
@@ -55,32 +53,6 @@ export const resolveOnboardingKitOptions = (
   };
 };
 
-/** The host's unit of work, whose transactions' audit appends are sealed with `auditSealing`'s key. */
-const sealingUnitOfWork = (
-  unitOfWork: UnitOfWork,
-  auditSealing: OnboardingKitPorts['auditSealing'],
-): UnitOfWork => {
-  if (auditSealing === undefined) return unitOfWork;
-  const sealer = auditSealerOf(auditSealing);
-  // A proxy, not a spread: an adapter's stores may be getters on a prototype (PostgreSQL's are).
-  return {
-    transaction: (work) =>
-      unitOfWork.transaction((stores) =>
-        work(
-          new Proxy(stores, {
-            get: (target, name) =>
-              name === 'audit'
-                ? {
-                    append: (entries: readonly AuditEntry[]) => target.audit.append(entries, sealer),
-                    redactChanges: (clientId: string) => target.audit.redactChanges(clientId),
-                  }
-                : Reflect.get(target, name),
-          }),
-        ),
-      ),
-  };
-};
-
 /**
  * Wires every service of the kit onto the host's adapters, in one call:
  * `createOnboardingKit({ ...adapters, options })`. Invalid options (an unknown name, a wrong type, a
@@ -105,15 +77,11 @@ export const createOnboardingKit = (
   }
   const hashing = ports.hashing ?? portableTextHashing;
   const ctx: KitContext = {
-    ports: {
-      ...ports,
-      unitOfWork: sealingUnitOfWork(ports.unitOfWork, ports.auditSealing),
-      clock: ports.clock ?? systemClock,
-      ids: ports.ids ?? randomUuids,
-    },
+    ports: { ...ports, clock: ports.clock ?? systemClock, ids: ports.ids ?? randomUuids },
     options: resolved,
     schemas: createOnboardingPayloadSchemas(resolved.referenceLists),
     hashing,
+    auditSealer: ports.auditSealing === undefined ? undefined : auditSealerOf(ports.auditSealing),
   };
   return {
     options: resolved,

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import type { AuditSealer } from './domain/audit-seal.js';
 import type { ResolvedOnboardingKitOptions } from './onboarding-kit-options.js';
 import type { OnboardingKitPorts } from './onboarding-kit-ports.js';
 import type { Clock } from './ports/clock.js';
@@ -14,6 +15,11 @@ export type KitContext = {
   readonly options: ResolvedOnboardingKitOptions;
   readonly schemas: OnboardingPayloadSchemas;
   readonly hashing: TextHashing;
+  /**
+   * Seals each audit entry appended (undefined without `auditSealing`): every `audit.append` of
+   * the kit passes it, the commands' through `CommandStoresOf`.
+   */
+  readonly auditSealer: AuditSealer | undefined;
 };
 
 // The platform's clock, ids and hashing: what the kit uses when the host gives none.

@@ -1,6 +1,7 @@
 import { createMemoryAdapters } from '@onboarding-kit/memory';
+import { okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { auditSealValue } from '../src/adapter.js';
+import { auditSealValue, type ScreeningProvider } from '../src/adapter.js';
 import {
   type AuditEntry,
   type AuditSealingKeys,
@@ -60,7 +61,79 @@ const forgedEntry = (clientId: string): AuditEntry => ({
   documents: [],
 });
 
+/** Lists every name it is asked about, as the list's target `target()`. */
+const listingEveryone = (target: () => string): ScreeningProvider => ({
+  screen: (subjects) =>
+    okAsync(
+      subjects.map((subject) => ({
+        field: subject.field,
+        name: subject.name,
+        listName: 'Test list',
+        matchedName: subject.name.toUpperCase(),
+        score: 1,
+        targetId: target(),
+      })),
+    ),
+});
+
 describe('sealed audit entries', () => {
+  it('every way the kit appends an entry seals it: commands, screening results, monitoring, downloads, redaction', async () => {
+    const clock = createControllableClock(new Date('2026-03-01T09:00:00.000Z'));
+    let listed = 't-1';
+    const adapters = createMemoryAdapters({ clock, screening: listingEveryone(() => listed) });
+    const kit = createOnboardingKit({
+      ...adapters,
+      auditSealing: { keys: { '2026': KEY_2026 }, sealWith: '2026' },
+    });
+    const manager = aManager();
+    adapters.testing.putTemporaryFile(principalKey(manager), 'passport.pdf', new Uint8Array(8));
+    const client = (await kit.clients.createIndividual(manager, exampleIndividualPayload()))._unsafeUnwrap();
+    await adapters.testing.screenDueClients(kit);
+    const screened = (await kit.review.get(compliance, client.id))._unsafeUnwrap();
+    const [hit] = screened.screening?.hits ?? [];
+    (
+      await kit.screening.resolveHit(compliance, client.id, hit?.id ?? '', {
+        decision: 'DISMISSED',
+        reason: 'Another person',
+      })
+    )._unsafeUnwrap();
+    const profile = screened.individualProfile;
+    listed = 't-2';
+    (
+      await kit.screening.listChanged({
+        version: 'v2',
+        changedTargets: [{ id: 't-2', names: [`${profile?.firstName} ${profile?.lastName}`] }],
+      })
+    )._unsafeUnwrap();
+    await adapters.testing.screenDueClients(kit);
+    (await kit.review.assign(compliance, client.id))._unsafeUnwrap();
+    const [key] = profile?.idDocuments ?? [];
+    (
+      await kit.documents.requestClientDownloadBatch(compliance, client.id, { filenames: [key] })
+    )._unsafeUnwrap();
+    (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
+    (await kit.redaction.redact(compliance, client.id))._unsafeUnwrap();
+
+    const trail = (await adapters.audit.listForClient({ clientId: client.id, limit: 100 }))._unsafeUnwrap();
+    // The screening job's result, then monitoring's after the list change: two screening results.
+    expect(trail.map(({ entry }) => entry.action)).toEqual([
+      'create',
+      'screening-result',
+      'screening-resolution',
+      'screening-result',
+      'assign',
+      'download-links-issued',
+      'delete',
+      'redact',
+    ]);
+    expect(trail.filter(({ link }) => link.seal === null)).toEqual([]);
+    expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
+      verified: true,
+      sealsChecked: true,
+      firstBrokenLink: null,
+    });
+  });
+
   it("seals every entry the kit appends with the host's key; verification checks each seal", async () => {
     const setup = sealedKit();
     const { client } = await aClientWithTwoEntries(setup);

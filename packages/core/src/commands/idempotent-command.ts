@@ -1,5 +1,6 @@
 import { err, errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
 import { auditRequestId, type CommandAuditEntry } from '../domain/audit-entry.js';
+import type { AuditSealer } from '../domain/audit-seal.js';
 import { type DomainError, isRecordableRefusal, lockLostAsInProgress } from '../errors.js';
 import type { KitContext } from '../kit-context.js';
 import type { IdempotencyClaimRef, RecordedOutcome } from '../ports/idempotency-store.js';
@@ -57,6 +58,7 @@ class CommandStoresOf implements CommandStores {
   constructor(
     private readonly stores: TransactionalStores,
     requestId: string | null,
+    sealer: AuditSealer | undefined,
   ) {
     this.events = {
       append: (events) =>
@@ -64,7 +66,11 @@ class CommandStoresOf implements CommandStores {
       rewriteForClient: (clientId, rewrite) => stores.events.rewriteForClient(clientId, rewrite),
     };
     this.audit = {
-      append: (entries) => stores.audit.append(entries.map((entry) => ({ ...entry, requestId }))),
+      append: (entries) =>
+        stores.audit.append(
+          entries.map((entry) => ({ ...entry, requestId })),
+          sealer,
+        ),
       redactChanges: (clientId) => stores.audit.redactChanges(clientId),
     };
     this.idempotencyRecords = {
@@ -134,7 +140,7 @@ export const runCommand = <T>(
     // recoverErr and andThen, not mapErr and map: those run every Ok through neverthrow's
     // generator-based awaiter, promise jobs every command paid (docs/performance.md).
     const written = ports.unitOfWork.transaction((stores) =>
-      work(new CommandStoresOf(stores, requestId)).andThen((value) =>
+      work(new CommandStoresOf(stores, requestId, ctx.auditSealer)).andThen((value) =>
         claim === undefined
           ? okAsync(value)
           : stores.idempotency

@@ -223,7 +223,7 @@ export const createScreeningMonitoring = (ctx: KitContext) => {
             : tx.events
                 .append(events)
                 .andThen(() => tx.webhookJobs.enqueueEventDeliveries(events))
-                .andThen(() => tx.audit.append(entries))
+                .andThen(() => tx.audit.append(entries, ctx.auditSealer))
                 .map(() => hits),
         );
       })

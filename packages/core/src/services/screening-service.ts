@@ -144,7 +144,9 @@ export const createScreeningService = (ctx: KitContext): ScreeningService => {
             .andThen(() =>
               events.length > 0 ? tx.webhookJobs.enqueueEventDeliveries(events) : okAsync(undefined),
             )
-            .andThen(() => (entries.length > 0 ? tx.audit.append(entries) : okAsync(undefined)))
+            .andThen(() =>
+              entries.length > 0 ? tx.audit.append(entries, ctx.auditSealer) : okAsync(undefined),
+            )
             .map(() => true);
         }),
       )
