@@ -3,12 +3,14 @@ import {
   type CompliancePrincipal,
   type DomainError,
   exampleEntityPayload,
+  exampleIndividualPayload,
   type IdempotentCommandContext,
   type ManagerPrincipal,
   type OnboardingKit,
   principalKey,
 } from '@onboarding-kit/core';
 import {
+  type DocumentStorage,
   fingerprintRequestBody,
   type RecordedOutcome,
   type ScreeningProvider,
@@ -26,6 +28,10 @@ export type ErasureRetryContractFixture = Teardown & {
   storedAnswer(scope: string, key: string): Promise<string | null>;
   /** Every row the back end stores (its tables, indexes and job queues), as one text to search. */
   dump(): Promise<string>;
+  /** Puts a file in the manager's temporary storage, as an upload through its link would. */
+  upload(filename: string): void | Promise<void>;
+  /** The key (and owner) of every object in the kit's document storage, both areas, as text. */
+  storageKeys(): Promise<string>;
 };
 
 /** The ports a test gives the kit besides the back end's. */
@@ -36,16 +42,25 @@ export type ErasureRetryContractOptions = {
   readonly setup: (ports?: ErasureRetryPorts) => Promise<ErasureRetryContractFixture>;
 };
 
+/** Every object key of a document storage, as its port lists them: the uploads of `owners`, every document. */
+export const storageKeysOf = async (storage: DocumentStorage, owners: readonly string[]): Promise<string> => {
+  const temporary = await Promise.all(
+    owners.map(async (owner) => [owner, (await storage.listTemporary(owner))._unsafeUnwrap()] as const),
+  );
+  const permanent = (await storage.listPermanent(null, 10_000))._unsafeUnwrap();
+  return JSON.stringify({ temporary, permanent: permanent.documents.map((document) => document.key) });
+};
+
 const erasingOfficer: CompliancePrincipal = { kind: 'compliance', complianceId: 'officer-1' };
 
 /** Runs `command` under an Idempotency-Key as the binding does: claim, then replay or run. */
-const keyed = async (
+const keyed = async <T = Client>(
   kit: OnboardingKit,
   owner: string,
   scope: string,
   key: string,
   body: unknown,
-  command: (context: IdempotentCommandContext) => PromiseLike<Result<Client, DomainError>>,
+  command: (context: IdempotentCommandContext) => PromiseLike<Result<T, DomainError>>,
 ) => {
   const claim = (await kit.idempotency.claim({ scope, key, owner, body }))._unsafeUnwrap();
   if (claim.type === 'Replay') return { replayed: claim.outcome } as const;
@@ -206,5 +221,57 @@ export const runErasureRetryContract = ({ name, setup }: ErasureRetryContractOpt
       }
       const clients = (await kit.clients.list(manager, {}))._unsafeUnwrap().data;
       expect(clients.map((client) => client.id)).toEqual([created.id]);
+    });
+    it("after redaction, no stored upload or download request and no storage key keeps the client's file names", async () => {
+      const { kit, manager, dump, upload, storageKeys, storedAnswer } = await openFixture(setup);
+      const owner = principalKey(manager);
+      const word = `Smithson${randomWord()}`;
+      const filename = `passport-${word}.pdf`;
+      const uploadBody = { filenames: [filename] };
+      const uploadScope = `${owner}|POST|/uploads/request-batch-upload`;
+      await keyed(kit, owner, uploadScope, 'upload-1', uploadBody, (context) =>
+        kit.documents.requestUploadBatch(manager, uploadBody, context),
+      );
+      await upload(filename);
+      const body = exampleIndividualPayload({ idDocuments: [filename] });
+      const created = (
+        await keyed(kit, owner, `${owner}|POST|/clients/individuals`, 'create-1', body, (context) =>
+          kit.clients.createIndividual(manager, body, context),
+        )
+      ).ran;
+      const documentKey = created?.individualProfile?.idDocuments[0];
+      if (created === undefined || documentKey === undefined) throw new Error('the create ran');
+      const downloadBody = { filenames: [documentKey] };
+      const downloadScope = `${owner}|POST|/documents/request-batch-download`;
+      await keyed(kit, owner, downloadScope, 'download-1', downloadBody, (context) =>
+        kit.documents.requestDownloadBatch(manager, downloadBody, context),
+      );
+      const digests = [uploadBody, downloadBody].map((sent) => fingerprintRequestBody(sent)._unsafeUnwrap());
+      const before = await dump();
+      for (const digest of digests) expect(before).toContain(digest);
+      expect(await storageKeys()).toContain(word);
+      (await kit.clients.delete(manager, created.id))._unsafeUnwrap();
+
+      (await kit.redaction.redact(erasingOfficer, created.id))._unsafeUnwrap();
+      expect((await storageKeys()).toLowerCase()).not.toContain(word.toLowerCase());
+      const after = await dump();
+      expect(digests.filter((digest) => after.includes(digest))).toEqual([]);
+      for (const [scope, key] of [
+        [uploadScope, 'upload-1'],
+        [downloadScope, 'download-1'],
+      ] as const) {
+        const answer = await storedAnswer(scope, key);
+        expect(answer?.toLowerCase() ?? '').not.toContain(word.toLowerCase());
+      }
+      // A retry of the upload request replays its answer, shaped, naming nothing.
+      const again = await keyed(kit, owner, uploadScope, 'upload-1', uploadBody, (context) =>
+        kit.documents.requestUploadBatch(manager, uploadBody, context),
+      );
+      expect(again.ran).toBeUndefined();
+      expect(again.replayed).toMatchObject({
+        kind: 'command',
+        ok: true,
+        value: { uploads: [{ filename: '[redacted]', uploadUrl: '[redacted]' }] },
+      });
     });
   });

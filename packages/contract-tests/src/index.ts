@@ -49,6 +49,7 @@ export {
   type ErasureRetryContractFixture,
   type ErasureRetryContractOptions,
   runErasureRetryContract,
+  storageKeysOf,
 } from './erasure-retry-contract.js';
 export {
   type EventLogContractFixture,

@@ -104,13 +104,16 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       return ok(undefined);
     }),
   /** Redacts the records whose scope or outcome names `clientId` (redaction of the client); they stay. */
-  rewriteForClient: (clientId, rewrite) =>
+  rewriteForClient: (clientId, rewrite, documentNames = []) =>
     access.write((tables) => {
       const id = clientId.toLowerCase();
+      const quoted = documentNames.map((name) => JSON.stringify(name));
       for (const record of [...tables.idempotency.values()]) {
+        const text = record.outcome === null ? '' : JSON.stringify(record.outcome);
         const named =
           record.scope.toLowerCase().includes(id) ||
-          (record.outcome !== null && JSON.stringify(record.outcome).toLowerCase().includes(id));
+          text.toLowerCase().includes(id) ||
+          quoted.some((name) => text.includes(name));
         if (!named) continue;
         const outcome = record.outcome === null ? null : rewrite(record.outcome);
         tables.idempotency.set(

@@ -1,4 +1,4 @@
-import { runErasureRetryContract } from '@onboarding-kit/contract-tests';
+import { runErasureRetryContract, storageKeysOf } from '@onboarding-kit/contract-tests';
 import { createOnboardingKit } from '@onboarding-kit/core';
 import { createMemoryAdapters } from '../src/index.js';
 
@@ -15,6 +15,9 @@ runErasureRetryContract({
       manager: { kind: 'manager', managerId: 'manager-retry' },
       storedAnswer,
       dump: async () => adapters.testing.dump(),
+      upload: (filename) =>
+        adapters.testing.putTemporaryFile('manager:manager-retry', filename, new Uint8Array(8)),
+      storageKeys: () => storageKeysOf(adapters.documentStorage, adapters.testing.listTemporaryOwners()),
     };
   },
 });

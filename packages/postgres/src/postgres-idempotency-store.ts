@@ -196,7 +196,7 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
     // purged after their TTL, so the table stays small enough to scan. The rows are locked and
     // rewritten, fingerprint and answer in one UPDATE, and kept: a retry of their key replays the
     // rewritten answer. A holder still running keeps its token and completes as it would have.
-    rewriteForClient: (clientId, rewrite) =>
+    rewriteForClient: (clientId, rewrite, documentNames = []) =>
       ResultAsync.fromPromise(
         db.atomically(async (tx) => {
           const found = await tx.query<{
@@ -207,8 +207,11 @@ export const createPostgresIdempotencyStore = (db: SqlSession, tables: KitTables
             `SELECT scope, idempotency_key, outcome FROM ${tables.idempotency}
              WHERE strpos(lower(scope), $1) > 0
                OR (state = 'COMPLETED' AND strpos(lower(outcome::text), $1) > 0)
+               OR (state = 'COMPLETED' AND EXISTS (
+                     SELECT 1 FROM unnest($2::text[]) AS name WHERE strpos(outcome::text, name) > 0))
              FOR UPDATE`,
-            [clientId.toLowerCase()],
+            // A name as a whole JSON string, as the outcome's text (written by JSON.stringify) holds it.
+            [clientId.toLowerCase(), documentNames.map((name) => JSON.stringify(name))],
           );
           for (const row of found.rows) {
             await tx.query(

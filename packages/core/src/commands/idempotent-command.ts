@@ -74,7 +74,8 @@ class CommandStoresOf implements CommandStores {
       redactChanges: (clientId) => stores.audit.redactChanges(clientId),
     };
     this.idempotencyRecords = {
-      rewriteForClient: (clientId, rewrite) => stores.idempotency.rewriteForClient(clientId, rewrite),
+      rewriteForClient: (clientId, rewrite, documentNames) =>
+        stores.idempotency.rewriteForClient(clientId, rewrite, documentNames),
     };
   }
 

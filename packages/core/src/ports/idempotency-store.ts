@@ -79,10 +79,14 @@ export interface IdempotencyStore {
    * create. The record stays, with its key and age: a retry of its key, whatever its body, replays
    * the rewritten answer and never runs its command again within the record's lifetime (it can no
    * longer tell a retry from a reuse; its redacted answer revives nothing). Running it again on the
-   * same client rewrites the same records again.
+   * same client rewrites the same records again. `documentNames` (the client's document keys and the
+   * file names it uploaded them under) names more records: those whose completed outcome holds one
+   * of them as a whole JSON string (`"passport.pdf"`, not inside a longer one), whoever's they are:
+   * the answers of upload-link and download-link batches, which name files, not the client.
    */
   rewriteForClient(
     clientId: string,
     rewrite: (outcome: RecordedOutcome) => RecordedOutcome,
+    documentNames?: readonly string[],
   ): ResultAsync<void, StorageUnavailable>;
 }

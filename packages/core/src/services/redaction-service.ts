@@ -138,8 +138,10 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
                         )
                         .andThen(() => tx.audit.redactChanges(clientId))
                         .andThen(() =>
-                          tx.idempotencyRecords.rewriteForClient(clientId, (outcome) =>
-                            redactRecordedOutcome(outcome, clientId, at),
+                          tx.idempotencyRecords.rewriteForClient(
+                            clientId,
+                            (outcome) => redactRecordedOutcome(outcome, clientId, at, documentNames(deleted)),
+                            documentNames(deleted),
                           ),
                         )
                         .andThen(() => tx.screenedNames.replace(clientId, []))
@@ -205,6 +207,30 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
   };
 };
 
+/**
+ * The client's document keys and the file names it uploaded them under (a key is
+ * `<uuid>_<filename>`): what the answers of upload-link and download-link batches name.
+ */
+const documentNames = (keys: ReadonlySet<string>): string[] => [
+  ...new Set([...keys].flatMap((key) => (/^[0-9a-f-]{36}_./i.test(key) ? [key, key.slice(37)] : [key]))),
+];
+
+/** Every string of `value` but a `type` tag as `"[redacted]"`: the shape stays, no name or link does. */
+const redactStrings = (value: unknown): unknown => {
+  if (typeof value === 'string') return REDACTED_VALUE;
+  if (Array.isArray(value)) return value.map(redactStrings);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([name, field]) => [name, name === 'type' ? field : redactStrings(field)]),
+  );
+};
+
+/** Whether `value` holds one of `names` as a whole string. */
+const namesOneOf = (value: unknown, names: readonly string[]): boolean => {
+  const text = JSON.stringify(value) ?? '';
+  return names.some((name) => text.includes(JSON.stringify(name)));
+};
+
 // The stored answers are a port's record, so their redaction lives here, not in the domain (which
 // imports no port: tools/test/architecture-claims.test.ts).
 /** Every client object in `value` with this id, redacted; the rest as it is. */
@@ -221,19 +247,30 @@ const redactClientsIn = (value: unknown, clientId: string, redactedAt: string): 
 /**
  * A stored idempotent answer as redaction leaves it: a kit command's value keeps its shape, with
  * the client redacted as it stood then (a create's key replays the created client, redacted; a
- * delete's the deleted one); a refusal names ids and statuses only and stays; a host route's body,
+ * delete's the deleted one), and every string `"[redacted]"` when it still names one of
+ * `documentNames` (links to the client's files); a refusal names ids and statuses only and stays
+ * (one naming the client's files loses its strings but its tag); a host route's body,
  * which the kit cannot read, becomes `"[redacted]"` under its status.
  */
 export const redactRecordedOutcome = (
   outcome: RecordedOutcome,
   clientId: string,
   redactedAt: string,
+  documentNames: readonly string[] = [],
 ): RecordedOutcome => {
   switch (outcome.kind) {
-    case 'command':
-      return outcome.ok
-        ? { ...outcome, value: redactClientsIn(outcome.value, clientId, redactedAt) }
-        : outcome;
+    case 'command': {
+      // An answer that still names one of the client's files (an upload-link or download-link
+      // batch, a download refused for its keys) keeps its shape and no string: its links are
+      // long dead (15 minutes) when a retry replays it, and the file names are the client's.
+      if (!outcome.ok) {
+        return namesOneOf(outcome.error, documentNames)
+          ? { ...outcome, error: redactStrings(outcome.error) as typeof outcome.error }
+          : outcome;
+      }
+      const value = redactClientsIn(outcome.value, clientId, redactedAt);
+      return { ...outcome, value: namesOneOf(value, documentNames) ? redactStrings(value) : value };
+    }
     case 'response':
       return { ...outcome, body: REDACTED_VALUE };
   }
