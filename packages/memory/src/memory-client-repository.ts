@@ -28,12 +28,22 @@ const waitingClients = (tables: Tables, status: StoredClient['status'], filter: 
     .map((client) => ({ ...client, client, turn: tables.reviewTurns.get(client.id) ?? 0 }))
     .sort(queueOrder);
 
-/** A client coming to wait in its status takes its turn there (`ReviewQueuePosition`). */
+/**
+ * A client coming to wait in its status takes its turn there (`ReviewQueuePosition`): the queue
+ * head's turn or one past its manager's last, whichever is later. One pass over the clients, no
+ * copy and no sort: it runs at every create.
+ */
 const takeTurn = (tables: Tables, client: StoredClient) => {
   if (!(reviewQueueStatuses as readonly string[]).includes(client.status)) return;
-  const waiting = waitingClients(tables, client.status, {});
-  const own = waiting.filter((other) => other.managerId === client.managerId).map(({ turn }) => turn + 1);
-  tables.reviewTurns.set(client.id, Math.max(waiting[0]?.turn ?? 0, ...own));
+  let turn = Number.POSITIVE_INFINITY; // the head's, the lowest of the status
+  let ownNext = 0;
+  for (const other of tables.clients.values()) {
+    if (other.status !== client.status) continue;
+    const otherTurn = tables.reviewTurns.get(other.id) ?? 0;
+    turn = Math.min(turn, otherTurn);
+    if (other.managerId === client.managerId) ownNext = Math.max(ownNext, otherTurn + 1);
+  }
+  tables.reviewTurns.set(client.id, Math.max(turn === Number.POSITIVE_INFINITY ? 0 : turn, ownNext));
 };
 
 /** Writes `change` over the stored client; false when there is none (like an UPDATE of no row). */
