@@ -1,0 +1,33 @@
+import { runWebhookFairnessContract } from '@onboarding-kit/contract-tests';
+import { afterAll, beforeAll } from 'vitest';
+import { startPostgresJobRunner } from '../src/postgres-job-runner.js';
+import { kitOnPostgres } from './kit-on-postgres.js';
+import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
+
+let database: MigratedDatabase;
+beforeAll(async () => {
+  database = await openMigratedDatabase();
+});
+afterAll(() => database.close());
+
+runWebhookFairnessContract({
+  name: 'postgres',
+  setup: async (webhookTransport) => {
+    const { kit } = kitOnPostgres(database.adapters, { webhookTransport });
+    return {
+      kit,
+      // One job fetched and in hand at a time: the order of the queue is the order sent.
+      startDelivery: async () => {
+        const runner = await startPostgresJobRunner({
+          pool: database.pool,
+          kit,
+          schema: database.schema,
+          batchSize: 1,
+          maxJobsInHand: 1,
+          pollingIntervalSeconds: 0.5,
+        });
+        return () => runner.close();
+      },
+    };
+  },
+});
