@@ -30,20 +30,37 @@ const waitingClients = (tables: Tables, status: StoredClient['status'], filter: 
 
 /**
  * A client coming to wait in its status takes its turn there (`ReviewQueuePosition`): the queue
- * head's turn or one past its manager's last, whichever is later. One pass over the clients, no
- * copy and no sort: it runs at every create.
+ * head's turn or one past its manager's last, whichever is later. Both are kept in
+ * `reviewTurnMarks` (a create reads two rows, as PostgreSQL reads two index entries); a client
+ * leaving the status drops its status's head and its manager's mark (`leaveTurn`), found again by
+ * one pass over the clients at the next arrival.
  */
 const takeTurn = (tables: Tables, client: StoredClient) => {
   if (!(reviewQueueStatuses as readonly string[]).includes(client.status)) return;
-  let turn = Number.POSITIVE_INFINITY; // the head's, the lowest of the status
-  let ownNext = 0;
-  for (const other of tables.clients.values()) {
-    if (other.status !== client.status) continue;
-    const otherTurn = tables.reviewTurns.get(other.id) ?? 0;
-    turn = Math.min(turn, otherTurn);
-    if (other.managerId === client.managerId) ownNext = Math.max(ownNext, otherTurn + 1);
+  const marks = tables.reviewTurnMarks;
+  const ownKey = `${client.status} ${client.managerId}`;
+  let head = marks.get(client.status);
+  let ownNext = marks.get(ownKey);
+  if (head === undefined || ownNext === undefined) {
+    head = Number.POSITIVE_INFINITY; // the lowest turn of the status; none waiting: 0
+    ownNext = 0;
+    for (const other of tables.clients.values()) {
+      if (other.status !== client.status) continue;
+      const otherTurn = tables.reviewTurns.get(other.id) ?? 0;
+      head = Math.min(head, otherTurn);
+      if (other.managerId === client.managerId) ownNext = Math.max(ownNext, otherTurn + 1);
+    }
   }
-  tables.reviewTurns.set(client.id, Math.max(turn === Number.POSITIVE_INFINITY ? 0 : turn, ownNext));
+  const turn = Math.max(head === Number.POSITIVE_INFINITY ? 0 : head, ownNext);
+  tables.reviewTurns.set(client.id, turn);
+  marks.set(client.status, Math.min(head, turn));
+  marks.set(ownKey, turn + 1);
+};
+
+/** `client` leaves its waiting status: the head's turn there, and its manager's last, may change. */
+const leaveTurn = (tables: Tables, client: StoredClient) => {
+  tables.reviewTurnMarks.delete(client.status);
+  tables.reviewTurnMarks.delete(`${client.status} ${client.managerId}`);
 };
 
 /** Writes `change` over the stored client; false when there is none (like an UPDATE of no row). */
@@ -113,7 +130,10 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
         const stale: StaleClientState = { type: 'StaleClientState', clientId: client.id, expectedStatus };
         return err(stale);
       }
-      if (client.status !== expectedStatus) takeTurn(tables, client);
+      if (client.status !== expectedStatus) {
+        leaveTurn(tables, current);
+        takeTurn(tables, client);
+      }
       // The assignment is written by updateAssignment only, as on PostgreSQL.
       tables.clients.set(client.id, frozenClone({ ...client, assignee: current.assignee }));
       const history = tables.statusHistory.get(client.id) ?? [];

@@ -77,6 +77,11 @@ const emptyTables = () => ({
   clients: rowsOf<StoredClient>(),
   /** By client id: its turn in the queue of the waiting status it came to (`ReviewQueuePosition`). */
   reviewTurns: rowsOf<number>(),
+  /**
+   * A waiting status → its queue head's turn, `<status> <managerId>` → one past that manager's last
+   * turn there: kept while no client leaves the status (`takeTurn`), dropped when one does.
+   */
+  reviewTurnMarks: rowsOf<number>(),
   /** By client id. */
   statusHistory: rowsOf<readonly StatusHistoryEntry[]>(),
   documents: rowsOf<DocumentRecord>(),
