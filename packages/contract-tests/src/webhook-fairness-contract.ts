@@ -35,7 +35,7 @@ export const runWebhookFairnessContract = ({ name, setup }: WebhookFairnessContr
       const other: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
       const [busyUrl, otherUrl] = ['https://busy.example.com/hooks', 'https://other.example.com/hooks'];
       const sent: string[] = [];
-      let otherSent = () => undefined as void;
+      let otherSent: () => void = () => undefined;
       const otherReached = new Promise<void>((resolve) => {
         otherSent = resolve;
       });

@@ -1,7 +1,6 @@
 import { createMemoryAdapters } from '@onboarding-kit/memory';
-import { okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { auditSealValue, type ScreeningProvider } from '../src/adapter.js';
+import { auditSealValue } from '../src/adapter.js';
 import {
   type AuditEntry,
   type AuditSealingKeys,
@@ -11,6 +10,7 @@ import {
   exampleIndividualPayload,
   principalKey,
 } from '../src/index.js';
+import { listingEveryone } from './support/listing-everyone.js';
 import { aManager } from './support/memory-kit.js';
 
 /**
@@ -59,21 +59,6 @@ const forgedEntry = (clientId: string): AuditEntry => ({
   at: '2026-03-01T09:00:00.000Z',
   changes: [{ path: 'status', before: 'VERIFIED', after: 'VERIFIED' }],
   documents: [],
-});
-
-/** Lists every name it is asked about, as the list's target `target()`. */
-const listingEveryone = (target: () => string): ScreeningProvider => ({
-  screen: (subjects) =>
-    okAsync(
-      subjects.map((subject) => ({
-        field: subject.field,
-        name: subject.name,
-        listName: 'Test list',
-        matchedName: subject.name.toUpperCase(),
-        score: 1,
-        targetId: target(),
-      })),
-    ),
 });
 
 describe('sealed audit entries', () => {

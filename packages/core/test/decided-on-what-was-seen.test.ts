@@ -1,7 +1,6 @@
 import { createMemoryAdapters } from '@onboarding-kit/memory';
-import { okAsync, type ResultAsync } from 'neverthrow';
+import type { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import type { ScreeningProvider } from '../src/adapter.js';
 import {
   type Client,
   type ClientCommandContext,
@@ -14,26 +13,12 @@ import {
   type OnboardingKit,
   principalKey,
 } from '../src/index.js';
+import { listingEveryone } from './support/listing-everyone.js';
 import { aManager } from './support/memory-kit.js';
 
 const alice: CompliancePrincipal = { kind: 'compliance', complianceId: 'alice' };
 const bob: CompliancePrincipal = { kind: 'compliance', complianceId: 'bob' };
 const carol: CompliancePrincipal = { kind: 'compliance', complianceId: 'carol' };
-
-/** Lists every name it is asked about: each screening of a client has one hit per subject. */
-const listingEveryone: ScreeningProvider = {
-  screen: (subjects) =>
-    okAsync(
-      subjects.map((subject) => ({
-        field: subject.field,
-        name: subject.name,
-        listName: 'Test list',
-        matchedName: subject.name.toUpperCase(),
-        score: 1,
-        targetId: `test-${subject.name}`,
-      })),
-    ),
-};
 
 /**
  * A memory kit under a stopped clock (every write has the same `updatedAt`, as two writes in one
@@ -43,7 +28,7 @@ const aClientUnderReview = async (options: { readonly screened?: boolean } = {})
   const clock = createControllableClock(new Date('2026-03-01T09:00:00.000Z'));
   const adapters = createMemoryAdapters({
     clock,
-    ...(options.screened ? { screening: listingEveryone } : {}),
+    ...(options.screened ? { screening: listingEveryone() } : {}),
   });
   const kit = createOnboardingKit(adapters);
   const manager = aManager();
