@@ -90,11 +90,6 @@ export {
 export { runReviewQueueContract } from './review-queue-contract.js';
 export { openFixture, type Teardown } from './test-fixture.js';
 export {
-  runWebhookFairnessContract,
-  type WebhookFairnessContractFixture,
-  type WebhookFairnessContractOptions,
-} from './webhook-fairness-contract.js';
-export {
   runWebhookDeliveryStoreContract,
   type WebhookDeliveryStoreContractOptions,
 } from './webhook-delivery-store-contract.js';

@@ -51,26 +51,6 @@ export type QueuedJob<Job> = {
 /** Jobs soonest due first; ties keep the order enqueued (a stable sort of rows listed in that order). */
 export const dueOrder = (a: QueuedJob<unknown>, b: QueuedJob<unknown>): number => a.runAt - b.runAt;
 
-/**
- * Queued jobs (in due order) in their managers' turns, as the PostgreSQL queues rank them: each
- * line's first job, then each one's second …; in a turn, the line served longest ago (`served`:
- * line → when) first, then due order. A line's jobs keep their order.
- */
-export const inTurns = <Job>(
-  queued: readonly QueuedJob<Job>[],
-  lineOf: (job: Job) => string,
-  served: ReadonlyMap<string, number> = new Map(),
-): QueuedJob<Job>[] => {
-  const taken = new Map<string, number>();
-  const ranked = queued.map((row, index) => {
-    const line = lineOf(row.job);
-    taken.set(line, (taken.get(line) ?? -1) + 1);
-    return { row, turn: taken.get(line) ?? 0, last: served.get(line) ?? -1, index };
-  });
-  ranked.sort((a, b) => a.turn - b.turn || a.last - b.last || a.index - b.index);
-  return ranked.map(({ row }) => row);
-};
-
 const rowsOf = <Row>() => new Map<string, Row>();
 /** The tables of the memory database, by key; lists scan them. */
 const emptyTables = () => ({

@@ -1,7 +1,7 @@
 import type { Clock, OnboardingKit } from '@onboarding-kit/core';
 import type { ScreeningJob, ScreeningJobQueue } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
-import { dueOrder, enqueueJob, inTurns, type TableAccess, type Tables } from './memory-database.js';
+import { dueOrder, enqueueJob, type TableAccess, type Tables } from './memory-database.js';
 
 /** A failed screening is retried after 1 s, 2 s, 4 s … at most an hour apart (as pg-boss's back-off). */
 const FIRST_RETRY_MS = 1_000;
@@ -64,12 +64,16 @@ export const runDueScreeningJobs = async (
       : 'list-monitoring';
   const takeNext = () =>
     access.write((tables) => {
-      const [next] = inTurns(queuedScreeningJobs(tables).filter(isDue), (job) => turnOf(tables, job), served);
+      const [next] = queuedScreeningJobs(tables)
+        .filter(isDue)
+        .map((queued) => ({ queued, turn: turnOf(tables, queued.job) }))
+        // Stable: among turns served as long ago, the oldest job first.
+        .sort((a, b) => (served.get(a.turn) ?? -1) - (served.get(b.turn) ?? -1));
       if (next === undefined) return ok(null);
-      tables.screeningJobs.delete(String(next.number));
-      served.set(turnOf(tables, next.job), jobs);
+      tables.screeningJobs.delete(String(next.queued.number));
+      served.set(next.turn, jobs);
       jobs += 1;
-      return ok(next);
+      return ok(next.queued);
     });
   const work = async () => {
     while (budget > 0) {

@@ -1,7 +1,7 @@
 import type { Clock, OnboardingKit, WebhookJobReport } from '@onboarding-kit/core';
 import type { WebhookJob, WebhookJobQueue } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
-import { dueOrder, enqueueJob, inTurns, type TableAccess } from './memory-database.js';
+import { dueOrder, enqueueJob, type TableAccess } from './memory-database.js';
 
 /** Adds one job, due at `runAt`. */
 const enqueueWebhookJob = (access: TableAccess, job: WebhookJob, runAt: Date) =>
@@ -61,8 +61,7 @@ const MAX_PASSES = 100;
 /**
  * Runs every job due at the clock's now through `kit`, and those they make due now (what the
  * PostgreSQL job engine does with workers), `concurrency` at once. Each pass takes the due jobs
- * off the queue in their managers' turns (`inTurns`: one manager's burst does not hold another's
- * events back), soonest due first within a manager; a job that fails is put back a second later.
+ * off the queue, soonest due first; a job that fails is put back a second later.
  */
 export const runDueWebhookJobs = async (
   kit: Pick<OnboardingKit, 'webhooks'>,
@@ -89,15 +88,7 @@ export const runDueWebhookJobs = async (
         .filter(({ runAt }) => runAt <= clock.now().getTime())
         .sort(dueOrder);
       for (const { number } of due) tables.webhookJobs.delete(String(number));
-      // A job's manager: its first event's, or its first delivery's.
-      const lineOf = (job: WebhookJob) =>
-        (job.type === 'deliver-events'
-          ? tables.events.get(`${job.eventIds[0]}`)
-          : tables.webhookDeliveries.get(
-              job.type === 'attempt-delivery' ? job.deliveryId : `${job.deliveries[0]?.deliveryId}`,
-            )
-        )?.managerId ?? '';
-      return ok(inTurns(due, lineOf).map(({ job }) => job));
+      return ok(due.map(({ job }) => job));
     });
   for (let pass = 0; pass < MAX_PASSES && signal?.aborted !== true; pass += 1) {
     const due = await takeDue();

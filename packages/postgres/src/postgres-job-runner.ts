@@ -12,8 +12,8 @@ import {
   screeningQueue,
   webhookQueue,
 } from './postgres-job-engine.js';
-import { rankJobsInTurns, screeningJobLine, webhookJobLine } from './postgres-queue-turns.js';
 import { type QueueWorker, workQueue } from './postgres-queue-worker.js';
+import { rankScreeningJobs } from './postgres-screening-turns.js';
 import { statementsInFlight } from './statements-in-flight.js';
 
 export type PostgresJobRunnerOptions = {
@@ -34,7 +34,7 @@ export type PostgresJobRunnerOptions = {
   /**
    * Screening jobs in hand at once in this process (default 2): screening capacity grows with
    * this and with the number of runners. Managers take turns on the queue
-   * (postgres-queue-turns.ts), so one manager's backlog holds another's screening back by at
+   * (postgres-screening-turns.ts), so one manager's backlog holds another's screening back by at
    * most the jobs already running.
    */
   readonly screeningConcurrency?: number;
@@ -140,8 +140,6 @@ export const startPostgresJobRunner = async ({
             workers,
             pollingIntervalMs: pollingIntervalSeconds * 1000,
             onError,
-            // Managers take turns, as on the screening queue: one's burst holds no other's events back.
-            beforeFetch: () => rankJobsInTurns(statements.db, tables, webhookQueue, webhookJobLine),
           }),
         ]
       : []),
@@ -154,7 +152,7 @@ export const startPostgresJobRunner = async ({
       workers: 1,
       pollingIntervalMs: pollingIntervalSeconds * 1000,
       onError,
-      beforeFetch: () => rankJobsInTurns(statements.db, tables, screeningQueue, screeningJobLine),
+      beforeFetch: () => rankScreeningJobs(statements.db, tables, screeningQueue),
     }),
     periodic(idempotencyPurgeQueue, () => kit.idempotency.purgeExpired()),
     ...(orphanSweepCron === null

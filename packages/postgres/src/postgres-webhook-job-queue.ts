@@ -10,14 +10,11 @@ const unavailable = storageUnavailable('postgres');
 /** The job engine a transaction's webhook jobs are sent to, and how long a job may stay active. */
 export type TransactionJobs = { readonly boss: PgBoss; readonly jobExpirySeconds: number };
 
-/**
- * Sends `job` at once, through `db` (the transaction's connection), as pg-boss's own insert; a
- * `managerId` beside it names the job's line for the ranking (`webhookJobLine`) without a lookup.
- */
+/** Sends `job` at once, through `db` (the transaction's connection), as pg-boss's own insert. */
 export const sendWebhookJob = (
   db: Queryable,
   { boss, jobExpirySeconds }: TransactionJobs,
-  job: WebhookJob & { readonly managerId?: string },
+  job: WebhookJob,
   startAfter?: Date,
 ): Promise<unknown> =>
   boss.send(webhookQueue, job, {
@@ -52,11 +49,10 @@ export const createPostgresWebhookJobQueue = (
       const managers = [...new Set(events.map(({ managerId }) => managerId))];
       const { rows } = await db.query<{ manager_id: string }>(selectManagersWithEndpoint(tables)([managers]));
       const withEndpoint = new Set(rows.map((row) => row.manager_id));
-      const subscribed = events.filter(({ managerId }) => withEndpoint.has(managerId));
-      const [first] = subscribed;
-      if (first === undefined) return;
-      const eventIds = subscribed.map(({ event }) => event.id);
-      await sendWebhookJob(db, jobs, { type: 'deliver-events', eventIds, managerId: first.managerId });
+      const eventIds = events
+        .filter(({ managerId }) => withEndpoint.has(managerId))
+        .map(({ event }) => event.id);
+      if (eventIds.length > 0) await sendWebhookJob(db, jobs, { type: 'deliver-events', eventIds });
     };
     return ResultAsync.fromPromise(send(), unavailable);
   },
