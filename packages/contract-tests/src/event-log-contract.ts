@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { CLIENT_EVENT_API_VERSION, type ClientEvent } from '@onboarding-kit/core';
-import type { EventLog, LoggedEvent, UnitOfWork } from '@onboarding-kit/core/adapter';
+import {
+  type ClientRepository,
+  type EventLog,
+  type LoggedEvent,
+  redactClient,
+  type UnitOfWork,
+} from '@onboarding-kit/core/adapter';
 import { errAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
+import { creationEntryFor, storedClientFixture } from './client-fixtures.js';
 import { expectErr, expectOk } from './result-assertions.js';
 import { openFixture, type Teardown } from './test-fixture.js';
 
@@ -10,6 +17,8 @@ export type EventLogContractFixture = Teardown & {
   readonly events: EventLog;
   /** The unit of work whose transactions append with their writes. */
   readonly unitOfWork: UnitOfWork;
+  /** The clients of the same store: events are rewritten only for a redacted one. */
+  readonly clients: ClientRepository;
 };
 
 export type EventLogContractOptions = {
@@ -17,7 +26,7 @@ export type EventLogContractOptions = {
   readonly setup: () => Promise<EventLogContractFixture>;
 };
 
-const promoted = (managerId: string, clientId = randomUUID()): LoggedEvent => {
+const promoted = (managerId: string, clientId: string = randomUUID()): LoggedEvent => {
   const event: ClientEvent = {
     id: randomUUID(),
     type: 'documents.promoted',
@@ -77,9 +86,14 @@ export const runEventLogContract = ({ name, setup }: EventLogContractOptions): v
     });
 
     it("rewrites the client's events in place (same positions), and only that client's", async () => {
-      const { events } = await openFixture(setup);
+      const { events, clients } = await openFixture(setup);
       const manager = randomUUID();
-      const client = randomUUID();
+      // Redaction rewrites the events of a client it has just marked redacted (an adapter may refuse others).
+      const deleted = storedClientFixture({ managerId: manager, status: 'DELETED' });
+      await expectOk(clients.insert(deleted, creationEntryFor(deleted)));
+      const at = new Date().toISOString();
+      await expectOk(clients.redact(redactClient({ ...deleted, deletedAt: at, updatedAt: at }, at)));
+      const client = deleted.id;
       const appended = [promoted(manager, client), promoted(manager), promoted(manager, client)];
       await expectOk(events.append(appended));
       const before = await expectOk(events.listForManager({ managerId: manager, limit: 10 }));

@@ -151,7 +151,7 @@ runEventLogContract({
   name: 'memory',
   setup: async () => {
     const adapters = createMemoryAdapters();
-    return { events: adapters.events, unitOfWork: adapters.unitOfWork };
+    return { events: adapters.events, unitOfWork: adapters.unitOfWork, clients: adapters.clients };
   },
 });
 

@@ -157,6 +157,84 @@ describe('the audit trail against the role the kit serves as', () => {
     }
   });
 
+  it("the serving role cannot rewrite a live client's decision reasons or events, and redaction still can", async () => {
+    const memory = createMemoryAdapters();
+    const started = await startPostgresOnboardingKit({
+      pool: servingPool,
+      migrationPool: database.ownerPool,
+      schema: database.schema,
+      documentStorage: memory.documentStorage,
+      jobRunner: false,
+    });
+    try {
+      const { kit } = started;
+      const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+      memory.testing.putTemporaryFile(`manager:${manager.managerId}`, 'passport.pdf', new Uint8Array(8));
+      const client = (
+        await kit.clients.createIndividual(manager, exampleIndividualPayload())
+      )._unsafeUnwrap();
+      (
+        await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Expired' })
+      )._unsafeUnwrap();
+      const history = `${database.schema}.client_status_history`;
+      const events = `${database.schema}.client_events`;
+      const refusal = (statement: string) =>
+        servingPool.query(statement, [client.id]).then(
+          (result) => `done: ${result.rowCount}`,
+          (failure: { code?: string; message?: string }) => `${failure.code}: ${failure.message}`,
+        );
+      const historyRefused =
+        '42501: a status history reason is rewritten only by redaction of a deleted client';
+      const eventRefused = '42501: an event body is rewritten only by redaction of a redacted client';
+      const rewrites = () => [
+        [
+          `UPDATE ${history} SET reason = 'Approved by the board' WHERE client_id = $1 AND reason IS NOT NULL`,
+          historyRefused,
+        ],
+        [
+          `UPDATE ${history} SET reason = '[redacted]' WHERE client_id = $1 AND reason IS NOT NULL`,
+          historyRefused,
+        ],
+        [
+          `UPDATE ${events} SET body = json_build_object('type', 'client.approved') WHERE client_id = $1`,
+          eventRefused,
+        ],
+        [
+          `UPDATE ${events} SET body = (body::jsonb || '{"data": {}}')::json WHERE client_id = $1`,
+          eventRefused,
+        ],
+      ];
+      const bodiesNow = () =>
+        database.ownerPool
+          .query(`SELECT body FROM ${events} WHERE client_id = $1`, [client.id])
+          .then((result) => JSON.stringify(result.rows));
+      expect(await bodiesNow()).toContain('Camille');
+      // A live client: nothing of its record is rewritten.
+      for (const [statement, refused] of rewrites()) expect(await refusal(statement as string)).toBe(refused);
+      // Deleted: its reasons may be redacted (and nothing else); its events not before it is marked.
+      (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
+      const [forged, early, ...eventRewrites] = rewrites();
+      expect(await refusal(forged?.[0] as string)).toBe(historyRefused);
+      expect(await refusal(early?.[0] as string)).toBe('done: 1');
+      for (const [statement, refused] of eventRewrites)
+        expect(await refusal(statement as string)).toBe(refused);
+      // A body left as it was is no rewrite (the event log's FOR UPDATE read, a no-op UPDATE).
+      expect(await refusal(`UPDATE ${events} SET body = body WHERE client_id = $1`)).toMatch(/^done: [1-9]/);
+      // Redaction itself goes through, and the trail still verifies.
+      expect((await kit.redaction.redact(compliance, client.id))._unsafeUnwrap().redactedAt).not.toBeNull();
+      expect(await bodiesNow()).not.toContain('Camille');
+      // Once redacted, an event's envelope (its type) still cannot change.
+      expect(
+        await refusal(
+          `UPDATE ${events} SET body = json_build_object('type', 'client.approved', 'data', body->'data') WHERE client_id = $1`,
+        ),
+      ).toBe(eventRefused);
+      expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap().verified).toBe(true);
+    } finally {
+      await started.close();
+    }
+  });
+
   it('with sealing keys, entries the serving role INSERTs itself chain but do not verify, and seals cannot be changed', async () => {
     const memory = createMemoryAdapters();
     const started = await startPostgresOnboardingKit({

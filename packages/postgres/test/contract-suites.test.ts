@@ -136,7 +136,11 @@ runApiKeyStoreContract({
 
 runEventLogContract({
   name: 'postgres',
-  setup: async () => ({ events: database.adapters.events, unitOfWork: database.adapters.unitOfWork }),
+  setup: async () => ({
+    events: database.adapters.events,
+    unitOfWork: database.adapters.unitOfWork,
+    clients: database.adapters.clients,
+  }),
 });
 
 runAuditLogContract({

@@ -33,7 +33,9 @@ export interface EventLog {
   findByIds(eventIds: readonly string[]): ResultAsync<LoggedEvent[], StorageUnavailable>;
   /**
    * Replaces each event of the client by `rewrite(event)` (same id, type, position and time):
-   * the redaction of the client's personal data (decisions §11); nothing else calls it.
+   * the redaction of the client's personal data (decisions §11); nothing else calls it. Called
+   * after `ClientRepository.redact` marked the client redacted: an adapter may refuse a rewrite of
+   * any other client's events (PostgreSQL's trigger does, migration 0026).
    */
   rewriteForClient(
     clientId: string,
