@@ -7,7 +7,10 @@ import {
 import { createMemoryAdapters } from '@onboarding-kit/memory';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgresOnboardingKit } from '../src/start-postgres-onboarding-kit.js';
+import {
+  type PostgresOnboardingKitOptions,
+  startPostgresOnboardingKit,
+} from '../src/start-postgres-onboarding-kit.js';
 import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 
@@ -38,6 +41,22 @@ afterAll(async () => {
   await database.ownerPool.query(`DROP ROLE ${role}`);
   await database.close();
 });
+
+/** The kit started as the serving role, and a manager with a file to upload. */
+const startAsServingRole = async (options: Partial<PostgresOnboardingKitOptions> = {}) => {
+  const memory = createMemoryAdapters();
+  const started = await startPostgresOnboardingKit({
+    pool: servingPool,
+    migrationPool: database.ownerPool,
+    schema: database.schema,
+    documentStorage: memory.documentStorage,
+    ...options,
+  });
+  const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
+  memory.testing.putTemporaryFile(`manager:${manager.managerId}`, 'passport.pdf', new Uint8Array(8));
+  const created = await started.kit.clients.createIndividual(manager, exampleIndividualPayload());
+  return { ...started, manager, client: created._unsafeUnwrap() };
+};
 
 describe('the audit trail against the role the kit serves as', () => {
   it("the tables' owner can switch the trail's triggers off and cut its tail, which only an anchor kept outside shows", async () => {
@@ -77,20 +96,9 @@ describe('the audit trail against the role the kit serves as', () => {
   });
 
   it('started with migrationPool, the kit serves as a role that appends and redacts but cannot switch triggers off, delete, truncate or rewrite', async () => {
-    const memory = createMemoryAdapters();
-    const started = await startPostgresOnboardingKit({
-      pool: servingPool,
-      migrationPool: database.ownerPool,
-      schema: database.schema,
-      documentStorage: memory.documentStorage,
-    });
+    const started = await startAsServingRole();
     try {
-      const { kit } = started;
-      const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-      memory.testing.putTemporaryFile(`manager:${manager.managerId}`, 'passport.pdf', new Uint8Array(8));
-      const client = (
-        await kit.clients.createIndividual(manager, exampleIndividualPayload())
-      )._unsafeUnwrap();
+      const { kit, manager, client } = started;
       (
         await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Expired' })
       )._unsafeUnwrap();
@@ -158,21 +166,9 @@ describe('the audit trail against the role the kit serves as', () => {
   });
 
   it("the serving role cannot rewrite a live client's decision reasons or events, and redaction still can", async () => {
-    const memory = createMemoryAdapters();
-    const started = await startPostgresOnboardingKit({
-      pool: servingPool,
-      migrationPool: database.ownerPool,
-      schema: database.schema,
-      documentStorage: memory.documentStorage,
-      jobRunner: false,
-    });
+    const started = await startAsServingRole({ jobRunner: false });
     try {
-      const { kit } = started;
-      const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-      memory.testing.putTemporaryFile(`manager:${manager.managerId}`, 'passport.pdf', new Uint8Array(8));
-      const client = (
-        await kit.clients.createIndividual(manager, exampleIndividualPayload())
-      )._unsafeUnwrap();
+      const { kit, manager, client } = started;
       (
         await kit.compliance.requestResubmission(compliance, client.id, { reason: 'Expired' })
       )._unsafeUnwrap();
@@ -236,22 +232,12 @@ describe('the audit trail against the role the kit serves as', () => {
   });
 
   it('with sealing keys, entries the serving role INSERTs itself chain but do not verify, and seals cannot be changed', async () => {
-    const memory = createMemoryAdapters();
-    const started = await startPostgresOnboardingKit({
-      pool: servingPool,
-      migrationPool: database.ownerPool,
-      schema: database.schema,
-      documentStorage: memory.documentStorage,
+    const started = await startAsServingRole({
       auditSealing: { keys: { '2026-11': randomBytes(32).toString('hex') }, sealWith: '2026-11' },
       jobRunner: false,
     });
     try {
-      const { kit } = started;
-      const manager: ManagerPrincipal = { kind: 'manager', managerId: randomUUID() };
-      memory.testing.putTemporaryFile(`manager:${manager.managerId}`, 'passport.pdf', new Uint8Array(8));
-      const client = (
-        await kit.clients.createIndividual(manager, exampleIndividualPayload())
-      )._unsafeUnwrap();
+      const { kit, client } = started;
       (await kit.compliance.approve(compliance, client.id))._unsafeUnwrap();
       const sealed = (await kit.audit.verify(compliance, client.id))._unsafeUnwrap();
       expect(sealed).toMatchObject({ verified: true, checkedEntries: 2, sealsChecked: true });
