@@ -71,8 +71,8 @@ const emptyTables = () => ({
   uploadClaims: rowsOf<{ readonly holder: string; readonly expiresAt: number }>(),
   /** By `idempotencyRecordId(scope, key)`. */
   idempotency: rowsOf<IdempotencyRecord>(),
-  /** Owner → its record ids, oldest claim first: the quota counts the live ones at the end. */
-  idempotencyOwners: rowsOf<readonly string[]>(),
+  /** Owner → how many records it stores (live or expired, not yet purged). */
+  idempotencyOwners: rowsOf<number>(),
   /** By event id, in position order. */
   events: rowsOf<EventRow>(),
   /** By entry id, in position order. */
@@ -179,15 +179,8 @@ export const createMemoryDatabase = (timeoutMs: number) => {
   ): ResultAsync<T, E | StorageUnavailable> => {
     const run = lock.then(async (): Promise<Result<T, E | StorageUnavailable>> => {
       const { tables, commit } = open();
-      let state = 'open' as 'open' | 'aborted' | 'ended';
-      const refused = () =>
-        err(
-          memoryUnavailable(
-            new Error(
-              `The transaction ${state === 'aborted' ? 'was aborted by a failed write' : 'has already ended'}`,
-            ),
-          ),
-        );
+      let state = 'open' as 'open' | 'aborted by a failed write' | 'ended';
+      const refused = () => err(memoryUnavailable(new Error(`The transaction is ${state}`)));
       const access: TableAccess = {
         read: (query) => answer(state === 'open' ? attempt(() => query(tables)) : refused()),
         write: <W, F>(command: (tables: Tables) => Result<W, F>) => {
@@ -195,7 +188,7 @@ export const createMemoryDatabase = (timeoutMs: number) => {
           const outcome = attempt(() => command(tables)).andThen(
             (written): Result<W, F | StorageUnavailable> => written,
           );
-          if (outcome.isErr()) state = 'aborted';
+          if (outcome.isErr()) state = 'aborted by a failed write';
           return answer(outcome);
         },
       };
@@ -210,7 +203,7 @@ export const createMemoryDatabase = (timeoutMs: number) => {
       try {
         const outcome = await Promise.race([Promise.resolve().then(() => work(access)), expired]);
         // A transaction a failed write aborted does not commit, whatever its work answers.
-        const ending = outcome.isOk() && state === 'aborted' ? refused() : outcome;
+        const ending = outcome.isOk() && state === 'aborted by a failed write' ? refused() : outcome;
         if (ending.isOk()) commit();
         return ending;
       } finally {

@@ -14,36 +14,20 @@ import {
   type Tables,
 } from './memory-database.js';
 
-/** The index of the first of `ids` (sorted by claim) claimed at `since` (ms) or later. */
-const firstClaimedFrom = (tables: Tables, ids: readonly string[], since: number): number => {
-  let [low, high] = [0, ids.length];
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((tables.idempotency.get(ids[middle] as string)?.claimedAt ?? 0) < since) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-};
-
-const removeRecords = (tables: Tables, ids: readonly string[]): void => {
-  const removed = new Set(ids);
-  for (const owner of new Set(ids.flatMap((id) => tables.idempotency.get(id)?.owner ?? []))) {
-    tables.idempotencyOwners.set(
-      owner,
-      (tables.idempotencyOwners.get(owner) ?? []).filter((id) => !removed.has(id)),
-    );
-  }
-  for (const id of ids) tables.idempotency.delete(id);
-};
-
-/** Stores a new claim of `id`, in its place in its owner's claims (by `claimedAt`). */
-const putClaim = (tables: Tables, id: string, record: IdempotencyRecord): IdempotencyClaim => {
-  removeRecords(tables, [id]);
-  const ids = [...(tables.idempotencyOwners.get(record.owner) ?? [])];
-  ids.splice(firstClaimedFrom(tables, ids, record.claimedAt + 1), 0, id);
-  tables.idempotencyOwners.set(record.owner, ids);
-  tables.idempotency.set(id, frozenClone(record));
-  return { type: 'Claimed' };
+/**
+ * Writes the record `id` (deletes it, given none), keeping its owner's count of stored records: a
+ * claim counts live records only once the owner stores as many as its quota, as PostgreSQL's
+ * `idempotency_owner_records` spares the count.
+ */
+const putRecord = (tables: Tables, id: string, record?: IdempotencyRecord): void => {
+  const count = (owner: string | undefined, change: number) => {
+    if (owner !== undefined)
+      tables.idempotencyOwners.set(owner, (tables.idempotencyOwners.get(owner) ?? 0) + change);
+  };
+  count(tables.idempotency.get(id)?.owner, -1);
+  count(record?.owner, 1);
+  if (record === undefined) tables.idempotency.delete(id);
+  else tables.idempotency.set(id, frozenClone(record));
 };
 
 /** Rewrites the record `ref` still holds, or answers `IdempotencyLockLost`. */
@@ -55,7 +39,7 @@ const updateHeld = (access: TableAccess, ref: IdempotencyClaimRef, change: Parti
       const lost: IdempotencyLockLost = { type: 'IdempotencyLockLost', scope: ref.scope, key: ref.key };
       return err(lost);
     }
-    tables.idempotency.set(id, frozenClone({ ...record, ...change }));
+    putRecord(tables, id, { ...record, ...change });
     return ok(undefined);
   });
 
@@ -71,27 +55,35 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       const record = tables.idempotency.get(id);
       const { owner, scope, key, fingerprint, token } = request;
       const fresh = { owner, scope, key, fingerprint, token, claimedAt: now, lockedAt: now, outcome: null };
+      const claimed = () => {
+        putRecord(tables, id, fresh);
+        return ok<IdempotencyClaim>({ type: 'Claimed' });
+      };
       if (record === undefined) {
-        const ids = tables.idempotencyOwners.get(owner) ?? [];
-        // A record is live while `now - claimedAt <= recordTtlMs`: the last ones of its owner.
-        const oldestLive = firstClaimedFrom(tables, ids, now - request.recordTtlMs);
         const limit = request.maxLiveRecordsPerOwner;
-        if (limit === null || ids.length - oldestLive < limit) return ok(putClaim(tables, id, fresh));
-        const oldest = tables.idempotency.get(ids[oldestLive] as string)?.claimedAt ?? now;
+        if (limit === null || (tables.idempotencyOwners.get(owner) ?? 0) < limit) return claimed();
+        // A record is live while `now - claimedAt <= recordTtlMs`.
+        let [live, oldest] = [0, now];
+        for (const stored of tables.idempotency.values()) {
+          if (stored.owner !== owner || now - stored.claimedAt > request.recordTtlMs) continue;
+          live += 1;
+          oldest = Math.min(oldest, stored.claimedAt);
+        }
+        if (live < limit) return claimed();
         // A record is expired once strictly older than the TTL: 1 ms after it reaches it.
         return ok<IdempotencyClaim>({
           type: 'QuotaExceeded',
           retryAfterMs: oldest + request.recordTtlMs + 1 - now,
         });
       }
-      if (now - record.claimedAt > request.recordTtlMs) return ok(putClaim(tables, id, fresh));
+      if (now - record.claimedAt > request.recordTtlMs) return claimed();
       // The fingerprint is checked first: reusing a key for another request is a caller's bug
       // whether or not the first request still runs.
       // A redacted record's fingerprint is no digest: it matches every request.
       if (record.fingerprint !== request.fingerprint && record.fingerprint !== REDACTED_FINGERPRINT)
         return ok<IdempotencyClaim>({ type: 'KeyReused' });
       if (record.outcome !== null) return ok<IdempotencyClaim>({ type: 'Replay', outcome: record.outcome });
-      if (now - record.lockedAt > request.lockTtlMs) return ok(putClaim(tables, id, fresh));
+      if (now - record.lockedAt > request.lockTtlMs) return claimed();
       return ok<IdempotencyClaim>({ type: 'InProgress' });
     }),
   complete: (ref, outcome) => updateHeld(access, ref, { outcome }),
@@ -100,7 +92,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
     access.write((tables) => {
       const id = idempotencyRecordId(ref.scope, ref.key);
       const record = tables.idempotency.get(id);
-      if (record?.token === ref.token && record.outcome === null) removeRecords(tables, [id]);
+      if (record?.token === ref.token && record.outcome === null) putRecord(tables, id);
       return ok(undefined);
     }),
   /** Redacts the records whose scope or outcome names `clientId` (redaction of the client); they stay. */
@@ -116,10 +108,11 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
           quoted.some((name) => text.includes(name));
         if (!named) continue;
         const outcome = record.outcome === null ? null : rewrite(record.outcome);
-        tables.idempotency.set(
-          idempotencyRecordId(record.scope, record.key),
-          frozenClone({ ...record, fingerprint: REDACTED_FINGERPRINT, outcome }),
-        );
+        putRecord(tables, idempotencyRecordId(record.scope, record.key), {
+          ...record,
+          fingerprint: REDACTED_FINGERPRINT,
+          outcome,
+        });
       }
       return ok(undefined);
     }),
@@ -135,7 +128,7 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
             if (record.claimedAt < olderThan.getTime())
               ids.push(idempotencyRecordId(record.scope, record.key));
           }
-          removeRecords(tables, ids);
+          for (const id of ids) putRecord(tables, id);
           return ok(ids.length);
         })
         .andThen((count) => (count < size ? ok(purged + count) : purgeFrom(purged + count)));

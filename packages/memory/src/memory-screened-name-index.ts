@@ -3,17 +3,10 @@ import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
 
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Orders candidates by client id, then field (the index's paging order). */
 const byClientAndField = (a: ScreenedNameCandidate, b: { clientId: string; field: string }) =>
-  a.clientId < b.clientId
-    ? -1
-    : a.clientId > b.clientId
-      ? 1
-      : a.field < b.field
-        ? -1
-        : a.field > b.field
-          ? 1
-          : 0;
+  byText(a.clientId, b.clientId) || byText(a.field, b.field);
 
 /** The index of screened names in memory: a client's names are one row; a lookup scans them. */
 export const createMemoryScreenedNameIndex = (access: TableAccess): ScreenedNameIndex => ({

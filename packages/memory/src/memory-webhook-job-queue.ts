@@ -13,30 +13,19 @@ const enqueueWebhookJob = (access: TableAccess, job: WebhookJob, runAt: Date) =>
  */
 export const createMemoryWebhookJobQueue = (access: TableAccess, clock: Clock): WebhookJobQueue => ({
   enqueueEventDeliveries: (events) =>
-    access
-      .read((tables) => {
-        const endpoints = [...tables.webhookEndpoints.values()];
-        return events.filter(({ managerId }) =>
-          endpoints.some((endpoint) => endpoint.managerId === managerId),
-        );
-      })
-      .andThen((subscribed) =>
-        subscribed.length === 0
-          ? ok(undefined)
-          : enqueueWebhookJob(
-              access,
-              { type: 'deliver-events', eventIds: subscribed.map(({ event }) => event.id) },
-              clock.now(),
-            ),
-      ),
+    access.write((tables) => {
+      const subscribed = new Set([...tables.webhookEndpoints.values()].map(({ managerId }) => managerId));
+      const eventIds = events.flatMap(({ managerId, event }) =>
+        subscribed.has(managerId) ? [event.id] : [],
+      );
+      const job: WebhookJob = { type: 'deliver-events', eventIds };
+      if (eventIds.length > 0) enqueueJob(tables, tables.webhookJobs, job, clock.now().getTime());
+      return ok(undefined);
+    }),
   enqueueAttempt: (deliveryId, runAt) =>
     enqueueWebhookJob(access, { type: 'attempt-delivery', deliveryId }, runAt),
   enqueueAttempts: (deliveries, runAt) =>
-    enqueueWebhookJob(
-      access,
-      { type: 'attempt-deliveries', deliveries: deliveries.map((put) => ({ ...put })) },
-      runAt,
-    ),
+    enqueueWebhookJob(access, { type: 'attempt-deliveries', deliveries }, runAt),
 });
 
 /** What one round of delivery did: the jobs run and the attempts they made. */
@@ -77,10 +66,8 @@ export const runDueWebhookJobs = async (
       await enqueueWebhookJob(access, job, new Date(clock.now().getTime() + RETRY_FAILED_JOB_MS));
       return;
     }
-    total.attempted += report.value.attempted;
-    total.succeeded += report.value.succeeded;
-    total.retrying += report.value.retrying;
-    total.failed += report.value.failed;
+    for (const count of ['attempted', 'succeeded', 'retrying', 'failed'] as const)
+      total[count] += report.value[count];
   };
   const takeDue = () =>
     access.write((tables) => {
