@@ -205,12 +205,21 @@ const particleOf = (word: string, next: string | undefined, joined: boolean): st
  */
 const joinedToNext: boolean[] = [];
 
+/**
+ * Allah (الله) written apart from the Arabic word before it (عبد الله, نصر الله): one name, which
+ * lists romanize as one word (`Abdullah`, `Nasrallah`) and Arabic writes joined as often
+ * (عبدالله). Read apart, the article rule made it `al lh` and the name scored 46 against
+ * `Abdullah`; joined, it is `bdllh`, whose lam is read once against a romanization's `ll`.
+ */
+const ALLAH_APART = /(?<=\p{Script=Arabic})\s+(?=[اٱ]لل[\u064B-\u0652\u0670]*ه(?!\p{L}))/gu;
+
 /** `nameWords`, each with whether it was written in Latin letters. */
 export const writtenWords = (name: string): WrittenWord[] => {
   const words: WrittenWord[] = [];
   // Most names of a list are plain ASCII: nothing to fold or transliterate (NFKC leaves them as they are).
   const ascii = PRINTABLE_ASCII.test(name);
-  for (const written of (ascii ? name : name.normalize('NFKC').replace(FORMAT, '')).split(/\s+/u)) {
+  const text = ascii ? name : name.normalize('NFKC').replace(FORMAT, '').replace(ALLAH_APART, '');
+  for (const written of text.split(/\s+/u)) {
     if (written === '') continue;
     // Words run together are told apart by their capitals (`VladimirPutin`, `RiKwangIl`): a
     // capital after a small letter starts a word. The matcher joins split words back, so a name

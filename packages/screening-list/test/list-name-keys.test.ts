@@ -52,6 +52,8 @@ describe('listNameKeys: the monitoring index keys of a name as the list matcher 
       ['Дмитрий Медведев', 'Dmitry MEDVEDEV'],
       ['Сергей Лавров', 'Sergei Lavrov'],
       ['محمد بن سلمان', 'Mohammed bin Salman'],
+      // Allah written apart from the word before it, read as one word with it.
+      ['عبد الله السنوسي', 'Abdullah AL-SENUSSI'],
       ['김정은', 'Kim Jong Un'],
       ['Ｄｍｉｔｒｉ Ｓｏｋｏｌｏｖ', 'Dmitri Sokolov'],
       ['Siemens Aktiengesellschaft', 'Siemens AG'],

@@ -216,6 +216,23 @@ describe('the classes of variation a screened name is found through', () => {
     // The romanized names, as before.
     expect(ids(screening.match(person('Abdullah Senussi')))).toContain('senussi');
   });
+  it('reads Allah written apart from the word before it in Arabic letters as one word: عبد الله, نصر الله', async () => {
+    async function* withAllah(): AsyncGenerator<string> {
+      yield* rows();
+      yield 'abdullah,Person,Abdullah,,Test\n';
+      yield 'senussi,Person,Abdullah AL-SENUSSI,,Test\n';
+      yield 'nasrallah,Person,Hassan NASRALLAH,,Test\n';
+    }
+    const screening = (await loadSanctionsList(withAllah()))._unsafeUnwrap();
+    // Apart, the article rule read الله `al lh`: 46 against Abdullah.
+    expect(ids(screening.match(person('عبد الله')))).toContain('abdullah');
+    expect(ids(screening.match(person('عبد الله السنوسي')))).toContain('senussi');
+    expect(ids(screening.match(person('حسن نصر الله')))).toContain('nasrallah');
+    // With a vowel mark (shadda) on its lam.
+    expect(ids(screening.match(person('عبد اللّه')))).toContain('abdullah');
+    // Not a word of its own elsewhere: الله alone, or after a Latin word, is read as before.
+    expect(ids(screening.match(person('Abd الله')))).not.toContain('abdullah');
+  });
   it('finds a listed name whole inside a longer one, however many words were added to it', async () => {
     const screening = await list();
     // Each added word lowered the score: three hid a listed name of two words.
