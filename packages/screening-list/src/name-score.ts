@@ -49,9 +49,10 @@ export type NameScore = {
    */
   readonly contains: boolean;
   /**
-   * Every word of both names paired, none left over, each the same word or an initial of it, one
-   * at least of each (`V. V. Putin`, `Putin V. V.` / `Vladimir Vladimirovich Putin`): the listed
-   * name written with initials.
+   * Every word of both names paired, none left over (but one initial of the screened name against
+   * a listed name of two words: `V. V. Putin` / `PUTIN Vladimir`), each the same word or an initial
+   * of it, one at least of each (`V. V. Putin`, `Putin V. V.` / `Vladimir Vladimirovich Putin`):
+   * the listed name written with initials.
    */
   readonly initialled: boolean;
   /** How much of the listed name the paired words cover, 0..1 (1: every listed word, each the same word). */
@@ -332,10 +333,16 @@ const pairNames = (
   }
   let subjectLeft = 0;
   let subjectAllUsed = true;
+  // Initials left over: one, of a middle name or patronymic a listed name of two words does not
+  // give (`V. V. Putin` / `Vladimir PUTIN`: the father's initial a Russian writes after the given
+  // name's); against a listed name with a middle name, an initial more is another name.
+  let subjectInitialsLeft = 0;
   for (let at = 0; at < subject.length; at += 1) {
     if (subjectUsed[at] === 1) continue;
-    subjectLeft += leftOverWeight(subject[at] as WeightedWord);
+    const word = subject[at] as WeightedWord;
+    subjectLeft += leftOverWeight(word);
     subjectAllUsed = false;
+    subjectInitialsLeft += word.forms.text.length === 1 ? 1 : 2;
   }
   let listedTotal = pairedWeight;
   let listedAllUsed = true;
@@ -373,7 +380,7 @@ const pairNames = (
     score,
     exact,
     initialled:
-      subjectAllUsed &&
+      (subjectAllUsed || (subjectInitialsLeft === 1 && listed.length === 2)) &&
       listedAllUsed &&
       initials > 0 &&
       sameWords > 0 &&

@@ -166,6 +166,63 @@ describe('monitoring a name written with initials before or after the family nam
     }
   });
 
+  it('gives it a key in common with the listed name, family name first in capitals or before a comma', () => {
+    for (const [written, listed] of [
+      ['V. V. Putin', 'PUTIN Vladimir'],
+      ['V. Putin', 'PUTIN Vladimir Vladimirovich'],
+      ['Putin V.V.', 'PUTIN Vladimir'],
+      ['D. Sokolov', 'Sokolov, Dmitri'],
+      ['D. Sokolov', 'SOKOLOV, Dmitri'],
+    ] as const) {
+      expect(shareAKey(listNameKeys, written, listed), `${written} / ${listed}`).toBe(true);
+    }
+    // Unmarked, a last word's initial is not keyed with the first word's sound: every `Ivan Z…`
+    // would share a key.
+    expect(shareAKey(listNameKeys, 'Z. Ivanov', 'Ivanov Zakhar')).toBe(false);
+  });
+
+  it('finds a client written with initials when a version adds the name family name first', async () => {
+    let current: SanctionsList = await listOf('p-0,Person,Olga SMIRNOVA,,List A');
+    const kit = createMemoryKit({ screening: createListScreeningProvider({ list: () => current }) });
+    const manager = demoIdentities.managerA.principal;
+    const payload = exampleEntityPayload();
+    const [director] = payload.companyDirectorsAndUbos.directors;
+    if (director === undefined) expect.fail('a director');
+    const created = (
+      await kit.clients.createEntity(manager, {
+        ...payload,
+        companyDirectorsAndUbos: {
+          ...payload.companyDirectorsAndUbos,
+          directors: [
+            { ...director, name: 'V. V. Putin' },
+            { ...director, name: 'D. Sokolov' },
+          ],
+        },
+      })
+    )._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    expect((await kit.clients.get(manager, created.id))._unsafeUnwrap().screening?.status).toBe('CLEAR');
+
+    const previous = current;
+    current = await listOf(
+      'p-0,Person,Olga SMIRNOVA,,List A',
+      'p-putin,Person,PUTIN Vladimir,,List A',
+      'p-sokolov,Person,"SOKOLOV, Dmitri",,List A',
+    );
+    (
+      await kit.screening.listChanged({
+        version: 'v2',
+        changedTargets: listVersionChanges(previous, current),
+      })
+    )._unsafeUnwrap();
+    await kit.testing.screenDueClients();
+    const { screening } = (await kit.clients.get(manager, created.id))._unsafeUnwrap();
+    expect(screening?.hits.map((hit) => [hit.field, hit.targetId])).toEqual([
+      ['companyDirectorsAndUbos.directors[0]', 'p-putin'],
+      ['companyDirectorsAndUbos.directors[1]', 'p-sokolov'],
+    ]);
+  });
+
   it('finds a client screened before the target was listed when a version adds it', async () => {
     let current: SanctionsList = await listOf('p-0,Person,Olga SMIRNOVA,,List A');
     const kit = createMemoryKit({ screening: createListScreeningProvider({ list: () => current }) });

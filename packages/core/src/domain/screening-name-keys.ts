@@ -41,7 +41,17 @@ export const screeningNameKeys = (name: string): string[] =>
  *   written as one word (`binladen` for `Bin Laden`, `VladimirPutin` for Vladimir Vladimirovich
  *   Putin) or that a script writes as syllables (`xi jin ping`, `Xi Jinping`).
  */
-export const screeningKeysOfWords = (words: readonly string[]): string[] => {
+export const screeningKeysOfWords = (
+  words: readonly string[],
+  /**
+   * The words the name marks as its family name, when it does (`PUTIN Vladimir`, `Sokolov,
+   * Dmitri`: the normalized words of the part in capitals, or before a comma), wherever they stand:
+   * each other word's initial is keyed with their sound (`v.ptn`), as a name given name first keys
+   * its first word's initial with its last word's (`V. V. Putin`). Without the mark, the initial of
+   * a last word with the first word's sound would make every `Ivan Z…` share a key.
+   */
+  familyName: readonly string[] = [],
+): string[] => {
   const keys = new Set<string>();
   if (words.length > 1) keys.add(soundOf(words.join('')));
   const uncommon = words.filter((word) => !COMMON_WORDS.has(word));
@@ -82,6 +92,11 @@ export const screeningKeysOfWords = (words: readonly string[]): string[] => {
   for (const initial of content) {
     if (initial.length !== 1) continue;
     for (const word of sounded) keys.add(`${initial}.${soundOf(word)}`);
+  }
+  for (const family of familyName) {
+    if (family.length < 2 || COMMON_WORDS.has(family)) continue;
+    for (const word of content)
+      if (word !== family && !familyName.includes(word)) keys.add(`${word.charAt(0)}.${soundOf(family)}`);
   }
   if (keys.size === 0 && words.length === 1) keys.add(soundOf(words[0] as string));
   return [...keys];
