@@ -12,24 +12,20 @@ const byClientAndField = (a: ScreenedNameCandidate, b: { clientId: string; field
 export const createMemoryScreenedNameIndex = (access: TableAccess): ScreenedNameIndex => ({
   replace: (clientId, names) =>
     access.write((tables) => {
-      tables.screenedNames.set(clientId, frozenClone({ clientId, names: [...names] }));
+      tables.screenedNames.set(clientId, frozenClone({ clientId, names }));
       return ok(undefined);
     }),
   candidates: ({ keys, after, limit }) =>
     access.read((tables) => {
       const wanted = new Set(keys);
-      const found: ScreenedNameCandidate[] = [];
-      for (const { clientId, names } of tables.screenedNames.values()) {
-        for (const name of names) {
-          const candidate = { ...name, clientId };
-          if (
-            name.keys.some((key) => wanted.has(key)) &&
-            (after === undefined || byClientAndField(candidate, after) > 0)
-          ) {
-            found.push(candidate);
-          }
-        }
-      }
-      return found.sort(byClientAndField).slice(0, limit);
+      return [...tables.screenedNames.values()]
+        .flatMap(({ clientId, names }) => names.map((name) => ({ ...name, clientId })))
+        .filter(
+          (candidate) =>
+            candidate.keys.some((key) => wanted.has(key)) &&
+            (after === undefined || byClientAndField(candidate, after) > 0),
+        )
+        .sort(byClientAndField)
+        .slice(0, limit);
     }),
 });
