@@ -1,5 +1,6 @@
 import anyAscii from 'any-ascii';
 import { foldConfusables, lookAlikeWord } from './fold-confusables.js';
+import { isKoreanFamilyName, koreanNameWords } from './korean-romanization.js';
 
 /** Format characters (zero-width joiners and spaces, bidirectional marks, soft hyphens): never part of a name. */
 const FORMAT = /\p{Cf}/gu;
@@ -213,6 +214,13 @@ const joinedToNext: boolean[] = [];
  */
 const ALLAH_APART = /(?<=\p{Script=Arabic})\s+(?=[اٱ]لل[\u064B-\u0652\u0670]*ه(?!\p{L}))/gu;
 
+/** Whether a name may read as Korean (`koreanNameWords`), told without making an array: most names do not. */
+const mayBeKoreanName = (words: readonly WrittenWord[]): boolean =>
+  words.length >= 2 &&
+  words.length <= 4 &&
+  (isKoreanFamilyName((words[0] as WrittenWord).text) ||
+    isKoreanFamilyName((words[words.length - 1] as WrittenWord).text));
+
 /** `nameWords`, each with whether it was written in Latin letters. */
 export const writtenWords = (name: string): WrittenWord[] => {
   const words: WrittenWord[] = [];
@@ -244,6 +252,16 @@ export const writtenWords = (name: string): WrittenWord[] => {
     const word = words[at] as WrittenWord;
     const particle = particleOf(word.text, words[at + 1]?.text, joinedToNext[at] === true);
     if (particle !== word.text) words[at] = { ...word, text: particle };
+  }
+  // A Korean name, by whichever romanization, as lists write it (`Gim Jeong-eun` → `kim jong un`).
+  if (!mayBeKoreanName(words)) return words;
+  const texts = words.map((word) => word.text);
+  const korean = koreanNameWords(texts);
+  if (korean !== texts) {
+    for (let at = 0; at < words.length; at += 1) {
+      const word = words[at] as WrittenWord;
+      if (korean[at] !== word.text) words[at] = { ...word, text: korean[at] as string };
+    }
   }
   return words;
 };

@@ -55,6 +55,9 @@ describe('listNameKeys: the monitoring index keys of a name as the list matcher 
       // Allah written apart from the word before it, read as one word with it.
       ['عبد الله السنوسي', 'Abdullah AL-SENUSSI'],
       ['김정은', 'Kim Jong Un'],
+      // A Korean name in another romanization than the list's.
+      ['Gim Jeong-eun', 'KIM Jong Un'],
+      ['Park Yong-sik', 'PAK Yong Sik'],
       ['Ｄｍｉｔｒｉ Ｓｏｋｏｌｏｖ', 'Dmitri Sokolov'],
       ['Siemens Aktiengesellschaft', 'Siemens AG'],
       // Words written in look-alikes of Latin letters: digits, a word of Cyrillic capitals.

@@ -322,6 +322,40 @@ describe('the classes of variation a screened name is found through', () => {
     expect(ids(screening.match(organization("Al-Qa'ida")))).toContain('qaeda');
   });
 
+  it('reads a Korean name in any romanization as lists write it: Gim Jeong-eun is KIM Jong Un', async () => {
+    async function* korean(): AsyncGenerator<string> {
+      yield* rows();
+      yield 'kim-jong-un,Person,KIM Jong Un,,Test\n';
+      yield 'pak-yong-sik,Person,PAK Yong Sik,,Test\n';
+      yield 'choe-ryong-hae,Person,CHOE Ryong Hae,,Test\n';
+      yield 'lee-jae-yong,Person,LEE Jae-yong,,Test\n';
+      yield 'ri-pyong-chol,Person,RI Pyong Chol,,Test\n';
+    }
+    const screening = (await loadSanctionsList(korean()))._unsafeUnwrap();
+    // Revised Romanization against the list's McCune-Reischauer-like spelling: 64 and 60 before.
+    for (const [name, id] of [
+      ['Gim Jeong-eun', 'kim-jong-un'],
+      ['Kim Jeong Eun', 'kim-jong-un'],
+      ['Kim Jeong-un', 'kim-jong-un'],
+      ['김정은', 'kim-jong-un'],
+      ['Park Yong-sik', 'pak-yong-sik'],
+      ['Bak Yongsik', 'pak-yong-sik'],
+      ['Choi Ryong-hae', 'choe-ryong-hae'],
+      ['Yi Jae-yong', 'lee-jae-yong'],
+      ['Rhee Jae Yong', 'lee-jae-yong'],
+      ['Ri Pyeong-cheol', 'ri-pyong-chol'],
+    ] as const) {
+      expect(ids(screening.match(person(name))), name).toContain(id);
+    }
+    // Another given name, or a name that does not read as Korean, is not the listed one.
+    for (const [name, id] of [
+      ['Gim Jeong-ho', 'kim-jong-un'],
+      ['Park Yong-su', 'pak-yong-sik'],
+      ['Kim Jonathan', 'kim-jong-un'],
+    ] as const) {
+      expect(ids(screening.match(person(name))), name).not.toContain(id);
+    }
+  });
   it('finds names written in Hangul, Greek, Hebrew and Arabic', async () => {
     const screening = await list();
     for (const [name, id] of [

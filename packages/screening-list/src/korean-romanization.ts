@@ -1,0 +1,150 @@
+/**
+ * Korean names written in Latin letters by any romanization, read as one: Revised Romanization
+ * (`Gim Jeong-eun`, `Bak`, `Choe`), McCune-Reischauer without its marks (`Kim Chong-un`, `Pak`),
+ * and the spellings people use (`Park`, `Lee`, `Rhee`, `Choi`, `Chung`). Two romanizations of one
+ * name write a consonant voiced or voiceless (`g` / `k`, `d` / `t`, `b` / `p`), a vowel
+ * `eo` or `o`, `eu` or `u`, and the common family names each their own way; read here as lists write
+ * Korean names (the McCune-Reischauer-like spelling `hangulSyllable` gives Hangul, `normalize-name.ts`),
+ * `gim jeong eun` → `kim jong un`, `park yong sik` → `pak yong sik`.
+ *
+ * Only a name that reads as Korean is read so (`koreanNameWords`): two to four words, the first or
+ * the last a Korean family name, every other word one or two Korean syllables. No package of the
+ * registry reads one romanization into another (they romanize Hangul, which `any-ascii` does).
+ */
+
+/**
+ * Korean family names, each spelling read as lists write it where the spelling is its own (`Park`,
+ * `Lee`, `Choi`); the others as any Korean word is read (`koreanWord`: `Gim` → `kim`, `Jeong` →
+ * `jong`). A word is read so wherever it stands: the family name may be written last, and one of
+ * these may be a given name's syllable (`PAK Chang Ho` / `Chang Ho Pak`).
+ */
+const FAMILY_NAMES: ReadonlyMap<string, string | null> = new Map(
+  Object.entries({
+    kim: null,
+    gim: null,
+    lee: 'ri',
+    yi: 'ri',
+    rhee: 'ri',
+    rhie: 'ri',
+    ri: null,
+    park: 'pak',
+    pak: null,
+    bak: null,
+    bahk: 'pak',
+    choi: 'choe',
+    choe: null,
+    chwe: 'choe',
+    jeong: null,
+    jong: null,
+    chong: null,
+    jung: null,
+    chung: null,
+    kang: null,
+    gang: null,
+    cho: null,
+    jo: null,
+    yoon: null,
+    yun: null,
+    jang: null,
+    chang: null,
+    lim: null,
+    rim: null,
+    shin: null,
+    sin: null,
+    kwon: null,
+    gwon: null,
+    hwang: null,
+    ahn: 'an',
+    ryu: null,
+    jeon: null,
+    jon: null,
+    chon: null,
+    seo: null,
+    suh: 'so',
+    moon: null,
+    mun: null,
+    baek: null,
+    paek: null,
+    bae: null,
+    pae: null,
+    kwak: null,
+    gwak: null,
+    hong: null,
+    koh: 'ko',
+    oh: 'o',
+    han: null,
+    ryang: null,
+  }),
+);
+
+// One syllable: an initial consonant (doubled: a tense one), a vowel, a final consonant.
+const SYLLABLE =
+  '(?:kk|tt|pp|ss|jj|ch|sh|[gkndtrlmbpsjh])?(?:yeo|yae|wae|ae|ya|eo|ye|wa|oe|oi|yo|wo|we|wi|yu|eu|ui|oo|a|e|o|u|i)(?:ng|h|[kntlmpgbdr])?';
+const KOREAN_WORD = new RegExp(`^(${SYLLABLE})(${SYLLABLE})?$`);
+
+/** A word's first consonant as lists write it: voiceless (`Gim` → `Kim`, `Bak` → `Pak`), a tense one single. */
+const INITIALS: Readonly<Record<string, string>> = {
+  g: 'k',
+  kk: 'k',
+  b: 'p',
+  pp: 'p',
+  d: 't',
+  tt: 't',
+  jj: 'j',
+  sh: 's',
+  ss: 's',
+};
+const INITIAL = /^(?:kk|tt|pp|ss|jj|sh|[gbd])/;
+
+/**
+ * A word of Korean syllables as lists write it: its first consonant voiceless (`geon` → `kon`),
+ * `eo` as `o` and `eu` as `u` wherever they stand (`jeongeun` → `jongun`), `oo` as `u`. A consonant
+ * inside the word is left as written: where one syllable ends and the next begins is not always
+ * clear (`jongun`: `jong-un` or `jon-gun`), and the words lists write joined keep it too. `j` and
+ * `ch` are not read as one (`Jong`, `Chol`: lists write both), nor a final `h` dropped.
+ */
+const koreanWord = (written: string): string => {
+  const initial = INITIAL.exec(written)?.[0] ?? '';
+  const rest = written
+    .slice(initial.length)
+    .replace(/eo/g, 'o')
+    .replace(/eu/g, 'u')
+    .replace(/oo/g, 'u')
+    .replace(/oi/g, 'oe');
+  return (INITIALS[initial] ?? initial) + rest;
+};
+
+/** Whether the word is a Korean family name as some romanization writes it. */
+export const isKoreanFamilyName = (word: string): boolean => FAMILY_NAMES.has(word);
+
+/** How many Korean syllables a word of one or two is, or 0 when it is none. */
+const syllables = (word: string): number => {
+  const read = KOREAN_WORD.exec(word);
+  return read === null ? 0 : read[2] === undefined ? 1 : 2;
+};
+
+/**
+ * The words of a name read as lists write Korean names, when the name reads as Korean (two to four
+ * words, the first or the last a family name of `FAMILY_NAMES`, the others one or two syllables
+ * each, three at most between them); otherwise the words as they are (the same array).
+ */
+export const koreanNameWords = (words: readonly string[]): readonly string[] => {
+  if (words.length < 2 || words.length > 4) return words;
+  const first = words[0] as string;
+  const last = words[words.length - 1] as string;
+  const familyAt = FAMILY_NAMES.has(first) ? 0 : FAMILY_NAMES.has(last) ? words.length - 1 : -1;
+  if (familyAt < 0) return words;
+  const read: string[] = [];
+  let given = 0;
+  for (let at = 0; at < words.length; at += 1) {
+    const word = words[at] as string;
+    const family = FAMILY_NAMES.get(word);
+    if (at !== familyAt) {
+      const count = syllables(word);
+      if (count === 0) return words;
+      given += count;
+    }
+    read.push(family ?? koreanWord(word));
+  }
+  return given <= 3 ? read : words;
+};
