@@ -1,5 +1,6 @@
 import anyAscii from 'any-ascii';
 import { foldConfusables, lookAlikeWord } from './fold-confusables.js';
+import { FRENCH_MARK, frenchTransliterationReading } from './french-transliteration.js';
 import { isKoreanFamilyName, koreanNameWords } from './korean-romanization.js';
 
 /** Format characters (zero-width joiners and spaces, bidirectional marks, soft hyphens): never part of a name. */
@@ -311,7 +312,8 @@ export const initialsReading = (name: string): string | undefined => {
 /**
  * The other readings of a name screened beside `nameWords`' (`wordStartReading`,
  * `lookAlikeReading`, and the first of the second; for a person's name also `initialsReading`
- * of each), each reading other words.
+ * of each, and a French transliteration of Russian read the English way,
+ * `frenchTransliterationReading`: `Vladimir Poutine` → `vladimir putin`), each reading other words.
  */
 export const otherReadings = (name: string, person = true): string[] => {
   const lookAlike = lookAlikeReading(name);
@@ -322,6 +324,7 @@ export const otherReadings = (name: string, person = true): string[] => {
     lookAlike === undefined ? undefined : wordStartReading(lookAlike),
     initials,
     initials === undefined ? undefined : lookAlikeReading(initials),
+    person && FRENCH_MARK.test(name) ? frenchTransliterationReading(nameWords(name)) : undefined,
   ].filter((reading) => reading !== undefined);
   // Most names have no other reading: they are not normalized once more here.
   if (readings.length === 0) return [];

@@ -58,6 +58,9 @@ describe('listNameKeys: the monitoring index keys of a name as the list matcher 
       // A Korean name in another romanization than the list's.
       ['Gim Jeong-eun', 'KIM Jong Un'],
       ['Park Yong-sik', 'PAK Yong Sik'],
+      // A French transliteration of a Russian name.
+      ['Vladimir Poutine', 'PUTIN Vladimir'],
+      ['Nikita Khrouchtchev', 'Nikita KHRUSHCHEV'],
       ['Ｄｍｉｔｒｉ Ｓｏｋｏｌｏｖ', 'Dmitri Sokolov'],
       ['Siemens Aktiengesellschaft', 'Siemens AG'],
       // Words written in look-alikes of Latin letters: digits, a word of Cyrillic capitals.

@@ -356,6 +356,27 @@ describe('the classes of variation a screened name is found through', () => {
       expect(ids(screening.match(person(name))), name).not.toContain(id);
     }
   });
+  it('reads a French transliteration of a Russian name the English way: Poutine is Putin', async () => {
+    async function* russian(): AsyncGenerator<string> {
+      yield* rows();
+      yield 'rasputin,Person,Grigori RASPUTIN,,Test\n';
+      yield 'khrushchev,Person,Nikita KHRUSHCHEV,,Test\n';
+      yield 'zyuganov,Person,Gennady ZYUGANOV,,Test\n';
+    }
+    const screening = (await loadSanctionsList(russian()))._unsafeUnwrap();
+    for (const [name, id] of [
+      ['Vladimir Poutine', 'putin'],
+      ['Poutine Vladimir Vladimirovitch', 'putin'],
+      ['Grigori Raspoutine', 'rasputin'],
+      ['Nikita Khrouchtchev', 'khrushchev'],
+      ['Guennadi Ziouganov', 'zyuganov'],
+    ] as const) {
+      expect(ids(screening.match(person(name))), name).toContain(id);
+    }
+    // Another name written the French way is not one.
+    expect(ids(screening.match(person('Vladimir Poutiline')))).not.toContain('putin');
+    expect(ids(screening.match(person('Grigori Raspoutov')))).not.toContain('rasputin');
+  });
   it('finds names written in Hangul, Greek, Hebrew and Arabic', async () => {
     const screening = await list();
     for (const [name, id] of [
