@@ -233,6 +233,21 @@ export const runWebhookDeliveryStoreContract = ({
       expect(await expectOk(deliveries.find(delivery.id))).toEqual(delivery);
     });
 
+    it('a claim taken again until now by its holder (the end it holds as now) is handed back', async () => {
+      const { endpoints, deliveries } = await openFixture(setup);
+      const endpoint = webhookEndpointFixture(randomUUID());
+      await insertEndpoint(endpoints, endpoint);
+      const delivery = webhookDeliveryFixture(endpoint);
+      await expectOk(deliveries.insertMissing([delivery]));
+      const [t0, t1, t2] = [new Date(at(0)), new Date(at(1)), new Date(at(30))];
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t0, t2))).toBe(true);
+      // Another worker cannot hand back a claim that runs longer than its own.
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t1, t1))).toBe(false);
+      // The holder, whose attempt did not start, hands it back: at t1 another worker takes it.
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t2, t1))).toBe(true);
+      expect(await expectOk(deliveries.claimAttempt(delivery.id, 0, t1, t2))).toBe(true);
+    });
+
     it('recording the attempt ends its claim; a write that adds no attempt (a redelivery) keeps it', async () => {
       const { endpoints, deliveries } = await openFixture(setup);
       const endpoint = webhookEndpointFixture(randomUUID());

@@ -108,11 +108,19 @@ export const createPostgresWebhookEndpointStore = (
          WHERE manager_id = $1 AND id = $2 AND secrets = $3::jsonb`,
         [managerId, endpointId, JSON.stringify(expected), JSON.stringify(next)],
       ).map((result) => result.rowCount === 1),
-    // One statement: the row lock of the CTE makes attempts ending at once note one after the
-    // other, each deciding on what the previous one wrote; `newly` is what this one decided.
+    // A success only ends a failing streak: it disables nothing, and an endpoint not failing (the
+    // usual case) is neither locked nor written, where every success used to write its row anew.
+    // A failure is one statement: the row lock of the CTE makes attempts ending at once note one
+    // after the other, each deciding on what the previous one wrote; `newly` is what it decided.
     noteAttemptResult: (managerId, endpointId, result, at, disableAfterFailingMs) =>
-      query<{ newly: WebhookEndpointDisabledReason | null }>(
-        `WITH previous AS (
+      result === 'succeeded'
+        ? query(
+            `UPDATE ${tables.webhookEndpoints} SET failing_since = NULL
+             WHERE manager_id = $1 AND id = $2 AND failing_since IS NOT NULL`,
+            [managerId, endpointId],
+          ).map(() => null)
+        : query<{ newly: WebhookEndpointDisabledReason | null }>(
+            `WITH previous AS (
            SELECT id, disabled_at,
                   CASE WHEN $3 = 'succeeded' THEN NULL ELSE coalesce(failing_since, $4::timestamptz) END
                     AS failing_since
@@ -132,8 +140,8 @@ export const createPostgresWebhookEndpointStore = (
              disabled_reason = coalesce(decided.newly, endpoint.disabled_reason)
          FROM decided WHERE endpoint.id = decided.id
          RETURNING decided.newly`,
-        [managerId, endpointId, result, at.toISOString(), disableAfterFailingMs],
-      ).map((answer) => answer.rows[0]?.newly ?? null),
+            [managerId, endpointId, result, at.toISOString(), disableAfterFailingMs],
+          ).map((answer) => answer.rows[0]?.newly ?? null),
     enable: (managerId, endpointId) =>
       query(
         `UPDATE ${tables.webhookEndpoints}

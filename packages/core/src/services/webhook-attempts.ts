@@ -1,4 +1,4 @@
-import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
+import { okAsync, ResultAsync } from 'neverthrow';
 import {
   deliveryAfterAttempt,
   parseRetryAfter,
@@ -123,11 +123,11 @@ export const createWebhookAttempts = (ctx: KitContext): WebhookAttempts => {
     now: () => now().getTime(),
   });
   /**
-   * How long a claimed attempt is held by its worker (`claimAttempt`): its send (at most the attempt
-   * timeout) and its record, with room to spare; a worker that died before recording holds it no
-   * longer than this.
+   * How long a claimed attempt is held by its worker (`claimAttempt`): its wait for a slot (at most
+   * the attempt timeout), its send (at most the attempt timeout) and its record, with room to spare;
+   * a worker that died before recording holds it no longer than this.
    */
-  const claimMs = 2 * options.webhookAttemptTimeoutMs + 5_000;
+  const claimMs = 3 * options.webhookAttemptTimeoutMs + 5_000;
 
   const send = (endpoint: StoredWebhookEndpoint, logged: LoggedEvent): ResultAsync<WebhookAnswer, never> => {
     if (ports.webhookTransport === undefined) {
@@ -173,6 +173,7 @@ export const createWebhookAttempts = (ctx: KitContext): WebhookAttempts => {
   /** Records what the endpoint answered to an attempt of `delivery`. */
   const recordAnswer = (
     delivery: StoredWebhookDelivery,
+    endpoint: StoredWebhookEndpoint,
     answer: WebhookAnswer,
   ): ResultAsync<WebhookJobReport, DomainError> => {
     const answeredAt = now();
@@ -182,15 +183,19 @@ export const createWebhookAttempts = (ctx: KitContext): WebhookAttempts => {
       answeredAt,
       Math.random(),
     );
+    const result = endpointResultOf(answer, next);
     return recordAttempt(next, delivery.attempts)
       .andThen((recorded) =>
         // Only the attempt recorded counts towards the endpoint's health (a duplicate record lost).
-        recorded
+        // A success to an endpoint that was not failing when this job read it has nothing to note:
+        // a failure noted since then is cleared by the next success of a job that reads it after,
+        // seconds later, far inside the days a failing streak takes to disable an endpoint.
+        recorded && (result !== 'succeeded' || endpoint.failingSince !== null)
           ? ports.webhookEndpoints
               .noteAttemptResult(
                 delivery.managerId,
                 delivery.endpointId,
-                endpointResultOf(answer, next),
+                result,
                 answeredAt,
                 DISABLE_AFTER_FAILING_MS,
               )
@@ -239,30 +244,25 @@ export const createWebhookAttempts = (ctx: KitContext): WebhookAttempts => {
   };
 
   /**
-   * In its slot: claims the attempt (so that a second worker holding the same job does not send it
-   * too), then sends it.
+   * Claims the attempt (so that a second worker holding the same job does not send it too) before
+   * it waits for its slot: the slot then holds only the request, so the endpoint's two slots are
+   * not also held by a round trip to the store each (what the slots bound is what the receiver
+   * sees). The claim ends at `until`, or when the attempt is recorded or handed back.
    */
-  const claimAndSend = async (
-    delivery: StoredWebhookDelivery,
-    endpoint: StoredWebhookEndpoint,
-    logged: LoggedEvent,
-  ): Promise<Result<WebhookAnswer | null, DomainError>> => {
+  const claim = (delivery: StoredWebhookDelivery) => {
     const at = now();
-    const claimed = await ports.webhookDeliveries.claimAttempt(
-      delivery.id,
-      delivery.attempts,
-      at,
-      new Date(at.getTime() + claimMs),
-    );
-    if (claimed.isErr()) return err(claimed.error);
-    if (!claimed.value) return ok(null);
-    return ok(
-      await send(endpoint, logged).match(
-        (answer) => answer,
-        (never) => never,
-      ),
-    );
+    const until = new Date(at.getTime() + claimMs);
+    return ports.webhookDeliveries
+      .claimAttempt(delivery.id, delivery.attempts, at, until)
+      .map((claimed) => (claimed ? until : null));
   };
+  /**
+   * Hands a claim back (the attempt did not start: no slot came free): the delivery is claimed
+   * again until now, which only the claim ending at `until` allows, so the job that attempts it
+   * later is not put off by this worker's claim. Nothing was sent, so nothing is recorded.
+   */
+  const releaseClaim = (delivery: StoredWebhookDelivery, until: Date) =>
+    ports.webhookDeliveries.claimAttempt(delivery.id, delivery.attempts, until, now()).map(() => null);
 
   /**
    * One attempt of a pending delivery of `logged` to `endpoint` and its record; null when it was
@@ -276,23 +276,31 @@ export const createWebhookAttempts = (ctx: KitContext): WebhookAttempts => {
   ): ResultAsync<WebhookJobReport | null, DomainError> =>
     endpoint.disabledAt !== null
       ? failForDisabledEndpoint(delivery)
-      : ResultAsync.fromSafePromise(
-          slots.run(
-            endpoint.id,
-            () => claimAndSend(delivery, endpoint, logged),
-            (sent, elapsedMs) =>
-              sent.isOk() &&
-              sent.value !== null &&
-              (elapsedMs >= slowAfterMs ||
-                (sent.value.type === 'unreachable' && sent.value.reason === 'timeout')),
-            signal === undefined ? {} : { signal },
-          ),
-        ).andThen((slot): ResultAsync<WebhookJobReport | null, DomainError> => {
-          if (slot.type === 'busy') return okAsync(null);
-          if (slot.outcome.isErr()) return errAsync(slot.outcome.error);
-          const answer = slot.outcome.value;
-          return answer === null ? okAsync(null) : recordAnswer(delivery, answer);
-        });
+      : claim(delivery).andThen(
+          (until): ResultAsync<WebhookJobReport | null, DomainError> =>
+            // Claimed by another worker: handed back, the attempt is that worker's.
+            until === null
+              ? okAsync(null)
+              : ResultAsync.fromSafePromise(
+                  slots.run(
+                    endpoint.id,
+                    () =>
+                      send(endpoint, logged).match(
+                        (answer) => answer,
+                        (never) => never,
+                      ),
+                    (answer, elapsedMs) =>
+                      elapsedMs >= slowAfterMs ||
+                      (answer.type === 'unreachable' && answer.reason === 'timeout'),
+                    signal === undefined ? {} : { signal },
+                  ),
+                ).andThen(
+                  (slot): ResultAsync<WebhookJobReport | null, DomainError> =>
+                    slot.type === 'busy'
+                      ? releaseClaim(delivery, until)
+                      : recordAnswer(delivery, endpoint, slot.outcome),
+                ),
+        );
 
   /** One attempt of a pending delivery, its endpoint and event read first; null when it was handed back. */
   const attempt = (
