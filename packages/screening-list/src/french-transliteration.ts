@@ -18,9 +18,8 @@ export const FRENCH_MARK = /ou|tch/i;
 /** A word of a French transliteration written as English transliterations write it. */
 const englishWord = (word: string): string =>
   word
-    .replace(/tch/g, '\u0001')
-    .replace(/ch/g, 'sh')
-    .replace(/\u0001/g, 'ch')
+    .replace(/(?<!t)ch/g, 'sh')
+    .replace(/tch/g, 'ch')
     .replace(/ou/g, 'u')
     .replace(/j/g, 'zh')
     .replace(/gu(?=[eiy])/g, 'g')
