@@ -2,6 +2,7 @@ import anyAscii from 'any-ascii';
 import { foldConfusables, lookAlikeWord } from './fold-confusables.js';
 import { FRENCH_MARK, frenchTransliterationReading } from './french-transliteration.js';
 import { isKoreanFamilyName, koreanNameWords } from './korean-romanization.js';
+import { wadeGilesReading } from './wade-giles.js';
 
 /** Format characters (zero-width joiners and spaces, bidirectional marks, soft hyphens): never part of a name. */
 const FORMAT = /\p{Cf}/gu;
@@ -313,7 +314,9 @@ export const initialsReading = (name: string): string | undefined => {
  * The other readings of a name screened beside `nameWords`' (`wordStartReading`,
  * `lookAlikeReading`, and the first of the second; for a person's name also `initialsReading`
  * of each, and a French transliteration of Russian read the English way,
- * `frenchTransliterationReading`: `Vladimir Poutine` → `vladimir putin`), each reading other words.
+ * `frenchTransliterationReading`: `Vladimir Poutine` → `vladimir putin`, and a Chinese name in
+ * Wade-Giles read in pinyin, `wadeGilesReading`: `Wang Chien-lin` → `wang jianlin`), each reading
+ * other words.
  */
 export const otherReadings = (name: string, person = true): string[] => {
   const lookAlike = lookAlikeReading(name);
@@ -325,6 +328,7 @@ export const otherReadings = (name: string, person = true): string[] => {
     initials,
     initials === undefined ? undefined : lookAlikeReading(initials),
     person && FRENCH_MARK.test(name) ? frenchTransliterationReading(nameWords(name)) : undefined,
+    person ? wadeGilesReading(name) : undefined,
   ].filter((reading) => reading !== undefined);
   // Most names have no other reading: they are not normalized once more here.
   if (readings.length === 0) return [];

@@ -61,6 +61,9 @@ describe('listNameKeys: the monitoring index keys of a name as the list matcher 
       // A French transliteration of a Russian name.
       ['Vladimir Poutine', 'PUTIN Vladimir'],
       ['Nikita Khrouchtchev', 'Nikita KHRUSHCHEV'],
+      // A Chinese name in Wade-Giles.
+      ['Wang Chien-lin', 'WANG Jianlin'],
+      ['Mao Tse-tung', 'MAO Zedong'],
       ['Ｄｍｉｔｒｉ Ｓｏｋｏｌｏｖ', 'Dmitri Sokolov'],
       ['Siemens Aktiengesellschaft', 'Siemens AG'],
       // Words written in look-alikes of Latin letters: digits, a word of Cyrillic capitals.

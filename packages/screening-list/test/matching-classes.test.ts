@@ -377,6 +377,29 @@ describe('the classes of variation a screened name is found through', () => {
     expect(ids(screening.match(person('Vladimir Poutiline')))).not.toContain('putin');
     expect(ids(screening.match(person('Grigori Raspoutov')))).not.toContain('rasputin');
   });
+  it('reads a Chinese name in Wade-Giles as pinyin: Wang Chien-lin is WANG Jianlin', async () => {
+    async function* chinese(): AsyncGenerator<string> {
+      yield* rows();
+      yield 'wang-jianlin,Person,WANG Jianlin,,Test\n';
+      yield 'xi-jinping,Person,XI Jinping,,Test\n';
+      yield 'mao-zedong,Person,MAO Zedong,,Test\n';
+      yield 'zhou-enlai,Person,ZHOU Enlai,,Test\n';
+      yield 'deng-xiaoping,Person,DENG Xiaoping,,Test\n';
+    }
+    const screening = (await loadSanctionsList(chinese()))._unsafeUnwrap();
+    for (const [name, id] of [
+      ['Wang Chien-lin', 'wang-jianlin'],
+      ["Hsi Chin-p'ing", 'xi-jinping'],
+      ['Mao Tse-tung', 'mao-zedong'],
+      ['Chou En-lai', 'zhou-enlai'],
+      ["Teng Hsiao-p'ing", 'deng-xiaoping'],
+    ] as const) {
+      expect(ids(screening.match(person(name))), name).toContain(id);
+    }
+    // Another given name in Wade-Giles is not the listed one.
+    expect(ids(screening.match(person('Wang Chien-hua')))).not.toContain('wang-jianlin');
+    expect(ids(screening.match(person('Mao Tse-min')))).not.toContain('mao-zedong');
+  });
   it('finds names written in Hangul, Greek, Hebrew and Arabic', async () => {
     const screening = await list();
     for (const [name, id] of [
