@@ -5,6 +5,11 @@ import type PgBoss from 'pg-boss';
 /** A kit error as the job's failure output (pg-boss keeps it on the job); never its cause's internals. */
 const failureOf = (error: { readonly type: string }): Error => new Error(`The job failed: ${error.type}`);
 
+/** How long a job that ended waits for others to be completed with it. */
+const COMPLETE_AFTER_MS = 50;
+/** A fetch that found less than it asked for is followed by another no sooner than this after it. */
+const REFETCH_AFTER_MS = 50;
+
 export type QueueWorkerOptions = {
   /** Jobs taken per fetch. */
   readonly batchSize: number;
@@ -28,7 +33,7 @@ export type QueueWorker = { stop(): Promise<void> };
  * neither waits for a fetch on its way nor for the `complete` or `fail` of a job that ended, which
  * then reached a pool already ended (an unhandled rejection). Here each job ends on its own and its
  * place is filled by the next fetch; a full fetch is followed by another at once, an empty or
- * partial one by the polling interval; `stop` aborts the jobs' signal (a webhook job then hands back
+ * partial one by the next job's end (50 ms after it at the soonest) or the polling interval; `stop` aborts the jobs' signal (a webhook job then hands back
  * what it has not started), lets the fetch on its way and the jobs in hand end and awaits their
  * `complete` or `fail`. Every promise is awaited and every failure goes to
  * `onError`. Jobs of a process that dies are expired by the engine's supervision.
@@ -47,27 +52,54 @@ export const workQueue = <T extends object>(
   // starts or gives up, then stops listening: many at once, not a leak; Node warns past 10.
   setMaxListeners(0, stopped.signal);
   const running = new Set<Promise<void>>();
+  /**
+   * A fetch reads the queued jobs' index and sorts it; the loops used to fetch again at every job's
+   * end (one job per fetch with a backlog, one fetch per job besides), a statement and a read of
+   * the backlog per job. Now a loop with no room waits for a batch's worth of it (or for all of
+   * `maxJobsInHand` when that is less), and one whose last fetch found less than it asked for waits
+   * for a job's end but at least `REFETCH_AFTER_MS` (at most the polling interval): new jobs
+   * are still taken within that while jobs are running, by at most one fetch in it.
+   */
+  const refillAt = Math.min(batchSize, maxJobsInHand);
   const sleepers = new Set<() => void>();
   const wakeAll = () => {
     for (const wake of [...sleepers]) wake();
   };
-  /** Waits `ms`, or less when a job ends (room came free) or the worker stops. */
-  const pause = (ms: number) =>
+  const roomWaiters = new Set<() => void>();
+  const endWaiters = new Map<() => void, number>();
+  const onJobEnded = () => {
+    if (maxJobsInHand - inHand >= refillAt) for (const wake of [...roomWaiters]) wake();
+    const at = performance.now();
+    for (const [wake, since] of [...endWaiters]) {
+      endWaiters.delete(wake);
+      setTimeout(wake, Math.max(0, since + REFETCH_AFTER_MS - at));
+    }
+  };
+  /** Waits `ms`, or less when the worker stops, or (`wakeOn`) once room came free or a job ended. */
+  const pause = (ms: number, wakeOn?: 'room' | 'end') =>
     new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(timer);
         sleepers.delete(wake);
+        roomWaiters.delete(wake);
+        endWaiters.delete(wake);
         resolve();
       };
       const timer = setTimeout(wake, ms);
       sleepers.add(wake);
+      if (wakeOn === 'room') roomWaiters.add(wake);
+      if (wakeOn === 'end') endWaiters.set(wake, performance.now());
     });
 
-  // Jobs that ran are completed together, one statement for those that ended in the same turn of
-  // the event loop (as `work` completed a batch); a crash before it runs them again (at least once).
+  // Jobs that ran are completed together: one statement for those that ended within a short
+  // while (or a batch of them), as `work` completed a batch; one per job cost a statement for every
+  // job. A crash before it runs them again (at least once; an attempt recorded is not sent again).
   let ended: string[] = [];
   let completing: Promise<void> = Promise.resolve();
+  let completeTimer: ReturnType<typeof setTimeout> | undefined;
   const completeEnded = () => {
+    clearTimeout(completeTimer);
+    completeTimer = undefined;
     if (ended.length === 0) return;
     const ids = ended;
     ended = [];
@@ -80,7 +112,8 @@ export const workQueue = <T extends object>(
   };
   const complete = (id: string) => {
     ended.push(id);
-    if (ended.length === 1) setImmediate(completeEnded);
+    if (ended.length >= batchSize) completeEnded();
+    else if (completeTimer === undefined) completeTimer = setTimeout(completeEnded, COMPLETE_AFTER_MS);
   };
 
   const run = async (job: PgBoss.Job<T>) => {
@@ -93,17 +126,21 @@ export const workQueue = <T extends object>(
       onError(error);
     } finally {
       inHand -= 1;
-      wakeAll();
+      onJobEnded();
     }
   };
 
   const fetchLoop = async () => {
+    let waitedForRoom = false;
     while (!stopping) {
       const room = Math.min(batchSize, maxJobsInHand - inHand);
-      if (room <= 0) {
-        await pause(pollingIntervalMs);
+      // Less room than a batch: wait for a batch's worth once, then take what room there is.
+      if (room <= 0 || (room < refillAt && !waitedForRoom)) {
+        await pause(pollingIntervalMs, 'room');
+        waitedForRoom = true;
         continue;
       }
+      waitedForRoom = false;
       inHand += room;
       let jobs: PgBoss.Job<T>[] = [];
       try {
@@ -120,7 +157,7 @@ export const workQueue = <T extends object>(
         running.add(started);
       }
       // A full fetch means a backlog: fetch again at once. Otherwise wait the polling interval.
-      if (jobs.length < room && !stopping) await pause(pollingIntervalMs);
+      if (jobs.length < room && !stopping) await pause(pollingIntervalMs, 'end');
     }
   };
   const loops = Array.from({ length: Math.max(1, workers) }, fetchLoop);
