@@ -85,6 +85,7 @@ export const createPostgresAdapters = ({
       // Only sends jobs (within the commands' transactions); a job runner starts its own instance.
       boss: createJobEngine(pool, tables.jobSchema),
       jobExpirySeconds: webhookJobExpirySeconds,
+      managerTurns: new Map(),
     }),
   };
 };

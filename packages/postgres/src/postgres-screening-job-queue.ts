@@ -16,8 +16,9 @@ const unavailable = storageUnavailable('postgres');
 export const createPostgresScreeningJobQueue = (
   db: Queryable,
   tables: KitTables,
-  { boss, jobExpirySeconds }: TransactionJobs,
+  jobs: TransactionJobs,
 ): ScreeningJobQueue => {
+  const { boss, jobExpirySeconds } = jobs;
   const send = (job: ScreeningJob) =>
     ResultAsync.fromPromise(
       boss.send(screeningQueue, job, {
@@ -27,8 +28,8 @@ export const createPostgresScreeningJobQueue = (
       unavailable,
     ).map(() => undefined);
   return {
-    enqueueListChange: (version, jobs) =>
-      enqueueListChangeJobs(db, tables, { boss, jobExpirySeconds }, version, jobs),
+    enqueueListChange: (version, listChangeJobs) =>
+      enqueueListChangeJobs(db, tables, jobs, version, listChangeJobs),
     enqueueScreening: (clientId) => send({ type: 'screen-client', clientId }),
     enqueueNameIndexing: (job) => send(job),
   };

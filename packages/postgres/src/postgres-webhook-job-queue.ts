@@ -8,7 +8,12 @@ import { preparedStatement, type Queryable, type SqlSession, statementsPerSchema
 const unavailable = storageUnavailable('postgres');
 
 /** The job engine a transaction's webhook jobs are sent to, and how long a job may stay active. */
-export type TransactionJobs = { readonly boss: PgBoss; readonly jobExpirySeconds: number };
+export type TransactionJobs = {
+  readonly boss: PgBoss;
+  readonly jobExpirySeconds: number;
+  /** Each manager's last turn on the webhook queue, as this kit sends (`managersTurn`). */
+  readonly managerTurns: Map<string, number>;
+};
 
 /**
  * Managers take turns on the webhook queue at no cost to a fetch: pg-boss fetches the highest
@@ -16,15 +21,14 @@ export type TransactionJobs = { readonly boss: PgBoss; readonly jobExpirySeconds
  * A turn is a second: a manager's job takes the later of now and one past its manager's last turn,
  * so a burst of one manager spreads one job a second into the future while another manager's job
  * takes now, ahead of all of the burst but what came before it. An attempt's job (a retry, a
- * redelivery, one put off) takes the second it is due. Turns are kept by the process that sends
- * (as the attempt slots are): processes sending for the same manager each spread their own share.
+ * redelivery, one put off) takes the second it is due. Turns are kept by the kit that sends
+ * (`TransactionJobs.managerTurns`, as the attempt slots are): processes sending for the same manager each spread their own share.
  * Compared: ranking the queued jobs before each fetch (36fcc2f, reverted: it cost more than the
  * queue drained), a singleton key per manager (holds a manager to one queued job, not a turn).
  */
 const TURN_EPOCH_MS = Date.UTC(2026, 0, 1);
 const turnOf = (ms: number) => Math.floor((ms - TURN_EPOCH_MS) / 1000);
-const lastTurns = new Map<string, number>();
-const managersTurn = (managerId: string, nowMs: number): number => {
+const managersTurn = (lastTurns: Map<string, number>, managerId: string, nowMs: number): number => {
   const now = turnOf(nowMs);
   const turn = Math.max(now, (lastTurns.get(managerId) ?? now - 1) + 1);
   // Forget the managers whose turns have passed (they take now again) once many are kept.
@@ -86,7 +90,7 @@ export const createPostgresWebhookJobQueue = (
       const [first] = delivered;
       if (first === undefined) return;
       const eventIds = delivered.map(({ event }) => event.id);
-      const turn = managersTurn(first.managerId, Date.now());
+      const turn = managersTurn(jobs.managerTurns, first.managerId, Date.now());
       await sendWebhookJob(db, jobs, { type: 'deliver-events', eventIds }, undefined, turn);
     };
     return ResultAsync.fromPromise(send(), unavailable);

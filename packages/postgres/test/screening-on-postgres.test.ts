@@ -284,6 +284,7 @@ describe('screening through the kit on PostgreSQL', () => {
       await createPostgresScreeningJobQueue(database.pool, database.tables, {
         boss,
         jobExpirySeconds: defaultWebhookJobExpirySeconds,
+        managerTurns: new Map(),
       }).enqueueScreening(sentFor)
     )._unsafeUnwrap();
     const { rows } = await database.pool.query(
