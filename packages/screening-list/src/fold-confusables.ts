@@ -58,3 +58,14 @@ export const lookAlikeWord = (word: string): string => {
   }
   return whole || ASCII_LETTER.test(word) ? read : word;
 };
+
+/** A digit 1 beside a letter, inside a word (`Vlad1mir`, `Put1n`). */
+const ONE_IN_A_WORD = /(?<=\p{L})1|1(?=\p{L})/gu;
+
+/**
+ * The name read with each digit 1 inside a word as an i (`Vlad1mir Put1n` → `Vladimir Putin`):
+ * Unicode's confusables read it as an l (`lookAlikeWord`: `Be1ov`), which leaves a name whose every
+ * word hides an i one slip from each listed word, too far in all. Undefined when it has none.
+ */
+export const oneForIReading = (name: string): string | undefined =>
+  ONE_IN_A_WORD.test(name) ? name.replace(ONE_IN_A_WORD, (one) => (one === '1' ? 'i' : one)) : undefined;

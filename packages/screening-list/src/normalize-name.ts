@@ -1,7 +1,8 @@
 import anyAscii from 'any-ascii';
-import { foldConfusables, lookAlikeWord } from './fold-confusables.js';
+import { foldConfusables, lookAlikeWord, oneForIReading } from './fold-confusables.js';
 import { FRENCH_MARK, frenchTransliterationReading } from './french-transliteration.js';
 import { isKoreanFamilyName, koreanNameWords } from './korean-romanization.js';
+import { letterSpacedReading } from './letter-spaced-reading.js';
 import { wadeGilesReading } from './wade-giles.js';
 
 /** Format characters (zero-width joiners and spaces, bidirectional marks, soft hyphens): never part of a name. */
@@ -315,7 +316,8 @@ export const initialsReading = (name: string): string | undefined => {
  * `lookAlikeReading`, and the first of the second; for a person's name also `initialsReading`
  * of each, and a French transliteration of Russian read the English way,
  * `frenchTransliterationReading`: `Vladimir Poutine` → `vladimir putin`, and a Chinese name in
- * Wade-Giles read in pinyin, `wadeGilesReading`: `Wang Chien-lin` → `wang jianlin`), each reading
+ * Wade-Giles read in pinyin, `wadeGilesReading`: `Wang Chien-lin` → `wang jianlin`; a name written
+ * letter by letter, `letterSpacedReading`; a digit 1 for an i, `oneForIReading`), each reading
  * other words.
  */
 export const otherReadings = (name: string, person = true): string[] => {
@@ -329,6 +331,8 @@ export const otherReadings = (name: string, person = true): string[] => {
     initials === undefined ? undefined : lookAlikeReading(initials),
     person && FRENCH_MARK.test(name) ? frenchTransliterationReading(nameWords(name)) : undefined,
     person ? wadeGilesReading(name) : undefined,
+    letterSpacedReading(name),
+    oneForIReading(name),
   ].filter((reading) => reading !== undefined);
   // Most names have no other reading: they are not normalized once more here.
   if (readings.length === 0) return [];

@@ -74,6 +74,13 @@ export const droppedFromShort = (screened: string, listed: string): boolean =>
   screened.length + 1 === listed.length &&
   distance(screened, listed) === 1;
 
+/**
+ * Whether one letter is a slip for the other: typed from a neighbouring key, or read as it (`l`
+ * for `i`: a digit `1` for an i reads as an l, `Put1n`, as Unicode's confusables say it does).
+ */
+const slipOf = (a: string, b: string): boolean =>
+  areKeyboardNeighbours(a, b) || (a === 'i' && b === 'l') || (a === 'l' && b === 'i');
+
 /** Whether two words of one length differ by one letter, typed from a key far from the other's. */
 const farSubstitution = (a: string, b: string): boolean => {
   let differing = -1;
@@ -83,7 +90,7 @@ const farSubstitution = (a: string, b: string): boolean => {
     if (differing >= 0) return false;
     differing = at;
   }
-  return differing >= 0 && !areKeyboardNeighbours(a.charAt(differing), b.charAt(differing));
+  return differing >= 0 && !slipOf(a.charAt(differing), b.charAt(differing));
 };
 
 /** Whether two words of one length differ by two letters, neither typed from a key next to the other's. */
@@ -91,7 +98,7 @@ const farSubstitutions = (a: string, b: string): boolean => {
   let differing = 0;
   for (let at = 0; at < a.length; at += 1) {
     if (a.charCodeAt(at) === b.charCodeAt(at)) continue;
-    if (areKeyboardNeighbours(a.charAt(at), b.charAt(at))) return false;
+    if (slipOf(a.charAt(at), b.charAt(at))) return false;
     differing += 1;
   }
   return differing === 2;

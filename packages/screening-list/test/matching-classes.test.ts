@@ -128,6 +128,11 @@ describe('the classes of variation a screened name is found through', () => {
     expect(ids(screening.match(person('Igor SMIRN0V')))).toContain('smirnov');
     expect(ids(screening.match(person('Viktor Be1ov')))).toContain('belov');
     expect(ids(screening.match(person('Viktor Be|ov')))).toContain('belov');
+    // A 1 (read as an l) or an l for an i: Sm1rnov, Smlrnov. An l for an i is a slip, like a key's neighbour.
+    expect(ids(screening.match(person('Igor Sm1rnov')))).toContain('smirnov');
+    expect(ids(screening.match(person('Igor Smlrnov')))).toContain('smirnov');
+    // A 1 for an i in every word: each read as an l is one slip from the listed word, too far in all.
+    expect(ids(screening.match(person('1gor Sm1rnov')))).toContain('smirnov');
     // A word mixing another script's look-alikes with a digit: Cyrillic Ѕ, о and е, a digit 1.
     expect(ids(screening.match(person('Viktor \u0412\u0435\u0031\u043ev')))).toContain('belov');
     expect(ids(screening.match(person('Igor \u0405mirn\u043e\u0076')))).toContain('smirnov');
@@ -136,6 +141,15 @@ describe('the classes of variation a screened name is found through', () => {
     expect(ids(screening.match(person('\u0405MIRNOV Igor')))).toContain('smirnov');
     // A name in Cyrillic, not in disguise, is still read by its transliteration.
     expect(ids(screening.match(person('Виктор Белов')))).toContain('belov');
+  });
+  it('reads a name written letter by letter as the words it spells, and three letters as initials', async () => {
+    const screening = await list();
+    expect(ids(screening.match(person('I g o r  S m i r n o v')))).toContain('smirnov');
+    expect(ids(screening.match(person('S m i r n o v, Igor')))).toContain('smirnov');
+    expect(ids(screening.match(person('V i k t o r B e l o v')))).toContain('belov');
+    expect(ids(screening.match(person('В и к т о р  Б е л о в')))).toContain('belov');
+    // Three letters apart are initials, not a word: `I g o` is no Igor.
+    expect(ids(screening.match(person('I g o Smirnov')))).not.toContain('smirnov');
   });
   it('reads a Turkish dotted capital İ among small letters as an i, not as an l', async () => {
     const screening = await list();
