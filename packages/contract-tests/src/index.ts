@@ -102,6 +102,11 @@ export {
   type WebhookStoresContractOptions,
 } from './webhook-endpoint-store-contract.js';
 export {
+  runWebhookFairnessContract,
+  type WebhookFairnessContractFixture,
+  type WebhookFairnessContractOptions,
+} from './webhook-fairness-contract.js';
+export {
   type QueuedWebhookJob,
   runWebhookJobQueueContract,
   type WebhookJobQueueContractFixture,

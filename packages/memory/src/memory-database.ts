@@ -39,13 +39,14 @@ export type AuditRow = {
 };
 /**
  * A job due at `runAt` (ms), by its `number` (the order enqueued); `attempts` it failed already
- * (the screening back-off grows with it).
+ * (the screening back-off grows with it); `turn` (ms) orders the due webhook jobs.
  */
 export type QueuedJob<Job> = {
   readonly number: number;
   readonly runAt: number;
   readonly job: Job;
   readonly attempts: number;
+  readonly turn: number;
 };
 
 /** Jobs soonest due first; ties keep the order enqueued (a stable sort of rows listed in that order). */
@@ -85,6 +86,8 @@ const emptyTables = () => ({
   webhookAttemptClaims: rowsOf<number>(),
   /** By job number, in the order enqueued. */
   webhookJobs: rowsOf<QueuedJob<WebhookJob>>(),
+  /** Manager id → its last turn (ms) on the webhook queue. */
+  webhookTurns: rowsOf<number>(),
   screeningJobs: rowsOf<QueuedJob<ScreeningJob>>(),
   /** By client id: the names its last screening looked at. */
   screenedNames: rowsOf<{ readonly clientId: string; readonly names: readonly IndexedScreeningName[] }>(),
@@ -117,9 +120,10 @@ export const enqueueJob = <Job>(
   job: Job,
   runAt: number,
   attempts = 0,
+  turn = runAt,
 ): void => {
   const number = nextNumber(tables, 'jobs');
-  queue.set(String(number), { number, runAt, job: frozenClone(job), attempts });
+  queue.set(String(number), { number, runAt, job: frozenClone(job), attempts, turn });
 };
 
 /** How a store reaches the tables: the committed ones outside a transaction, its own inside one. */

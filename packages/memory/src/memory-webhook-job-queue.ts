@@ -1,7 +1,7 @@
 import type { Clock, OnboardingKit, WebhookJobReport } from '@onboarding-kit/core';
 import type { WebhookJob, WebhookJobQueue } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
-import { dueOrder, enqueueJob, type TableAccess } from './memory-database.js';
+import { enqueueJob, type TableAccess } from './memory-database.js';
 
 /** Adds one job, due at `runAt`. */
 const enqueueWebhookJob = (access: TableAccess, job: WebhookJob, runAt: Date) =>
@@ -10,17 +10,24 @@ const enqueueWebhookJob = (access: TableAccess, job: WebhookJob, runAt: Date) =>
 /**
  * The webhook job queue in memory: jobs are rows of the memory tables, so they commit with the
  * command that enqueued them; they are due at their `runAt` on the kit's clock.
+ *
+ * Managers take turns, as on PostgreSQL (postgres-webhook-job-queue.ts): a round runs the due jobs
+ * by turn. A manager's events job takes the later of now and a second past its manager's last turn,
+ * so one manager's burst spreads a second apart while another manager's job takes now, ahead of all
+ * of the burst but what came before it; an attempt's job takes the instant it is due.
  */
 export const createMemoryWebhookJobQueue = (access: TableAccess, clock: Clock): WebhookJobQueue => ({
   enqueueEventDeliveries: (events) =>
     access.write((tables) => {
       const subscribed = new Set([...tables.webhookEndpoints.values()].map(({ managerId }) => managerId));
-      const eventIds = events.flatMap(({ managerId, event }) =>
-        subscribed.has(managerId) ? [event.id] : [],
-      );
-      const job: WebhookJob = { type: 'deliver-events', eventIds };
-      if (eventIds.length > 0) enqueueJob(tables, tables.webhookJobs, job, clock.now().getTime());
-      return ok(undefined);
+      const delivered = events.filter(({ managerId }) => subscribed.has(managerId));
+      const [first] = delivered;
+      if (first === undefined) return ok(undefined);
+      const now = clock.now().getTime();
+      const turn = Math.max(now, (tables.webhookTurns.get(first.managerId) ?? now - 1_000) + 1_000);
+      tables.webhookTurns.set(first.managerId, turn);
+      const job: WebhookJob = { type: 'deliver-events', eventIds: delivered.map(({ event }) => event.id) };
+      return ok(enqueueJob(tables, tables.webhookJobs, job, now, 0, turn));
     }),
   enqueueAttempt: (deliveryId, runAt) =>
     enqueueWebhookJob(access, { type: 'attempt-delivery', deliveryId }, runAt),
@@ -50,7 +57,7 @@ const MAX_PASSES = 100;
 /**
  * Runs every job due at the clock's now through `kit`, and those they make due now (what the
  * PostgreSQL job engine does with workers), `concurrency` at once. Each pass takes the due jobs
- * off the queue, soonest due first; a job that fails is put back a second later.
+ * off the queue in turn (ties in the order enqueued); a job that fails is put back a second later.
  */
 export const runDueWebhookJobs = async (
   kit: Pick<OnboardingKit, 'webhooks'>,
@@ -73,7 +80,7 @@ export const runDueWebhookJobs = async (
     access.write((tables) => {
       const due = [...tables.webhookJobs.values()]
         .filter(({ runAt }) => runAt <= clock.now().getTime())
-        .sort(dueOrder);
+        .sort((a, b) => a.turn - b.turn);
       for (const { number } of due) tables.webhookJobs.delete(String(number));
       return ok(due.map(({ job }) => job));
     });
