@@ -7,9 +7,16 @@
  * Korean names (the McCune-Reischauer-like spelling `hangulSyllable` gives Hangul, `normalize-name.ts`),
  * `gim jeong eun` → `kim jong un`, `park yong sik` → `pak yong sik`.
  *
- * Only a name that reads as Korean is read so (`koreanNameWords`): two to four words, the first or
- * the last a Korean family name, every other word one or two Korean syllables. No package of the
- * registry reads one romanization into another (they romanize Hangul, which `any-ascii` does).
+ * The reading is another reading of the name, screened and indexed beside the name as written
+ * (`koreanReading`), never in its place: `Dan Park`, `Dina Lee`, `Lim Boon Heng` read as Korean by
+ * their shape and are not. Only a name that reads as Korean is read so (`koreanNameWords`): two to
+ * four words, the first or the last a Korean family name, every other word one or two Korean
+ * syllables; and its given name only when the name shows it Korean (`KOREAN_GIVEN_NAME`): written
+ * in two words or with a hyphen (`Jeong-eun`, `Yong Sik`), or with Revised Romanization's `eo` or
+ * `eu`. Otherwise the family name alone is read (`Bak Yongsik` → `pak yongsik`): a given name of one
+ * word is as often another culture's (`Dina`, `Dan`, `Ben`), which voicing would make another's
+ * (`Tina`, `Tan`, `Pen`). No package of the registry reads one romanization into another (they
+ * romanize Hangul, which `any-ascii` does).
  */
 
 /**
@@ -123,10 +130,14 @@ const syllables = (word: string): number => {
   return read === null ? 0 : read[2] === undefined ? 1 : 2;
 };
 
+/** Revised Romanization's vowels, which no other romanization of Korean writes (`Jeong`, `Eun`). */
+const REVISED_ROMANIZATION_VOWEL = /eo|eu/;
+
 /**
  * The words of a name read as lists write Korean names, when the name reads as Korean (two to four
  * words, the first or the last a family name of `FAMILY_NAMES`, the others one or two syllables
- * each, three at most between them); otherwise the words as they are (the same array).
+ * each, three at most between them); otherwise the words as they are (the same array). The given
+ * name is read only when written in two words, or with `eo` or `eu`; else the family name alone.
  */
 export const koreanNameWords = (words: readonly string[]): readonly string[] => {
   if (words.length < 2 || words.length > 4) return words;
@@ -134,17 +145,27 @@ export const koreanNameWords = (words: readonly string[]): readonly string[] => 
   const last = words[words.length - 1] as string;
   const familyAt = FAMILY_NAMES.has(first) ? 0 : FAMILY_NAMES.has(last) ? words.length - 1 : -1;
   if (familyAt < 0) return words;
-  const read: string[] = [];
   let given = 0;
+  let korean = words.length > 2;
   for (let at = 0; at < words.length; at += 1) {
+    if (at === familyAt) continue;
     const word = words[at] as string;
-    const family = FAMILY_NAMES.get(word);
-    if (at !== familyAt) {
-      const count = syllables(word);
-      if (count === 0) return words;
-      given += count;
-    }
-    read.push(family ?? koreanWord(word));
+    const count = syllables(word);
+    if (count === 0) return words;
+    given += count;
+    if (REVISED_ROMANIZATION_VOWEL.test(word)) korean = true;
   }
-  return given <= 3 ? read : words;
+  if (given > 3) return words;
+  return words.map((word, at) =>
+    at === familyAt || korean ? (FAMILY_NAMES.get(word) ?? koreanWord(word)) : word,
+  );
+};
+
+/**
+ * The name's words (normalized) read as lists write Korean names (`koreanNameWords`), joined by a
+ * space, when the name reads as Korean and the reading is other words; undefined otherwise.
+ */
+export const koreanReading = (words: readonly string[]): string | undefined => {
+  const read = koreanNameWords(words);
+  return read === words || read.every((word, at) => word === words[at]) ? undefined : read.join(' ');
 };

@@ -1,7 +1,7 @@
 import anyAscii from 'any-ascii';
 import { foldConfusables, lookAlikeWord, oneForIReading } from './fold-confusables.js';
 import { FRENCH_MARK, frenchTransliterationReading } from './french-transliteration.js';
-import { isKoreanFamilyName, koreanNameWords } from './korean-romanization.js';
+import { isKoreanFamilyName, koreanReading } from './korean-romanization.js';
 import { letterSpacedReading } from './letter-spaced-reading.js';
 import { wadeGilesReading } from './wade-giles.js';
 
@@ -217,12 +217,18 @@ const joinedToNext: boolean[] = [];
  */
 const ALLAH_APART = /(?<=\p{Script=Arabic})\s+(?=[اٱ]لل[\u064B-\u0652\u0670]*ه(?!\p{L}))/gu;
 
-/** Whether a name may read as Korean (`koreanNameWords`), told without making an array: most names do not. */
-const mayBeKoreanName = (words: readonly WrittenWord[]): boolean =>
-  words.length >= 2 &&
-  words.length <= 4 &&
-  (isKoreanFamilyName((words[0] as WrittenWord).text) ||
-    isKoreanFamilyName((words[words.length - 1] as WrittenWord).text));
+/** Whether a name may read as Korean (`koreanReading`), told without normalizing it again: most names do not. */
+const mayBeKoreanName = (name: string): boolean => {
+  const words = name
+    .trim()
+    .toLowerCase()
+    .split(/[\s,-]+/u);
+  return (
+    words.length >= 2 &&
+    words.length <= 4 &&
+    (isKoreanFamilyName(words[0] as string) || isKoreanFamilyName(words[words.length - 1] as string))
+  );
+};
 
 /** `nameWords`, each with whether it was written in Latin letters. */
 export const writtenWords = (name: string): WrittenWord[] => {
@@ -255,16 +261,6 @@ export const writtenWords = (name: string): WrittenWord[] => {
     const word = words[at] as WrittenWord;
     const particle = particleOf(word.text, words[at + 1]?.text, joinedToNext[at] === true);
     if (particle !== word.text) words[at] = { ...word, text: particle };
-  }
-  // A Korean name, by whichever romanization, as lists write it (`Gim Jeong-eun` → `kim jong un`).
-  if (!mayBeKoreanName(words)) return words;
-  const texts = words.map((word) => word.text);
-  const korean = koreanNameWords(texts);
-  if (korean !== texts) {
-    for (let at = 0; at < words.length; at += 1) {
-      const word = words[at] as WrittenWord;
-      if (korean[at] !== word.text) words[at] = { ...word, text: korean[at] as string };
-    }
   }
   return words;
 };
@@ -316,7 +312,8 @@ export const initialsReading = (name: string): string | undefined => {
  * `lookAlikeReading`, and the first of the second; for a person's name also `initialsReading`
  * of each, and a French transliteration of Russian read the English way,
  * `frenchTransliterationReading`: `Vladimir Poutine` → `vladimir putin`, and a Chinese name in
- * Wade-Giles read in pinyin, `wadeGilesReading`: `Wang Chien-lin` → `wang jianlin`; a name written
+ * Wade-Giles read in pinyin, `wadeGilesReading`: `Wang Chien-lin` → `wang jianlin`; a Korean
+ * name as lists write Korean names, `koreanReading`: `Gim Jeong-eun` → `kim jong un`; a name written
  * letter by letter, `letterSpacedReading`; a digit 1 for an i, `oneForIReading`), each reading
  * other words.
  */
@@ -333,6 +330,7 @@ export const otherReadings = (name: string, person = true): string[] => {
     person ? wadeGilesReading(name) : undefined,
     letterSpacedReading(name),
     oneForIReading(name),
+    person && mayBeKoreanName(name) ? koreanReading(nameWords(name)) : undefined,
   ].filter((reading) => reading !== undefined);
   // Most names have no other reading: they are not normalized once more here.
   if (readings.length === 0) return [];

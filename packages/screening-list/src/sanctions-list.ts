@@ -1,6 +1,7 @@
 import type { ScreeningCountryEvidence, ScreeningExplanation } from '@onboarding-kit/core/adapter';
 import type { ResultAsync } from 'neverthrow';
 import { birthDateEvidence } from './birth-date-evidence.js';
+import { koreanReading } from './korean-romanization.js';
 import { foldLegalForms } from './legal-forms.js';
 import { createNameIndexBuilder, type NameIndex } from './name-index.js';
 import { explainName, type NamePairing, type NameScore, scoreName, type WeightedWord } from './name-score.js';
@@ -254,6 +255,8 @@ export const loadSanctionsList = (
   const builder = createNameIndexBuilder();
   const loaded: ListTarget[] = [];
   const namesOfTarget = new Map<string, number[]>();
+  /** The listed names added as a name's Korean reading: their text is the name's, their words are not. */
+  const koreanReadings = new Set<number>();
   const index = (target: ListTarget) => {
     const organization = schemasOf.organization.has(target.schema);
     if (!organization && !schemasOf.person.has(target.schema)) return;
@@ -262,8 +265,16 @@ export const loadSanctionsList = (
     const names: number[] = [];
     namesOfTarget.set(target.id, names);
     for (const name of new Set([target.name, ...target.aliases])) {
-      const id = builder.add(comparedWords(name, organization), at, organization, name);
+      const words = comparedWords(name, organization);
+      const id = builder.add(words, at, organization, name);
       if (id >= 0) names.push(id);
+      // A person's name that reads as Korean is also listed as lists write Korean names
+      // (`GIM Jeong-eun` as `kim jong un`), beside the name as written, under the same text.
+      const korean = organization ? undefined : koreanReading(words);
+      if (korean === undefined) continue;
+      const reading = builder.add(korean.split(' '), at, false, name);
+      names.push(reading);
+      koreanReadings.add(reading);
     }
   };
   return readTargetsCsv(input, index).map((size) => {
@@ -315,8 +326,10 @@ export const loadSanctionsList = (
         const listedTarget = names.targetOf(candidate);
         const listedText = names.textOf(candidate);
         const target = loaded[listedTarget] as ListTarget;
-        // The same text is the same words (an alias listed for many targets, a common name).
-        let scored = scoredNames.get(listedText);
+        // The same text is the same words (an alias listed for many targets, a common name), but
+        // for a name's Korean reading, which is listed under the name's text.
+        const textKey = koreanReadings.has(candidate) ? `${listedText}\u0000korean` : listedText;
+        let scored = scoredNames.get(textKey);
         if (scored === undefined) {
           scored = scoreName(words, names.wordsInto(candidate, listedWords));
           if (
@@ -325,7 +338,7 @@ export const loadSanctionsList = (
             names.sharedByOthers(candidate, scored.pairedListed, NAMESAKES) >= NAMESAKES
           )
             scored = scoreName(words, listedWords, true);
-          scoredNames.set(listedText, scored);
+          scoredNames.set(textKey, scored);
         }
         // A listed name in the screened one whole, each word the same or written another way
         // (`NEAR_EXACT_SCORE`), is a match however many words were added to it: each added word
@@ -357,10 +370,10 @@ export const loadSanctionsList = (
           matchedBy[listedTarget] === query ? matches[matchedAt[listedTarget] as number] : undefined;
         if (score < threshold || (known !== undefined && known.score >= score)) continue;
         explained ??= new Map();
-        let same = explained.get(listedText);
+        let same = explained.get(textKey);
         if (same === undefined) {
           same = { pairing: explainName(words, names.wordsInto(candidate, listedWords), scored.namesakes) };
-          explained.set(listedText, same);
+          explained.set(textKey, same);
         }
         let explanation: ScreeningExplanation;
         if (country === undefined && birthDate === undefined) {

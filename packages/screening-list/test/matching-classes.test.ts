@@ -370,6 +370,34 @@ describe('the classes of variation a screened name is found through', () => {
       expect(ids(screening.match(person(name))), name).not.toContain(id);
     }
   });
+  it('reads a name of another culture that has the shape of a Korean one as written, the Korean reading beside it', async () => {
+    async function* shaped(): AsyncGenerator<string> {
+      yield 'id,schema,name,aliases,birth_date,dataset\n';
+      yield 'tina-lee,Person,Tina LEE,,1970-03-01,Test\n';
+      yield 'tom-park,Person,Tom PARK,,1970-03-01,Test\n';
+      yield 'dan-park,Person,Dan PARK,,1970-03-01,Test\n';
+      yield 'gene-han,Person,Gene HAN,,1970-03-01,Test\n';
+      yield 'ben-lim,Person,Ben LIM,,1970-03-01,Test\n';
+      yield 'kim-tong-il,Person,KIM Tong Il,,1970-03-01,Test\n';
+      for await (const row of rows()) if (!row.startsWith('id,')) yield row.replace(/,([^,]*)\n$/, ',,$1\n');
+    }
+    const screening = (await loadSanctionsList(shaped()))._unsafeUnwrap();
+    const bornElsewhere = (name: string): ScreenedName => ({ kind: 'person', name, birthDate: '1990-06-01' });
+    // Read as Korean in place of the name as written, both sides were one name (Dina Lee and Tina
+    // LEE both `tina ri`, scored 100, which a birth date never lowers), and a slip made the listed
+    // name another (Dan Parke / Dan PARK: 22).
+    expect(ids(screening.match(bornElsewhere('Dina Lee')))).not.toContain('tina-lee');
+    expect(ids(screening.match(bornElsewhere('Dom Park')))).not.toContain('tom-park');
+    for (const [name, id] of [
+      ['Dan Parke', 'dan-park'],
+      ['Gene Hann', 'gene-han'],
+      ['Ben Lim Kok', 'ben-lim'],
+      // Revised Romanization's given name, in two words: read as Korean, voicing and all.
+      ['Gim Dong-il', 'kim-tong-il'],
+    ] as const) {
+      expect(ids(screening.match(person(name))), name).toContain(id);
+    }
+  });
   it('reads a French transliteration of a Russian name the English way: Poutine is Putin', async () => {
     async function* russian(): AsyncGenerator<string> {
       yield* rows();
