@@ -27,6 +27,12 @@ export type AuditLogContractFixture = Teardown & {
     forgeEntry(entryId: string, forged: Partial<AuditEntry> | null): Promise<void>;
     /** Makes the client one whose personal data was erased (DELETED and redacted), where the back end keeps clients. */
     markClientRedacted(clientId: string): Promise<void>;
+    /**
+     * Rechains the client's entries as the store chained them before documents digests (version 1,
+     * PostgreSQL's migration 0007: no documents digest, the hash over the documents as written),
+     * behind the log's back: the trail a database upgraded to migration 0027 holds.
+     */
+    rechainAsVersion1(clientId: string): Promise<void>;
   };
 };
 
@@ -142,9 +148,14 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
     it("redaction replaces the client's change values, keeps the rest of its entries, and no one else's", async () => {
       const { audit, unitOfWork, inspect } = await openFixture(setup);
       const client = randomUUID();
+      const key = randomUUID();
       const mine = [
         anEntry(client),
-        anEntry(client, { action: 'download-links-issued', changes: [], documents: ['k'] }),
+        anEntry(client, {
+          action: 'download-links-issued',
+          changes: [],
+          documents: [`${key}_passport_jane_doe.pdf`, 'no-uuid.pdf'],
+        }),
       ];
       const other = anEntry(randomUUID());
       await expectOk(audit.append([...mine, other]));
@@ -165,7 +176,8 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
             { path: 'profile["odd key"]', before: REDACTED_VALUE, after: REDACTED_VALUE },
           ],
         },
-        mine[1],
+        // The file names go, the document ids stay.
+        { ...mine[1], documents: [`${key}_[redacted]`, REDACTED_VALUE] },
       ];
       await inspect.markClientRedacted(client);
       await expectOk(unitOfWork.transaction((stores) => stores.audit.redactChanges(client)));
@@ -211,6 +223,7 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
       for (const { link } of trail) {
         expect(link.hash).toMatch(/^[0-9a-f]{64}$/);
         expect(link.changesDigest).toMatch(/^[0-9a-f]{64}$/);
+        expect(link.documentsDigest).toMatch(/^[0-9a-f]{64}$/);
         expect(link.changesSalt).not.toBeNull();
       }
       expect(firstAuditChainBreak(portableTextHashing, trail, false)).toBeNull();
@@ -297,6 +310,19 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
       });
       expect(await breakOf(reattributed.client)).toMatchObject({ sequence: 3, reason: 'ENTRY_ALTERED' });
 
+      // A file name is covered by its salted digest, the document's id by the hash.
+      for (const [document, forgedDocument] of [
+        ['a_passport.pdf', 'a_visa.pdf'],
+        ['a_passport.pdf', 'b_passport.pdf'],
+        ['a_passport.pdf', 'a_[redacted]'],
+      ]) {
+        const client = randomUUID();
+        const entries = [anEntry(client, { documents: [document as string] }), anEntry(client)];
+        await expectOk(audit.append(entries));
+        await inspect.forgeEntry(entries[0]?.id as string, { documents: [forgedDocument as string] });
+        expect(await breakOf(client)).toMatchObject({ sequence: 1, reason: 'ENTRY_ALTERED' });
+      }
+
       const backdated = await appendThree();
       await inspect.forgeEntry(backdated.entries[1]?.id as string, { at: '2020-01-01T00:00:00.000Z' });
       expect(await breakOf(backdated.client)).toMatchObject({ sequence: 2, reason: 'ENTRY_ALTERED' });
@@ -331,6 +357,65 @@ export const runAuditLogContract = ({ name, setup }: AuditLogContractOptions): v
       await expectOk(audit.append([anEntry(client, { action: 'redact', changes: [] })]));
       const last = await expectOk(audit.listForClient({ clientId: client, limit: 10 }));
       expect(firstAuditChainBreak(portableTextHashing, last, true)).toBeNull();
+    });
+
+    it("entries chained before documents digests and after verify in one client's chain, before and after redaction", async () => {
+      const { audit, inspect } = await openFixture(setup);
+      const client = randomUUID();
+      const [oldKey, newKey] = [randomUUID(), randomUUID()];
+      const trail = async () => expectOk(audit.listForClient({ clientId: client, limit: 10 }));
+      // Written before the upgrade (version 1): a create naming a document, a download of it.
+      await expectOk(
+        audit.append([
+          anEntry(client, { action: 'create', documents: [`${oldKey}_passport_jane_doe.pdf`] }),
+          anEntry(client, {
+            action: 'download-links-issued',
+            changes: [],
+            documents: [`${oldKey}_passport_jane_doe.pdf`],
+          }),
+        ]),
+      );
+      await inspect.rechainAsVersion1(client);
+      // After (version 2): a resubmission naming a new document, and its download.
+      await expectOk(
+        audit.append([
+          anEntry(client, { documents: [`${newKey}_visa_jane_doe.pdf`] }),
+          anEntry(client, {
+            action: 'download-links-issued',
+            changes: [],
+            documents: [`${newKey}_visa_jane_doe.pdf`],
+          }),
+        ]),
+      );
+      const before = await trail();
+      expect(before.map(({ link }) => link.documentsDigest === null)).toEqual([true, true, false, false]);
+      expect(firstAuditChainBreak(portableTextHashing, before, false)).toBeNull();
+
+      await inspect.markClientRedacted(client);
+      await expectOk(audit.redactChanges(client));
+      await expectOk(audit.redactChanges(client));
+      const after = await trail();
+      expect(firstAuditChainBreak(portableTextHashing, after, true)).toBeNull();
+      expect(after.map(({ link }) => link.hash)).toEqual(before.map(({ link }) => link.hash));
+      // Version 1 entries keep their documents (their hash covers them); version 2 lose the names.
+      expect(after.map(({ entry }) => entry.documents)).toEqual([
+        [`${oldKey}_passport_jane_doe.pdf`],
+        [`${oldKey}_passport_jane_doe.pdf`],
+        [`${newKey}_[redacted]`],
+        [`${newKey}_[redacted]`],
+      ]);
+      // The names cannot come back unseen, nor a version 1 entry's be replaced.
+      await inspect.forgeEntry(after[2]?.entry.id as string, { documents: [`${newKey}_visa_jane_doe.pdf`] });
+      expect(firstAuditChainBreak(portableTextHashing, await trail(), true)).toMatchObject({
+        sequence: 3,
+        reason: 'ENTRY_ALTERED',
+      });
+      await inspect.forgeEntry(after[2]?.entry.id as string, { documents: [`${newKey}_[redacted]`] });
+      await inspect.forgeEntry(after[0]?.entry.id as string, { documents: [`${oldKey}_[redacted]`] });
+      expect(firstAuditChainBreak(portableTextHashing, await trail(), true)).toMatchObject({
+        sequence: 1,
+        reason: 'ENTRY_ALTERED',
+      });
     });
 
     it("refuses an entry dated more than five minutes before its client's last one", async () => {

@@ -72,6 +72,44 @@ export const runDocumentIndexContract = ({ name, setup }: DocumentIndexContractO
       expect(await expectOk(fixture.documents.findIndexedKeys([unknown]))).toEqual([]);
     });
 
+    it("redaction replaces the file names of the client's documents, in key and filename, and no one else's", async () => {
+      const fixture = await openFixture(setup);
+      const managerId = randomUUID();
+      const [passport, statement] = await recordsFor(fixture, managerId, [
+        'passport_jane_doe.pdf',
+        'a_b.pdf',
+      ]);
+      const [kept] = await recordsFor(fixture, managerId, ['passport_jane_doe.pdf']);
+      if (passport === undefined || statement === undefined || kept === undefined) throw new Error('records');
+      const upload = randomUUID();
+      await expectOk(fixture.documents.insertMany([{ ...passport, upload }, statement, kept]));
+      await expectOk(fixture.documents.redactForClient(passport.clientId));
+      await expectOk(fixture.documents.redactForClient(passport.clientId));
+      const redacted = [passport, statement].map(
+        (record): DocumentRecord => ({
+          ...record,
+          key: `${record.key.slice(0, 36)}_[redacted]`,
+          filename: '[redacted]',
+        }),
+      );
+      const oldKeys = [passport.key, statement.key];
+      expect(await expectOk(fixture.documents.findIndexedKeys(oldKeys))).toEqual([]);
+      for (const key of oldKeys) expect(await fixture.inspect.readDocumentRecord(key)).toBeNull();
+      expect(
+        [
+          ...(await expectOk(
+            fixture.documents.findByKeys(
+              managerId,
+              redacted.map((r) => r.key),
+            ),
+          )),
+        ].sort(byKey),
+      ).toEqual([{ ...(redacted[0] as DocumentRecord), upload }, redacted[1] as DocumentRecord].sort(byKey));
+      expect(await fixture.inspect.readDocumentRecord(kept.key)).toEqual(kept);
+      // The upload it was made from still makes no second document.
+      await expectErr(fixture.documents.insertMany([{ ...kept, key: `${randomUUID()}_x.pdf`, upload }]));
+    });
+
     it('accepts an empty batch', async () => {
       const fixture = await openFixture(setup);
       await expectOk(fixture.documents.insertMany([]));

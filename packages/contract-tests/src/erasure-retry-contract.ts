@@ -252,10 +252,28 @@ export const runErasureRetryContract = ({ name, setup }: ErasureRetryContractOpt
       expect(await storageKeys()).toContain(word);
       (await kit.clients.delete(manager, created.id))._unsafeUnwrap();
 
-      (await kit.redaction.redact(erasingOfficer, created.id))._unsafeUnwrap();
+      const redacted = (await kit.redaction.redact(erasingOfficer, created.id))._unsafeUnwrap();
       expect((await storageKeys()).toLowerCase()).not.toContain(word.toLowerCase());
       const after = await dump();
       expect(digests.filter((digest) => after.includes(digest))).toEqual([]);
+      // Nor any row: the document index (filename and key), the `documents.promoted` event, the
+      // trail's `documents` (its create and download entries), in any case.
+      expect(after.toLowerCase()).not.toContain(word.toLowerCase());
+      // The document answers a download as any document gone, by its key as it was or as it is.
+      const redactedKey = `${documentKey.slice(0, documentKey.indexOf('_'))}_[redacted]`;
+      expect(after).toContain(redactedKey);
+      for (const key of [documentKey, redactedKey]) {
+        const refused = await kit.documents.requestDownloadBatch(manager, { filenames: [key] });
+        expect(refused._unsafeUnwrapErr()).toMatchObject({ type: 'DocumentNotFound', keys: [key] });
+      }
+      // Redacting again (a retry after a lost answer) changes nothing and records nothing more.
+      const trail = (await kit.audit.list(erasingOfficer, created.id, { limit: 100 }))._unsafeUnwrap();
+      expect((await kit.redaction.redact(erasingOfficer, created.id))._unsafeUnwrap()).toEqual(redacted);
+      expect((await kit.audit.list(erasingOfficer, created.id, { limit: 100 }))._unsafeUnwrap()).toEqual(
+        trail,
+      );
+      const verified = (await kit.audit.verify(erasingOfficer, created.id))._unsafeUnwrap();
+      expect(verified).toMatchObject({ verified: true, checkedEntries: trail.data.length });
       for (const [scope, key] of [
         [uploadScope, 'upload-1'],
         [downloadScope, 'download-1'],

@@ -83,6 +83,7 @@ export {
   AUDIT_BACKDATING_TOLERANCE_MS,
   type AuditChainBreak,
   type AuditChainLink,
+  auditEntryHash,
   type ChainedAuditEntry,
   firstAuditChainBreak,
   isBackdated,
@@ -164,7 +165,7 @@ export { screeningKeysOfWords, screeningNameKeys } from './domain/screening-name
 export { replaceDocumentReferences } from './domain/documents.js';
 export { newestFirst } from './domain/newest-first.js';
 export { isUuid } from './validation/parse-request.js';
-export { redactClient, redactClientEvent } from './domain/client-redaction.js';
+export { redactClient, redactClientEvent, redactedDocumentKey } from './domain/client-redaction.js';
 export { type SettledItem, settleBounded } from './results/bounded-concurrency.js';
 export { hasUnstorableCharacter, UNSTORABLE_TEXT_MESSAGE } from './validation/parse-request.js';
 export { isPublicUnicastAddress } from './validation/webhook-endpoint-url.js';

@@ -10,6 +10,7 @@ import {
 } from '@onboarding-kit/core';
 import type {
   IdGenerator,
+  AuditChainLink as Link,
   ScreeningProvider,
   WebhookAnswer,
   WebhookRequest,
@@ -202,14 +203,19 @@ const testingHelpers = ({
     ),
   /**
    * Rewrites a committed audit entry behind the log's back, as anyone with write access to a store
-   * could (its chain link stays as it was); `null` removes it. For tests of the chain's verification.
+   * could (its chain link stays as it was but for `link`); `null` removes it. For tests of the chain.
    */
-  forgeAuditEntry: async (entryId: string, forged: Partial<AuditEntry> | null): Promise<void> => {
+  forgeAuditEntry: async (entryId: string, forged: Partial<AuditEntry> | null, link?: Partial<Link>) => {
     const written = await access.write((tables) => {
       const row = tables.auditEntries.get(entryId);
       if (row === undefined) return err(new Error(`No audit entry ${entryId}`));
       if (forged === null) tables.auditEntries.delete(entryId);
-      else tables.auditEntries.set(entryId, { ...row, entry: { ...row.entry, ...forged } });
+      else
+        tables.auditEntries.set(entryId, {
+          ...row,
+          entry: { ...row.entry, ...forged },
+          link: { ...row.link, ...link },
+        });
       return ok(undefined);
     });
     if (written.isErr()) throw written.error;

@@ -5,6 +5,7 @@ import {
   nextAuditChainLink,
   type PositionedAuditEntry,
   REDACTED_VALUE,
+  redactedDocumentKey,
 } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
@@ -59,9 +60,13 @@ export const createMemoryAuditLog = (access: TableAccess): AuditLog => ({
           before: redacted(before),
           after: redacted(after),
         }));
+        // Version 1 (no documents digest): the hash covers the documents as written, they stay.
+        const { documentsDigest: v2 } = row.link;
+        const documents = v2 === null ? row.entry.documents : row.entry.documents.map(redactedDocumentKey);
+        const entry = { ...row.entry, changes, documents };
         tables.auditEntries.set(
-          row.entry.id,
-          frozenClone({ ...row, entry: { ...row.entry, changes }, link: { ...row.link, changesSalt: null } }),
+          entry.id,
+          frozenClone({ ...row, entry, link: { ...row.link, changesSalt: null } }),
         );
       }
       return ok(undefined);

@@ -1,4 +1,4 @@
-import type { DocumentIndex } from '@onboarding-kit/core/adapter';
+import { type DocumentIndex, REDACTED_VALUE, redactedDocumentKey } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
@@ -38,6 +38,17 @@ export const createMemoryDocumentIndex = (access: TableAccess): DocumentIndex =>
         else tables.uploadClaims.set(upload, { holder, expiresAt: expiresAt.getTime() });
       }
       return ok(refused);
+    }),
+  redactForClient: (clientId) =>
+    access.write((tables) => {
+      for (const document of [...tables.documents.values()]) {
+        if (document.clientId !== clientId) continue;
+        const key = redactedDocumentKey(document.key);
+        tables.documents.delete(document.key);
+        tables.documents.set(key, frozenClone({ ...document, key, filename: REDACTED_VALUE }));
+        if (document.upload !== undefined) tables.documentUploads.set(document.upload, key);
+      }
+      return ok(undefined);
     }),
   releaseUploads: (holder, uploads) =>
     access.write((tables) => {

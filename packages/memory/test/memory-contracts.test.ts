@@ -15,6 +15,7 @@ import {
   runWebhookEndpointStoreContract,
   runWebhookJobQueueContract,
 } from '@onboarding-kit/contract-tests';
+import { auditEntryHash, portableTextHashing } from '@onboarding-kit/core/adapter';
 import { expect } from 'vitest';
 import { createMemoryAdapters } from '../src/index.js';
 
@@ -167,6 +168,17 @@ runAuditLogContract({
         forgeEntry: async (entryId, forged) => adapters.testing.forgeAuditEntry(entryId, forged),
         // The memory log takes redaction's word for it: nothing to prepare.
         markClientRedacted: async () => {},
+        rechainAsVersion1: async (clientId) => {
+          let previousHash: string | null = null;
+          for (const { entry, link } of (
+            await adapters.audit.listForClient({ clientId, limit: 100 })
+          )._unsafeUnwrap()) {
+            const version1 = { ...link, previousHash, documentsDigest: null };
+            const hash = auditEntryHash(portableTextHashing, version1, entry);
+            await adapters.testing.forgeAuditEntry(entry.id, {}, { ...version1, hash });
+            previousHash = hash;
+          }
+        },
       },
     };
   },

@@ -17,8 +17,8 @@ const quotedRole = (role: string): string => `"${role.replaceAll('"', '""')}"`;
 /**
  * Grants `role` what serving the kit needs on a migrated schema, sent through `ownerPool` (the
  * tables' owner, who migrated them): reading and writing the kit's tables and its job engine's,
- * except the audit trail, which it may only read, append to and redact (UPDATE of `changes` and
- * `changes_salt` only, which the table's trigger narrows further) and its seals (read and
+ * except the audit trail, which it may only read, append to and redact (UPDATE of `changes`,
+ * `changes_salt` and `documents` only, which the table's trigger narrows further) and its seals (read and
  * append only), the status history and the
  * event log, which it may read, append to and redact (UPDATE of `reason`, of `body`; no DELETE),
  * the clients, which it never deletes, and the migrations' record, which it may only read. A role that does not own a table cannot disable its triggers (nor set
@@ -40,7 +40,7 @@ export const grantServingRole = (
     `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${tables.quotedSchema}, ${jobs} TO ${grantee}`,
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ${tables.migrations} FROM ${grantee}`,
     `REVOKE UPDATE, DELETE, TRUNCATE ON ${tables.auditEntries} FROM ${grantee}`,
-    `GRANT UPDATE (changes, changes_salt) ON ${tables.auditEntries} TO ${grantee}`,
+    `GRANT UPDATE (changes, changes_salt, documents) ON ${tables.auditEntries} TO ${grantee}`,
     `REVOKE UPDATE, DELETE, TRUNCATE ON ${tables.auditSeals} FROM ${grantee}`,
     // The record of what happened to a client, beside the trail: appended to, and rewritten only by
     // redaction (a history's reasons, an event's body). A client row is never deleted (a delete is a

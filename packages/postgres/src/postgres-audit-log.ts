@@ -44,18 +44,21 @@ const auditLogStatements = statementsPerSchema((tables) => ({
   list: preparedStatement(
     `SELECT e.sequence, e.id, e.client_id, e.action, e.actor_kind, e.actor_id, e.request_id,
        ${isoTimestampSql('e.at')} AS at, e.changes, e.documents, e.previous_hash, e.changes_salt,
-       e.changes_digest, e.hash, s.key_id AS seal_key_id, s.seal
+       e.changes_digest, e.documents_digest, e.hash, s.key_id AS seal_key_id, s.seal
      FROM ${tables.auditEntries} e LEFT JOIN ${tables.auditSeals} s ON s.entry_id = e.id
      WHERE e.client_id = $1 AND e.sequence > $2::bigint
      ORDER BY e.sequence LIMIT $3`,
   ),
   // The table lets an UPDATE of `changes` through only while this transaction says it is redacting,
   // for a redacted client, and only to the values and salt audit_changes_redacted leaves (migration
-  // 0007); the setting is turned off again right after, for the rest of the transaction.
+  // 0007), and the file names audit_documents_redacted leaves of a version 2 entry's documents
+  // (migration 0027); the setting is turned off again right after, for the rest of the transaction.
   redactingOn: "SELECT set_config('onboarding_kit.redacting', 'on', true)",
   redactingOff: "SELECT set_config('onboarding_kit.redacting', 'off', true)",
   redact: `UPDATE ${tables.auditEntries}
-    SET changes = ${tables.quotedSchema}.audit_changes_redacted(changes), changes_salt = NULL
+    SET changes = ${tables.quotedSchema}.audit_changes_redacted(changes), changes_salt = NULL,
+      documents = CASE WHEN documents_digest IS NULL THEN documents
+        ELSE ${tables.quotedSchema}.audit_documents_redacted(documents) END
     WHERE client_id = $1`,
 }));
 
@@ -73,6 +76,7 @@ type AuditEntryRow = {
   previous_hash: string | null;
   changes_salt: string | null;
   changes_digest: string;
+  documents_digest: string | null;
   hash: string;
   seal_key_id: string | null;
   seal: string | null;
@@ -137,6 +141,7 @@ export const createPostgresAuditLog = (db: SqlSession, tables: KitTables): Audit
             previousHash: row.previous_hash,
             changesSalt: row.changes_salt,
             changesDigest: row.changes_digest,
+            documentsDigest: row.documents_digest,
             hash: row.hash,
             seal:
               row.seal === null || row.seal_key_id === null

@@ -144,6 +144,17 @@ export const createPostgresDocumentIndex = (db: SqlSession, tables: KitTables): 
             unavailable,
           ),
 
+    // Keys and names through migration 0027's rule, the one core's redactedDocumentKey follows.
+    redactForClient: (clientId: string) =>
+      ResultAsync.fromPromise(
+        db.query(
+          `UPDATE ${tables.documents} SET key = ${tables.quotedSchema}.document_key_redacted(key), filename = '[redacted]'
+           WHERE client_id = $1`,
+          [clientId],
+        ),
+        unavailable,
+      ).map(() => undefined),
+
     releaseUploads: (holder: string, uploads: readonly string[]) =>
       uploads.length === 0
         ? okAsync(undefined)

@@ -231,6 +231,75 @@ describe('the audit trail against the role the kit serves as', () => {
     }
   });
 
+  it("the serving role cannot rewrite the file names of a live client's trail, and redaction replaces only theirs", async () => {
+    const started = await startAsServingRole({ jobRunner: false });
+    try {
+      const { kit, manager, client } = started;
+      const key = client.individualProfile?.idDocuments[0] as string;
+      expect(key).toMatch(/_passport\.pdf$/);
+      (await kit.documents.requestDownloadBatch(manager, { filenames: [key] }))._unsafeUnwrap();
+      const entries = `${database.schema}.audit_entries`;
+      const fn = (name: string) => `${database.schema}.${name}`;
+      /** `statement` as the serving role, in one transaction, as redaction sends it (the setting on) or not. */
+      const asServingRole = async (statement: string, redacting = true) => {
+        const connection = await servingPool.connect();
+        try {
+          await connection.query('BEGIN');
+          if (redacting) await connection.query("SELECT set_config('onboarding_kit.redacting', 'on', true)");
+          const result = await connection.query(statement, [client.id]);
+          await connection.query('COMMIT');
+          return `done: ${result.rowCount}`;
+        } catch (failure) {
+          await connection.query('ROLLBACK');
+          const { code, message } = failure as { code?: string; message?: string };
+          return `${code}: ${message}`;
+        } finally {
+          connection.release();
+        }
+      };
+      const appendOnly = '42501: audit entries are append-only: UPDATE refused';
+      // Exactly redaction's rewrite, of a live client: refused.
+      const redaction = `UPDATE ${entries} SET changes = ${fn('audit_changes_redacted')}(changes), changes_salt = NULL,
+        documents = ${fn('audit_documents_redacted')}(documents) WHERE client_id = $1`;
+      const otherNames = `UPDATE ${entries} SET changes = ${fn('audit_changes_redacted')}(changes), changes_salt = NULL,
+        documents = array_replace(documents, '${key.slice(0, 36)}_[redacted]', '${key.slice(0, 36)}_visa.pdf')
+        WHERE client_id = $1`;
+      expect(await asServingRole(redaction)).toBe(appendOnly);
+      expect(await asServingRole(`UPDATE ${entries} SET documents = '{}' WHERE client_id = $1`, false)).toBe(
+        appendOnly,
+      );
+      // The rule's version is the stored form, which the role cannot change.
+      expect(await asServingRole(`UPDATE ${entries} SET documents_digest = NULL WHERE client_id = $1`)).toBe(
+        '42501: permission denied for table audit_entries',
+      );
+      // Deleted, not redacted yet: still refused.
+      (await kit.clients.delete(manager, client.id))._unsafeUnwrap();
+      expect(await asServingRole(redaction)).toBe(appendOnly);
+      expect((await kit.redaction.redact(compliance, client.id))._unsafeUnwrap().redactedAt).not.toBeNull();
+      // Redacted: only exactly the redacted form passes (here a no-op, as a retried redaction).
+      expect(await asServingRole(otherNames)).toBe(appendOnly);
+      expect(await asServingRole(redaction)).toMatch(/^done: [1-9]/);
+      const trail = await database.ownerPool.query<{ documents: string[] }>(
+        `SELECT documents FROM ${entries} WHERE client_id = $1 ORDER BY sequence`,
+        [client.id],
+      );
+      expect(JSON.stringify(trail.rows)).not.toContain('passport');
+      // create (its keys are in its changes, redacted), download-links-issued, delete, redact.
+      expect(trail.rows.map((row) => row.documents)).toEqual([
+        [],
+        [`${key.slice(0, 36)}_[redacted]`],
+        [],
+        [],
+      ]);
+      expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
+        verified: true,
+        checkedEntries: 4,
+      });
+    } finally {
+      await started.close();
+    }
+  });
+
   it('with sealing keys, entries the serving role INSERTs itself chain but do not verify, and seals cannot be changed', async () => {
     const started = await startAsServingRole({
       auditSealing: { keys: { '2026-11': randomBytes(32).toString('hex') }, sealWith: '2026-11' },

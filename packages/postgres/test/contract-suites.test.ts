@@ -187,7 +187,8 @@ runAuditLogContract({
             await connection.query(
               `UPDATE ${database.tables.auditEntries}
                SET changes = coalesce($2::json, changes), actor_kind = coalesce($3, actor_kind),
-                 actor_id = coalesce($4, actor_id), at = coalesce($5::timestamptz, at)
+                 actor_id = coalesce($4, actor_id), at = coalesce($5::timestamptz, at),
+                 documents = coalesce($6::text[], documents)
                WHERE id = $1`,
               [
                 entryId,
@@ -195,8 +196,42 @@ runAuditLogContract({
                 forged.actor?.kind ?? null,
                 forged.actor?.id ?? null,
                 forged.at ?? null,
+                forged.documents ?? null,
               ],
             );
+          }
+          await connection.query('COMMIT');
+        } catch (failure) {
+          await connection.query('ROLLBACK');
+          throw failure;
+        } finally {
+          connection.release();
+        }
+      },
+      // As the trigger of migration 0007 chained them: no documents digest, the hash recomputed by
+      // the table's own function (which hashes a row without a digest as version 1).
+      rechainAsVersion1: async (clientId) => {
+        const connection = await database.ownerPool.connect();
+        const entries = database.tables.auditEntries;
+        try {
+          await connection.query('BEGIN');
+          await connection.query('SET LOCAL session_replication_role = replica');
+          const rows = await connection.query<{ id: string }>(
+            `SELECT id FROM ${entries} WHERE client_id = $1 ORDER BY sequence`,
+            [clientId],
+          );
+          let previousHash: string | null = null;
+          for (const { id } of rows.rows) {
+            await connection.query(
+              `UPDATE ${entries} SET previous_hash = $2, documents_digest = NULL WHERE id = $1`,
+              [id, previousHash],
+            );
+            const rehashed = await connection.query<{ hash: string }>(
+              `UPDATE ${entries} AS e SET hash = ${database.tables.quotedSchema}.audit_entry_hash(e)
+               WHERE id = $1 RETURNING hash`,
+              [id],
+            );
+            previousHash = rehashed.rows[0]?.hash ?? null;
           }
           await connection.query('COMMIT');
         } catch (failure) {

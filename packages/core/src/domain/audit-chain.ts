@@ -1,6 +1,6 @@
 import type { AuditChainBreakReason, AuditChange, AuditEntry } from '../schemas/audit.js';
 import type { AuditSeal, AuditSealer } from './audit-seal.js';
-import { REDACTED_VALUE } from './client-redaction.js';
+import { REDACTED_VALUE, redactedDocumentKey } from './client-redaction.js';
 
 /** SHA-256 of UTF-8 text as hex (the kit's `TextHashing` port fits). */
 type TextHashing = { sha256Hex(text: string): string };
@@ -19,7 +19,13 @@ export type AuditChainLink = {
   readonly changesSalt: string | null;
   /** SHA-256 of the salt and the changes as written: kept through redaction, so the chain still checks. */
   readonly changesDigest: string;
-  /** SHA-256 of everything else of the entry, the digest and the link before it. */
+  /**
+   * SHA-256 of the same salt and the documents as written (`auditDocumentsDigest`), kept through
+   * redaction, which may then replace their file names. Null for an entry chained before migration
+   * 0027 (version 1): its hash covers the documents as written, so they are never redacted.
+   */
+  readonly documentsDigest: string | null;
+  /** SHA-256 of everything else of the entry, the digests and the link before it. */
   readonly hash: string;
   /** The host's HMAC of `hash` (`AuditSealer`), made as the entry was appended; null without one. */
   readonly seal: AuditSeal | null;
@@ -42,13 +48,23 @@ export const auditChangesDigest = (
   changes: readonly AuditChange[],
 ): string => hashing.sha256Hex(`${salt}\n${JSON.stringify(changes)}`);
 
+/** The text the documents digest covers: the salt, a newline, the documents' JSON as written. */
+export const auditDocumentsDigest = (
+  hashing: TextHashing,
+  salt: string,
+  documents: readonly string[],
+): string => hashing.sha256Hex(`${salt}\n${JSON.stringify(documents)}`);
+
 /**
  * The entry's hash: SHA-256 of a JSON array of the link before it, its sequence, its fields but
- * `changes`, and the changes digest. PostgreSQL builds the same text (migration 0007).
+ * `changes`, and the changes digest. Version 2 (a documents digest, migration 0027) hashes the
+ * documents as redaction leaves them (`redactedDocumentKey`: their ids, which stay) and their
+ * digest in their place; version 1 (migration 0007) the documents as written. PostgreSQL builds
+ * the same texts.
  */
 export const auditEntryHash = (
   hashing: TextHashing,
-  link: Pick<AuditChainLink, 'previousHash' | 'sequence' | 'changesDigest'>,
+  link: Pick<AuditChainLink, 'previousHash' | 'sequence' | 'changesDigest' | 'documentsDigest'>,
   entry: AuditEntry,
 ): string =>
   hashing.sha256Hex(
@@ -62,7 +78,9 @@ export const auditEntryHash = (
       entry.actor.id,
       entry.requestId,
       entry.at,
-      entry.documents,
+      ...(link.documentsDigest === null
+        ? [entry.documents]
+        : [entry.documents.map(redactedDocumentKey), link.documentsDigest]),
       link.changesDigest,
     ]),
   );
@@ -76,10 +94,12 @@ export const nextAuditChainLink = (
   sealer?: AuditSealer,
 ): AuditChainLink => {
   const changesDigest = auditChangesDigest(hashing, salt, entry.changes);
+  const documentsDigest = auditDocumentsDigest(hashing, salt, entry.documents);
   const sequence = (previous?.sequence ?? 0) + 1;
   const previousHash = previous?.hash ?? null;
-  const hash = auditEntryHash(hashing, { previousHash, sequence, changesDigest }, entry);
-  return { sequence, previousHash, changesSalt: salt, changesDigest, hash, seal: sealer?.(hash) ?? null };
+  const hash = auditEntryHash(hashing, { previousHash, sequence, changesDigest, documentsDigest }, entry);
+  const seal = sealer?.(hash) ?? null;
+  return { sequence, previousHash, changesSalt: salt, changesDigest, documentsDigest, hash, seal };
 };
 
 /** Whether an entry dated `at` may follow one dated `previousAt` in a trail. */
@@ -92,6 +112,10 @@ const isRedactedForm = (changes: readonly AuditChange[]): boolean =>
     ({ before, after }) =>
       (before === null || before === REDACTED_VALUE) && (after === null || after === REDACTED_VALUE),
   );
+
+/** What redaction leaves of documents: each key's file name replaced (`redactedDocumentKey`). */
+const isRedactedDocuments = (documents: readonly string[]): boolean =>
+  documents.every((key) => key === redactedDocumentKey(key));
 
 /** An entry as read back, with its link. */
 export type ChainedAuditEntry = { readonly entry: AuditEntry; readonly link: AuditChainLink };
@@ -119,6 +143,14 @@ export const checkAuditChainLink = (
     return broken('CHAIN_BROKEN');
   }
   if (auditEntryHash(hashing, link, entry) !== link.hash) return broken('ENTRY_ALTERED');
+  // A version 1 entry's documents are covered by its hash; a version 2 entry's file names by their
+  // salted digest, or, once redaction erased the salt, by being redacted.
+  const documentsHold =
+    link.documentsDigest === null ||
+    (link.changesSalt === null
+      ? isRedactedDocuments(entry.documents)
+      : auditDocumentsDigest(hashing, link.changesSalt, entry.documents) === link.documentsDigest);
+  if (!documentsHold) return broken('ENTRY_ALTERED');
   const changesHold =
     link.changesSalt === null
       ? clientRedacted && isRedactedForm(entry.changes)

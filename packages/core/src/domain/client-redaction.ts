@@ -26,13 +26,24 @@ export const redactClient = <C extends Omit<Client, 'requirements'>>(client: C, 
 });
 
 /**
+ * A document key (`<uuid>_<filename>`) without its file name: `<uuid>_[redacted]`, the id kept (a key
+ * with no `_` becomes `[redacted]`). Idempotent. PostgreSQL's `document_key_redacted` (migration
+ * 0027) is the same rule.
+ */
+export const redactedDocumentKey = (key: string): string => {
+  const cut = key.indexOf('_');
+  return cut < 0 ? REDACTED_VALUE : `${key.slice(0, cut)}_${REDACTED_VALUE}`;
+};
+
+/**
  * An event of the client as redaction leaves it: a state event keeps the client's id, type, status
- * and timestamps of that moment; the document keys of `documents.promoted` are ids and stay.
+ * and timestamps of that moment; `documents.promoted` keeps its document keys without their file
+ * names (`redactedDocumentKey`), as the document index keeps them.
  */
 export const redactClientEvent = (event: ClientEvent, redactedAt: string): ClientEvent => {
   switch (event.type) {
     case 'documents.promoted':
-      return event;
+      return { ...event, data: { ...event.data, documents: event.data.documents.map(redactedDocumentKey) } };
     case 'client.screening_hit_resolved':
       return { ...event, data: { ...event.data, client: redactClient(event.data.client, redactedAt) } };
     default:

@@ -44,9 +44,11 @@ export interface AuditLog {
   listForClient(query: AuditLogQuery): ResultAsync<PositionedAuditEntry[], StorageUnavailable>;
   /**
    * Replaces every `before` and `after` of the client's entries that is not null by
-   * `REDACTED_VALUE` (paths, ids, actions, actors, request ids, times and documents stay) and
-   * erases the salt of their changes digests (the digests and hashes stay, so the chain still
-   * checks). Idempotent. For the redaction of a deleted client (decisions §11); nothing else calls it.
+   * `REDACTED_VALUE`, and the file name of each document key of the entries chained with a
+   * documents digest by it (`redactedDocumentKey`; entries chained before, version 1, keep their
+   * documents, which their hash covers), and erases the salt of their digests (paths, ids,
+   * actions, actors, request ids, times, the digests and hashes stay, so the chain still checks).
+   * Idempotent. For the redaction of a deleted client (decisions §11); nothing else calls it.
    */
   redactChanges(clientId: string): ResultAsync<void, StorageUnavailable>;
 }

@@ -39,4 +39,11 @@ export interface DocumentIndex {
   claimUploads(claim: UploadClaim): ResultAsync<string[], StorageUnavailable>;
   /** Drops the claims `holder` holds among `uploads` (its command failed): they are free again at once. */
   releaseUploads(holder: string, uploads: readonly string[]): ResultAsync<void, StorageUnavailable>;
+  /**
+   * Replaces the file name of each of the client's documents, in its `filename` (by
+   * `REDACTED_VALUE`) and in its key (`redactedDocumentKey`: `<uuid>_[redacted]`); its other
+   * fields, the upload it was made from included, stay. Idempotent. For the redaction of a deleted
+   * client, after its documents were deleted from storage (decisions §11); nothing else calls it.
+   */
+  redactForClient(clientId: string): ResultAsync<void, StorageUnavailable>;
 }

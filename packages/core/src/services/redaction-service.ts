@@ -136,6 +136,7 @@ export const createRedactionService = (ctx: KitContext): RedactionService => {
                                 ),
                               ),
                         )
+                        .andThen(() => tx.documents.redactForClient(clientId))
                         .andThen(() => tx.audit.redactChanges(clientId))
                         .andThen(() =>
                           tx.idempotencyRecords.rewriteForClient(
