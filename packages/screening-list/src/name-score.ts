@@ -337,12 +337,35 @@ const pairNames = (
   // give (`V. V. Putin` / `Vladimir PUTIN`: the father's initial a Russian writes after the given
   // name's); against a listed name with a middle name, an initial more is another name.
   let subjectInitialsLeft = 0;
+  let initialsLeft = 0;
+  let initialsLeftWeight = 0;
   for (let at = 0; at < subject.length; at += 1) {
     if (subjectUsed[at] === 1) continue;
     const word = subject[at] as WeightedWord;
-    subjectLeft += leftOverWeight(word);
+    const weight = leftOverWeight(word);
+    subjectLeft += weight;
     subjectAllUsed = false;
     subjectInitialsLeft += word.forms.text.length === 1 ? 1 : 2;
+    if (word.forms.text.length === 1) {
+      initialsLeft += 1;
+      initialsLeftWeight += weight;
+    }
+  }
+  // Initials left over past the one a listed name may leave out (the patronymic's), by a client who
+  // gives the listed given names by initials too (`V. A. B. Putin` / `PUTIN Vladimir`): each stands
+  // for a given name the listed person does not have, and weighs as one (the listed given name an
+  // initial was paired with), not as the rarity of a letter, which made three initials one point
+  // less than two (79.9, a match on a list where the paired words weigh a little more).
+  if (initialsLeft >= 2) {
+    let givenNameWeight = 0;
+    for (let at = 0; at < chosenCount; at += 1) {
+      const pair = chosen[at] as Pair;
+      if (pair.similarity.kind === 'INITIAL' && pair.weight > givenNameWeight) givenNameWeight = pair.weight;
+    }
+    if (givenNameWeight > 0) {
+      const perInitial = initialsLeftWeight / initialsLeft;
+      subjectLeft += (initialsLeft - 1) * Math.max(0, givenNameWeight - perInitial);
+    }
   }
   let listedTotal = pairedWeight;
   let listedAllUsed = true;

@@ -191,6 +191,36 @@ describe('the classes of variation a screened name is found through', () => {
       expect(ids(screening.match(person(name))), name).not.toContain('putin-2');
     }
   });
+  it('reads initials left over past a patronymic as given names the listed person does not have: V. A. B. Putin', async () => {
+    // Vladimir a common given name on the list, Putin a rare family name, as on a real list: each
+    // initial left over weighed as a rare letter, and V. A. B. Putin scored 85 against PUTIN
+    // Vladimir (V. V. Putin 86), and V. A. B. Orlov 80 against Boris ORLOV (b for Boris).
+    async function* commonGivenName(): AsyncGenerator<string> {
+      yield* rows();
+      yield 'putin-2,Person,PUTIN Vladimir,,Test\n';
+      yield 'putin-3,Person,PUTIN Vladimir Vladimirovich,,Test\n';
+      yield 'orlov-2,Person,Boris ORLOV,,Test\n';
+      for (let i = 0; i < 300; i += 1)
+        yield `vladimir-${i},Person,Vladimir ${'KLMNOPRST'.charAt(i % 9)}${'aeiou'.charAt(i % 5)}${'bdgkmnprstvz'.charAt(i % 12)}ov ${'Ivanov Orlov Popov Belov Volkov'.split(' ')[i % 5]},,Background\n`;
+    }
+    const screening = (await loadSanctionsList(commonGivenName()))._unsafeUnwrap();
+    // One initial more, a patronymic's, is the listed name written with initials; two more are not.
+    for (const [name, id] of [
+      ['V. V. Putin', 'putin-2'],
+      ['V. V. Putin', 'putin-3'],
+      ['V. A. Putin', 'putin-2'],
+    ] as const) {
+      expect(ids(screening.match(person(name))), `${name} / ${id}`).toContain(id);
+    }
+    for (const [name, id] of [
+      ['V. A. B. Putin', 'putin-2'],
+      ['V. A. B. Putin', 'putin-3'],
+      ['Putin V. A. B.', 'putin-2'],
+      ['V. A. B. Orlov', 'orlov-2'],
+    ] as const) {
+      expect(ids(screening.match(person(name))), `${name} / ${id}`).not.toContain(id);
+    }
+  });
   it('reads initials written together, with dots and no space, as initials: Putin V.V., Иванов С.Б.', async () => {
     const screening = await list();
     // The dots that join an abbreviation's letters (`S.A.`) read `V.V.` as one word `vv`: no match.
