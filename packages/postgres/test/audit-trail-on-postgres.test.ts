@@ -292,6 +292,84 @@ describe('the audit trail on PostgreSQL', () => {
     });
   });
 
+  it("migration 0027: a trail's entries chained before it and after it verify together, before and after redaction", async () => {
+    const pool = new pg.Pool({ connectionString: database.ownerConnectionString, max: 2 });
+    const schema = newSchemaName();
+    const shipped = fileURLToPath(new URL('../migrations/', import.meta.url));
+    const directory = await mkdtemp(join(tmpdir(), 'kit-migrations-'));
+    try {
+      const files = (await readdir(shipped)).filter((file) => file.endsWith('.sql')).sort();
+      for (const file of files.filter((name) => name < '0027')) {
+        await copyFile(join(shipped, file), join(directory, file));
+      }
+      await migrate(pool, { schema, migrationsDirectory: directory });
+      const client = randomUUID();
+      const [oldKey, newKey] = [`${randomUUID()}_passport_jane.pdf`, `${randomUUID()}_visa_jane.pdf`];
+      await pool.query(
+        `INSERT INTO "${schema}".clients (id, manager_id, client_type, status, created_at, updated_at)
+         VALUES ($1, 'm-1', 'INDIVIDUAL', 'ONBOARDING_UNDER_REVIEW', now(), now())`,
+        [client],
+      );
+      // Chained by migration 0007's trigger (version 1).
+      for (const [action, changes] of [
+        ['create', [{ path: 'profile.idDocuments[0]', before: null, after: oldKey }]],
+        ['download-links-issued', []],
+      ] as const) {
+        await pool.query(
+          `INSERT INTO "${schema}".audit_entries (id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)
+           VALUES ($1, $2, $3, 'manager', 'm-1', NULL, '2030-01-01T00:00:00.000Z', $4, $5)`,
+          [randomUUID(), client, action, JSON.stringify(changes), action === 'create' ? [] : [oldKey]],
+        );
+      }
+      for (const file of files) await copyFile(join(shipped, file), join(directory, file));
+      expect(
+        (await migrate(pool, { schema, migrationsDirectory: directory }))._unsafeUnwrap().applied,
+      ).toEqual(files.filter((name) => name >= '0027'));
+      const { audit } = createPostgresAdapters({ pool, schema });
+      const entry = (action: 'download-links-issued' | 'delete', documents: string[]) => ({
+        id: randomUUID(),
+        clientId: client,
+        action,
+        actor: { kind: 'manager' as const, id: 'm-1' },
+        requestId: null,
+        at: '2030-01-02T00:00:00.000Z',
+        changes: [],
+        documents,
+      });
+      (
+        await audit.append([entry('download-links-issued', [newKey, oldKey]), entry('delete', [])])
+      )._unsafeUnwrap();
+      const trail = async () => (await audit.listForClient({ clientId: client, limit: 10 }))._unsafeUnwrap();
+      const before = await trail();
+      expect(before.map(({ link }) => link.documentsDigest !== null)).toEqual([false, false, true, true]);
+      expect(firstAuditChainBreak(portableTextHashing, before, false)).toBeNull();
+
+      await pool.query(
+        `UPDATE "${schema}".clients SET status = 'DELETED', deleted_at = now(), redacted_at = now() WHERE id = $1`,
+        [client],
+      );
+      (await audit.redactChanges(client))._unsafeUnwrap();
+      const after = await trail();
+      expect(firstAuditChainBreak(portableTextHashing, after, true)).toBeNull();
+      expect(after.map(({ link }) => link.hash)).toEqual(before.map(({ link }) => link.hash));
+      expect(after.map(({ entry: { documents } }) => documents)).toEqual([
+        [],
+        [oldKey],
+        [`${newKey.slice(0, 36)}_[redacted]`, `${oldKey.slice(0, 36)}_[redacted]`],
+        [],
+      ]);
+      expect(after[0]?.entry.changes).toEqual([
+        { path: 'profile.idDocuments[0]', before: null, after: '[redacted]' },
+      ]);
+    } finally {
+      await pool.query(
+        `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`,
+      );
+      await pool.end();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
   it('migration 0007 chains the trails written before it', async () => {
     const pool = new pg.Pool({ connectionString: database.ownerConnectionString, max: 2 });
     const schema = newSchemaName();
