@@ -19,7 +19,8 @@
  *   schema BENCH_PG_SCHEMA (migrated by the parent). No job runner: no webhook endpoint exists.
  * pg-handwritten: the hand-written Express + pg route of examples/demo/bench-support on the same
  *   database and schema.
- * Both PostgreSQL kinds use a pool of BENCH_PG_POOL connections (default 8).
+ * Both PostgreSQL kinds use a pool of BENCH_PG_POOL connections (default 8), whose clients pipeline
+ * (node-postgres's `pipeline: true`) unless BENCH_PG_PIPELINE=0.
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -135,7 +136,12 @@ const startBaseline = async () => {
 const postgresPool = () => {
   const url = process.env.BENCH_DATABASE_URL;
   if (url === undefined) throw new Error('BENCH_DATABASE_URL is not set');
-  return createPool(url, Number(process.env.BENCH_PG_POOL ?? 8));
+  // Both PostgreSQL kinds get the same pool: clients that pipeline unless BENCH_PG_PIPELINE=0. The
+  // hand-written route awaits each statement, so pipelining changes nothing on its side; the kit's
+  // transactions send together what they ask for together (docs/decisions.md, "PostgreSQL write path").
+  return createPool(url, Number(process.env.BENCH_PG_POOL ?? 8), {
+    pipeline: process.env.BENCH_PG_PIPELINE !== '0',
+  });
 };
 const postgresSchema = process.env.BENCH_PG_SCHEMA ?? 'bench_http';
 

@@ -7,7 +7,7 @@ import {
   type UnitOfWork,
 } from '@onboarding-kit/core/adapter';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { KitTables } from './kit-tables.js';
 import { createPostgresAuditLog } from './postgres-audit-log.js';
 import { createPostgresClientRepository } from './postgres-client-repository.js';
@@ -145,33 +145,84 @@ type OpenTransaction = {
   rollback(): Promise<void>;
 };
 
-/** A transaction opened at its first statement, on a connection held until it ends. */
+/**
+ * A transaction opened at its first statement, on a connection held until it ends. Its statements
+ * go one after the other: each waits for the answer of the one before, unless the host's pool makes
+ * clients that pipeline (node-postgres's `pipeline: true`). Then BEGIN and every statement the work
+ * has already asked for are sent at once, behind those in flight, and PostgreSQL runs them in that
+ * order: the work waits only where it reads an answer (docs/decisions.md, "PostgreSQL write path").
+ * A statement that fails aborts the transaction, so those sent behind it fail too; the work reports
+ * the first failure it reads, in the order it asked.
+ */
 const openTransaction = (pool: Pool): OpenTransaction => {
   let held: CheckedOutClient | undefined;
   let ended = false;
-  // The statements of one transaction go one after the other (the work may start two at once).
+  const pipelined = pool.options.pipeline === true;
+  /** Settles when the next step may go to the driver: the one before it answered (or, pipelined, sent). */
   let queue: Promise<unknown> = Promise.resolve();
-  const inTurn = <R>(step: () => Promise<R>): Promise<R> => {
-    // After the previous step whether it succeeded or failed (its own caller hears which): one
-    // promise a statement, not a second one only to swallow the previous step's failure.
-    const turn = queue.then(step, step);
-    queue = turn;
-    return turn;
-  };
+  /** Pipelined steps whose turn has not come or not ended. */
+  let waiting = 0;
+  /** Why BEGIN failed, when it was sent without waiting for its answer. */
+  let beginFailure: { readonly cause: unknown } | undefined;
 
-  /** The transaction's connection, BEGIN sent. */
-  const begin = async (): Promise<CheckedOutClient['client']> => {
+  /** The transaction's connection, BEGIN sent (and answered, unless it pipelines). */
+  const begin = async (): Promise<PoolClient> => {
     if (held === undefined) {
       const checkedOut = await checkOut(pool);
-      try {
-        await checkedOut.client.query('BEGIN');
-      } catch (failure) {
-        checkedOut.release(failure);
-        throw failure;
+      if (checkedOut.client.pipeline) {
+        // It fails only with its connection, which fails every statement behind it as well.
+        checkedOut.client.query('BEGIN').catch((cause: unknown) => {
+          beginFailure = { cause };
+        });
+      } else {
+        try {
+          await checkedOut.client.query('BEGIN');
+        } catch (failure) {
+          checkedOut.release(failure);
+          throw failure;
+        }
       }
       held = checkedOut;
     }
     return held.client;
+  };
+
+  /**
+   * Runs `step` on the transaction's connection once the steps asked for before it let it. Pipelined,
+   * a statement (`whole` false) lets the next one go once it is sent; several statements in one step
+   * (`atomically`) hold the turn until they are answered.
+   */
+  const inTurn = <R>(step: (client: PoolClient) => Promise<R>, whole: boolean): Promise<R> => {
+    if (!pipelined) {
+      // After the previous step whether it succeeded or failed (its own caller hears which): one
+      // promise a statement, not a second one only to swallow the previous step's failure.
+      const run = () => (held === undefined ? begin().then(step) : step(held.client));
+      const turn = queue.then(run, run);
+      queue = turn;
+      return turn;
+    }
+    // Nothing asked for before it still waits: sent at once, behind what is in flight.
+    if (held !== undefined && waiting === 0 && !whole) return step(held.client);
+    waiting += 1;
+    const previous = queue;
+    let endTurn = () => {};
+    queue = new Promise<void>((resolve) => {
+      endTurn = () => {
+        waiting -= 1;
+        resolve();
+      };
+    });
+    const run = async (): Promise<R> => {
+      let answer: Promise<R>;
+      try {
+        answer = step(await begin());
+        if (whole) await answer.catch(() => undefined);
+      } finally {
+        endTurn();
+      }
+      return answer;
+    };
+    return previous.then(run, run);
   };
 
   const afterTheEnd = () =>
@@ -180,15 +231,27 @@ const openTransaction = (pool: Pool): OpenTransaction => {
   const session: SqlSession = {
     query: (statement, values) => {
       if (ended) return Promise.reject(afterTheEnd());
-      const send = (client: CheckedOutClient['client']) =>
-        typeof statement === 'string' ? client.query(statement, values) : client.query(statement);
-      // Every statement after the first finds the connection held: sent without waiting for `begin`.
-      return inTurn(() => (held === undefined ? begin().then(send) : send(held.client)));
+      return inTurn(
+        (client) =>
+          typeof statement === 'string' ? client.query(statement, values) : client.query(statement),
+        false,
+      );
     },
     atomically: (statements) => {
       if (ended) return Promise.reject(afterTheEnd());
-      return inTurn(async () => statements(await begin()));
+      return inTurn(statements, true);
     },
+  };
+
+  /**
+   * Runs `end` (COMMIT, ROLLBACK) after every step asked for before it: once they are answered, or on
+   * a connection that pipelines once they are sent. PostgreSQL answers its COMMIT after theirs, and
+   * with ROLLBACK when one of them failed.
+   */
+  const afterEveryStep = <R>(end: () => Promise<R>): Promise<R> => {
+    const turn = queue.then(end, end);
+    queue = turn;
+    return turn;
   };
 
   const releaseHeld = async () => {
@@ -200,11 +263,15 @@ const openTransaction = (pool: Pool): OpenTransaction => {
   return {
     session,
     commit: () =>
-      inTurn(async (): Promise<Result<void, TransactionFailure>> => {
+      afterEveryStep(async (): Promise<Result<void, TransactionFailure>> => {
         ended = true;
         const checkedOut = held;
         // No statement was sent: there is nothing to commit.
         if (checkedOut === undefined) return ok(undefined);
+        if (beginFailure !== undefined) {
+          await releaseHeld();
+          return err(unavailable(beginFailure.cause));
+        }
         let committed: { command: string };
         try {
           committed = await checkedOut.client.query('COMMIT');
@@ -222,7 +289,7 @@ const openTransaction = (pool: Pool): OpenTransaction => {
           : err(unavailable(new Error('the transaction was aborted by a failed statement: rolled back')));
       }),
     rollback: () =>
-      inTurn(async () => {
+      afterEveryStep(async () => {
         ended = true;
         await releaseHeld();
       }),

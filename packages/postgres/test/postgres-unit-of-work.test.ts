@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { creationEntryFor, documentRecordFixture, storedClientFixture } from '@onboarding-kit/contract-tests';
 import type { ClientEvent } from '@onboarding-kit/core';
 import type { IdempotencyClaimRef, LoggedEvent, StoredClient } from '@onboarding-kit/core/adapter';
-import { okAsync } from 'neverthrow';
+import { okAsync, ResultAsync } from 'neverthrow';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpLatencyProxy, type TcpLatencyProxy } from '../../../test-support/tcp-latency-proxy.js';
+import { createPostgresAdapters, type PostgresAdapters } from '../src/index.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { rawSqlInspector } from './raw-sql-inspector.js';
 
@@ -197,5 +200,148 @@ describe('the PostgreSQL unit of work', () => {
     const result = (await late?.()) as { isErr(): boolean };
     expect(result.isErr()).toBe(true);
     expect(await rawSqlInspector(database.pool, database.tables).readClient(lateClient.id)).toBeNull();
+  });
+});
+
+/**
+ * On a pool whose clients pipeline (node-postgres's `pipeline: true`), what the work asks for at once
+ * goes in one round trip behind BEGIN; the same rows are kept, and nothing when one fails. Round
+ * trips are counted on the wire by a proxy that adds no delay.
+ */
+describe('the PostgreSQL unit of work on clients that pipeline', () => {
+  let proxy: TcpLatencyProxy;
+  let pool: pg.Pool;
+  let adapters: PostgresAdapters;
+  beforeAll(async () => {
+    const url = new URL(database.connectionString);
+    proxy = await startTcpLatencyProxy({ host: url.hostname, port: Number(url.port) });
+    pool = new pg.Pool({
+      connectionString: proxy.through(database.connectionString),
+      max: 2,
+      pipeline: true,
+    });
+    adapters = createPostgresAdapters({ pool, schema: database.schema });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await proxy?.close();
+  });
+
+  /** The round trips `work` takes, on a connection already open. */
+  const roundTripsOf = async <T>(work: () => PromiseLike<T>): Promise<{ outcome: T; roundTrips: number }> => {
+    await pool.query('SELECT 1');
+    const before = proxy.roundTrips();
+    const outcome = await work();
+    return { outcome, roundTrips: proxy.roundTrips() - before };
+  };
+
+  it('writes asked for at once go with BEGIN in one round trip; the completion and COMMIT take one each, and every row is kept', async () => {
+    const ref = await claimKey();
+    const client = storedClientFixture({ managerId: randomUUID() });
+    const document = documentRecordFixture(client, 'passport.pdf');
+    const event = clientEventFor(client);
+    const { outcome, roundTrips } = await roundTripsOf(() =>
+      adapters.unitOfWork.transaction((stores) =>
+        ResultAsync.combine([
+          stores.clients.insert(client, creationEntryFor(client)),
+          stores.documents.insertMany([document]),
+          stores.events.append([event]),
+        ]).andThen(() =>
+          stores.idempotency.complete(
+            ref,
+            { kind: 'command', ok: true, value: { id: client.id } },
+            new Date(),
+          ),
+        ),
+      ),
+    );
+    outcome._unsafeUnwrap();
+    expect(roundTrips).toBe(3);
+    const inspect = rawSqlInspector(database.pool, database.tables);
+    expect(await inspect.readClient(client.id)).toEqual(client);
+    expect(await inspect.readDocumentRecord(document.key)).toEqual(document);
+    expect(await eventCount(event.event.id)).toBe(1);
+    expect(await inspect.readIdempotencyRecord(ref.scope, ref.key)).toMatchObject({
+      outcome: { kind: 'command', ok: true, value: { id: client.id } },
+    });
+  });
+
+  it('a row refused in the middle of what was sent at once is the failure reported, and nothing of it is kept', async () => {
+    const existing = storedClientFixture({ managerId: randomUUID() });
+    const taken = documentRecordFixture(existing, 'passport.pdf');
+    (
+      await adapters.unitOfWork.transaction((stores) =>
+        stores.clients
+          .insert(existing, creationEntryFor(existing))
+          .andThen(() => stores.documents.insertMany([taken])),
+      )
+    )._unsafeUnwrap();
+    const fresh = storedClientFixture({ managerId: randomUUID() });
+    const event = clientEventFor(fresh);
+    const outcome = await adapters.unitOfWork.transaction((stores) => {
+      const writes = [
+        stores.clients.insert(fresh, creationEntryFor(fresh)),
+        // A document key already indexed: its primary key refuses it, and the events behind it fail with it.
+        stores.documents.insertMany([{ ...taken, clientId: fresh.id }]),
+        stores.events.append([event]),
+      ];
+      return ResultAsync.combine(writes);
+    });
+    expect(outcome._unsafeUnwrapErr()).toMatchObject({
+      type: 'StorageUnavailable',
+      store: 'postgres',
+      cause: expect.objectContaining({ code: '23505' }),
+    });
+    const inspect = rawSqlInspector(database.pool, database.tables);
+    expect(await inspect.readClient(fresh.id)).toBeNull();
+    expect(await eventCount(event.event.id)).toBe(0);
+    expect(await inspect.readDocumentRecord(taken.key)).toEqual(taken);
+    // The connection is sound afterwards: the next transaction on it commits.
+    const next = storedClientFixture({ managerId: randomUUID() });
+    (
+      await adapters.unitOfWork.transaction((stores) => stores.clients.insert(next, creationEntryFor(next)))
+    )._unsafeUnwrap();
+    expect(await inspect.readClient(next.id)).toEqual(next);
+  });
+
+  it('a completion whose claim was lost ends the transaction IdempotencyLockLost, and nothing is kept', async () => {
+    const ref = await claimKey();
+    (await database.adapters.idempotency.release(ref))._unsafeUnwrap();
+    const client = storedClientFixture({ managerId: randomUUID() });
+    const event = clientEventFor(client);
+    const outcome = await adapters.unitOfWork.transaction((stores) =>
+      ResultAsync.combine([
+        stores.clients.insert(client, creationEntryFor(client)),
+        stores.events.append([event]),
+      ]).andThen(() =>
+        stores.idempotency.complete(ref, { kind: 'command', ok: true, value: { id: client.id } }, new Date()),
+      ),
+    );
+    expect(outcome._unsafeUnwrapErr()).toEqual({
+      type: 'IdempotencyLockLost',
+      scope: ref.scope,
+      key: ref.key,
+    });
+    const inspect = rawSqlInspector(database.pool, database.tables);
+    expect(await inspect.readClient(client.id)).toBeNull();
+    expect(await eventCount(event.event.id)).toBe(0);
+  });
+
+  it('work that recovers from a failed statement and resolves Ok is not committed', async () => {
+    const existing = storedClientFixture({ managerId: randomUUID() });
+    (
+      await adapters.unitOfWork.transaction((stores) =>
+        stores.clients.insert(existing, creationEntryFor(existing)),
+      )
+    )._unsafeUnwrap();
+    const fresh = storedClientFixture({ managerId: randomUUID() });
+    const outcome = await adapters.unitOfWork.transaction((stores) =>
+      ResultAsync.combine([
+        stores.clients.insert(fresh, creationEntryFor(fresh)),
+        stores.clients.insert(existing, creationEntryFor(existing)),
+      ]).orElse(() => okAsync([])),
+    );
+    expect(outcome._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', store: 'postgres' });
+    expect(await rawSqlInspector(database.pool, database.tables).readClient(fresh.id)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { err, errAsync, ok, okAsync, type ResultAsync } from 'neverthrow';
+import { err, errAsync, ok, okAsync, ResultAsync } from 'neverthrow';
 import { auditRequestId, type CommandAuditEntry } from '../domain/audit-entry.js';
 import type { AuditSealer } from '../domain/audit-seal.js';
 import { type DomainError, isRecordableRefusal, lockLostAsInProgress } from '../errors.js';
@@ -61,8 +61,13 @@ class CommandStoresOf implements CommandStores {
     sealer: AuditSealer | undefined,
   ) {
     this.events = {
+      // Both asked for at once (neither needs the other's answer: a driver that pipelines sends them
+      // together); the append's failure first.
       append: (events) =>
-        stores.events.append(events).andThen(() => stores.webhookJobs.enqueueEventDeliveries(events)),
+        ResultAsync.combine([
+          stores.events.append(events),
+          stores.webhookJobs.enqueueEventDeliveries(events),
+        ]).map(() => undefined),
       rewriteForClient: (clientId, rewrite) => stores.events.rewriteForClient(clientId, rewrite),
     };
     this.audit = {

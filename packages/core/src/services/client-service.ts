@@ -230,9 +230,13 @@ export const createClientService = (ctx: KitContext): ClientService => {
                 },
               ]),
           ];
-          for (const next of writes) {
-            const written = await next();
-            if (written.isErr()) return err(written.error);
+          // Asked for all at once, read in order: none needs another's answer, so an adapter whose
+          // driver pipelines sends them together (one round trip on PostgreSQL), and the first
+          // failure in this order is the one reported (those after it fail with its transaction).
+          const written = writes.map((next) => next());
+          for (const write of written) {
+            const outcome = await write;
+            if (outcome.isErr()) return err(outcome.error);
           }
           return ok(response);
         };
