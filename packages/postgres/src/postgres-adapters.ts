@@ -68,6 +68,10 @@ export const createPostgresAdapters = ({
     poolsWithErrorListener.add(pool);
     pool.on('error', () => undefined);
   }
+  // pg-boss's insert takes a job's expiry as given (its send checked it): whole seconds, under a day.
+  const expiry = webhookJobExpirySeconds;
+  if (!Number.isInteger(expiry) || expiry < 1 || expiry >= 86_400)
+    throw new TypeError(`webhookJobExpirySeconds must be whole seconds from 1 to 86,399: ${expiry}`);
   const tables = kitTables(schema);
   const session = poolSession(pool);
   return {

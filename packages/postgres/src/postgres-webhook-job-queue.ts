@@ -37,7 +37,11 @@ const managersTurn = (lastTurns: Map<string, number>, managerId: string, nowMs: 
   return turn;
 };
 
-/** Sends `job` at once, through `db` (the transaction's connection), as pg-boss's own insert. */
+/**
+ * Sends `job` through `db` (the transaction's connection) with pg-boss's `insert`, not `send`: the
+ * same row, but `send` checks and completes its options object (and binds 19 parameters) at every
+ * call, Node CPU that every command with an endpoint paid (docs/performance.md, 2026-11-28).
+ */
 export const sendWebhookJob = (
   db: Queryable,
   { boss, jobExpirySeconds }: TransactionJobs,
@@ -45,12 +49,18 @@ export const sendWebhookJob = (
   startAfter?: Date,
   turn = turnOf((startAfter ?? new Date()).getTime()),
 ): Promise<unknown> =>
-  boss.send(webhookQueue, job, {
-    db: preparedJobEngineDatabase(db),
-    expireInSeconds: jobExpirySeconds,
-    priority: -turn,
-    ...(startAfter === undefined ? {} : { startAfter }),
-  });
+  boss.insert(
+    [
+      {
+        name: webhookQueue,
+        data: job,
+        expireInSeconds: jobExpirySeconds,
+        priority: -turn,
+        ...(startAfter === undefined ? {} : { startAfter }),
+      },
+    ],
+    { db: preparedJobEngineDatabase(db) },
+  );
 
 /**
  * Which of the managers have an endpoint: asked by every command with events, so named (parsed and

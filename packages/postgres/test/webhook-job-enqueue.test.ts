@@ -1,5 +1,6 @@
 import type { WebhookJob } from '@onboarding-kit/core/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresAdapters } from '../src/postgres-adapters.js';
 import { webhookQueue } from '../src/postgres-job-engine.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
 import { webhookKitOnPostgres } from './webhook-kit-on-postgres.js';
@@ -54,5 +55,12 @@ describe('webhook jobs sent by commands on PostgreSQL', () => {
     await create();
     expect(await jobs()).toEqual(before);
     expect(sent).toEqual([]);
+  });
+
+  it('refuses a job expiry pg-boss would not take: whole seconds, under a day', () => {
+    const { pool, schema } = database;
+    for (const webhookJobExpirySeconds of [0, 1.5, 86_400])
+      expect(() => createPostgresAdapters({ pool, schema, webhookJobExpirySeconds })).toThrow(TypeError);
+    expect(() => createPostgresAdapters({ pool, schema, webhookJobExpirySeconds: 1 })).not.toThrow();
   });
 });
