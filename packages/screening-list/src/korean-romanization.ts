@@ -124,6 +124,13 @@ const koreanWord = (written: string): string => {
 /** Whether the word is a Korean family name as some romanization writes it. */
 export const isKoreanFamilyName = (word: string): boolean => FAMILY_NAMES.has(word);
 
+/** Whether a word begins with a Korean family name and has more letters (`Gimjeongeun`: a name run together, maybe). */
+export const startsWithKoreanFamilyName = (word: string): boolean => {
+  for (let length = 1; length <= 4 && length < word.length; length += 1)
+    if (FAMILY_NAMES.has(word.slice(0, length))) return true;
+  return false;
+};
+
 /** How many Korean syllables a word of one or two is, or 0 when it is none. */
 const syllables = (word: string): number => {
   const read = KOREAN_WORD.exec(word);
@@ -134,30 +141,60 @@ const syllables = (word: string): number => {
 const REVISED_ROMANIZATION_VOWEL = /eo|eu/;
 
 /**
+ * A given name's syllable as lists write it (`koreanWord`), its first `ch` read `j`:
+ * McCune-Reischauer writes ㅈ `ch` (`Kim Chong-un`) where Revised Romanization and the lists write
+ * `j` (`KIM Jong Un`), and its aspirated `ch'` loses its apostrophe in most writings, so a given
+ * name's `ch` is either; read as `j` on both sides (the listed name's reading too), never in the
+ * name as written, which keeps `Chol` and `Jol` apart.
+ */
+const givenNameWord = (written: string): string => {
+  const read = koreanWord(written);
+  return read.startsWith('ch') ? `j${read.slice(2)}` : read;
+};
+
+/**
+ * A name written as one word that begins with a Korean family name and goes on with one to three
+ * Korean syllables (`Gimjeongeun`, `Kimjongun`), as two words: the family name and the given name;
+ * otherwise the words as they are.
+ */
+const oneWordName = (words: readonly string[]): readonly string[] => {
+  const word = words[0] as string;
+  for (let length = 4; length >= 1; length -= 1) {
+    const family = word.slice(0, length);
+    const given = word.slice(length);
+    if (given.length > 0 && FAMILY_NAMES.has(family) && syllables(given) > 0) return [family, given];
+  }
+  return words;
+};
+
+/**
  * The words of a name read as lists write Korean names, when the name reads as Korean (two to four
  * words, the first or the last a family name of `FAMILY_NAMES`, the others one or two syllables
- * each, three at most between them); otherwise the words as they are (the same array). The given
- * name is read only when written in two words, or with `eo` or `eu`; else the family name alone.
+ * each, three at most between them; or one word of a family name and a given name run together);
+ * otherwise the words as they are (the same array). The given name is read only when written in
+ * two words, or with `eo` or `eu`, or run into the family name with two syllables; else the family
+ * name alone.
  */
-export const koreanNameWords = (words: readonly string[]): readonly string[] => {
-  if (words.length < 2 || words.length > 4) return words;
+export const koreanNameWords = (written: readonly string[]): readonly string[] => {
+  const words = written.length === 1 ? oneWordName(written) : written;
+  if (words.length < 2 || words.length > 4) return written;
   const first = words[0] as string;
   const last = words[words.length - 1] as string;
   const familyAt = FAMILY_NAMES.has(first) ? 0 : FAMILY_NAMES.has(last) ? words.length - 1 : -1;
-  if (familyAt < 0) return words;
+  if (familyAt < 0) return written;
   let given = 0;
   let korean = words.length > 2;
   for (let at = 0; at < words.length; at += 1) {
     if (at === familyAt) continue;
     const word = words[at] as string;
     const count = syllables(word);
-    if (count === 0) return words;
+    if (count === 0) return written;
     given += count;
-    if (REVISED_ROMANIZATION_VOWEL.test(word)) korean = true;
+    if (REVISED_ROMANIZATION_VOWEL.test(word) || (written.length === 1 && count === 2)) korean = true;
   }
-  if (given > 3) return words;
+  if (given > 3) return written;
   return words.map((word, at) =>
-    at === familyAt || korean ? (FAMILY_NAMES.get(word) ?? koreanWord(word)) : word,
+    at === familyAt ? (FAMILY_NAMES.get(word) ?? koreanWord(word)) : korean ? givenNameWord(word) : word,
   );
 };
 
@@ -167,5 +204,7 @@ export const koreanNameWords = (words: readonly string[]): readonly string[] => 
  */
 export const koreanReading = (words: readonly string[]): string | undefined => {
   const read = koreanNameWords(words);
-  return read === words || read.every((word, at) => word === words[at]) ? undefined : read.join(' ');
+  return read === words || (read.length === words.length && read.every((word, at) => word === words[at]))
+    ? undefined
+    : read.join(' ');
 };

@@ -1,7 +1,7 @@
 import anyAscii from 'any-ascii';
 import { foldConfusables, lookAlikeWord, oneForIReading } from './fold-confusables.js';
 import { FRENCH_MARK, frenchTransliterationReading } from './french-transliteration.js';
-import { isKoreanFamilyName, koreanReading } from './korean-romanization.js';
+import { isKoreanFamilyName, koreanReading, startsWithKoreanFamilyName } from './korean-romanization.js';
 import { letterSpacedReading } from './letter-spaced-reading.js';
 import { wadeGilesReading } from './wade-giles.js';
 
@@ -223,8 +223,8 @@ const mayBeKoreanName = (name: string): boolean => {
     .trim()
     .toLowerCase()
     .split(/[\s,-]+/u);
+  if (words.length === 1) return startsWithKoreanFamilyName(words[0] as string);
   return (
-    words.length >= 2 &&
     words.length <= 4 &&
     (isKoreanFamilyName(words[0] as string) || isKoreanFamilyName(words[words.length - 1] as string))
   );

@@ -58,9 +58,13 @@ describe('listNameKeys: the monitoring index keys of a name as the list matcher 
       // A Korean name in another romanization than the list's.
       ['Gim Jeong-eun', 'KIM Jong Un'],
       ['Park Yong-sik', 'PAK Yong Sik'],
+      ['Kim Chong-un', 'KIM Jong Un'],
+      ['Gimjeongeun', 'KIM Jong Un'],
       // A French transliteration of a Russian name.
       ['Vladimir Poutine', 'PUTIN Vladimir'],
       ['Nikita Khrouchtchev', 'Nikita KHRUSHCHEV'],
+      ['Vladimir Jirinovski', 'Vladimir ZHIRINOVSKY'],
+      ['Léonid Brejnev', 'Leonid BREZHNEV'],
       // A Chinese name in Wade-Giles.
       ['Wang Chien-lin', 'WANG Jianlin'],
       ['Mao Tse-tung', 'MAO Zedong'],

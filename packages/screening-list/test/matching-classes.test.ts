@@ -388,6 +388,9 @@ describe('the classes of variation a screened name is found through', () => {
       ['Yi Jae-yong', 'lee-jae-yong'],
       ['Rhee Jae Yong', 'lee-jae-yong'],
       ['Ri Pyeong-cheol', 'ri-pyong-chol'],
+      // McCune-Reischauer's ch for the list's j (49 before), and a name run into one word (0).
+      ['Kim Chong-un', 'kim-jong-un'],
+      ['Gimjeongeun', 'kim-jong-un'],
     ] as const) {
       expect(ids(screening.match(person(name))), name).toContain(id);
     }
@@ -396,6 +399,8 @@ describe('the classes of variation a screened name is found through', () => {
       ['Gim Jeong-ho', 'kim-jong-un'],
       ['Park Yong-su', 'pak-yong-sik'],
       ['Kim Jonathan', 'kim-jong-un'],
+      ['Kim Chong-il', 'kim-jong-un'],
+      ['Gimjeongho', 'kim-jong-un'],
     ] as const) {
       expect(ids(screening.match(person(name))), name).not.toContain(id);
     }
