@@ -41,13 +41,21 @@ const charsetsOf = (contentType: string): string[] =>
         (match[1] ?? match[2] ?? '').replace(/\\(.)/g, '$1').toLowerCase(),
       );
 
+/** Whether the request declares a body, as type-is (`req.is`, Express 4 and 5) reads it. */
+const declaresBody = (req: Parameters<RequestHandler>[0]): boolean =>
+  req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+
 /** Why a declared JSON body cannot be read as UTF-8 JSON with the encodings both Express versions inflate. */
 const unreadableJsonBody = (req: Parameters<RequestHandler>[0]): HttpFailure | undefined => {
+  const contentType = req.headers['content-type'];
+  // The usual header, exactly `application/json`: JSON with no parameter, so no charset to read, and
+  // nothing for type-is to parse (it parsed and matched it on every request). Any other is `req.is`'s.
+  const plainJson = contentType === 'application/json';
   // `req.is` is null without a body and false for another type: both are refused here.
-  if (!req.is(['application/json', 'application/*+json'])) {
+  if (plainJson ? !declaresBody(req) : !req.is(['application/json', 'application/*+json'])) {
     return unsupportedMediaType('The request body must be JSON, sent with Content-Type: application/json');
   }
-  if (charsetsOf(req.headers['content-type'] ?? '').some((charset) => charset !== 'utf-8')) {
+  if (!plainJson && charsetsOf(contentType ?? '').some((charset) => charset !== 'utf-8')) {
     return unsupportedCharset();
   }
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
