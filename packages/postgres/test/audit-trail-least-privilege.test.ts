@@ -300,6 +300,58 @@ describe('the audit trail against the role the kit serves as', () => {
     }
   });
 
+  it('the serving role can mark a live client redacted and erase its trail itself, which verification reports', async () => {
+    const started = await startAsServingRole({
+      auditSealing: { keys: { '2026-11': randomBytes(32).toString('hex') }, sealWith: '2026-11' },
+      jobRunner: false,
+    });
+    try {
+      const { kit, manager, client } = started;
+      const key = client.individualProfile?.idDocuments[0] as string;
+      (await kit.documents.requestDownloadBatch(manager, { filenames: [key] }))._unsafeUnwrap();
+      const entries = `${database.schema}.audit_entries`;
+      const fn = (name: string) => `${database.schema}.${name}`;
+      const asServingRole = async (...statements: string[]) => {
+        const connection = await servingPool.connect();
+        try {
+          await connection.query('BEGIN');
+          for (const statement of statements)
+            await connection.query(statement, statement.includes('$1') ? [client.id] : []);
+          await connection.query('COMMIT');
+        } catch (failure) {
+          await connection.query('ROLLBACK');
+          throw failure;
+        } finally {
+          connection.release();
+        }
+      };
+      // Its grants allow it all: the client row's status and mark, then redaction's own UPDATE.
+      await asServingRole(
+        `UPDATE ${database.schema}.clients SET status = 'DELETED', deleted_at = now(), redacted_at = now() WHERE id = $1`,
+        "SELECT set_config('onboarding_kit.redacting', 'on', true)",
+        `UPDATE ${entries} SET changes = ${fn('audit_changes_redacted')}(changes), changes_salt = NULL,
+           documents = ${fn('audit_documents_redacted')}(documents) WHERE client_id = $1`,
+      );
+      // Every link still holds, but no `redact` entry follows the erased ones.
+      expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
+        verified: false,
+        checkedEntries: 2,
+        firstBrokenLink: { sequence: 1, reason: 'CHANGES_ALTERED' },
+      });
+      // Its own `redact` entry chains, and is not sealed.
+      await asServingRole(
+        `INSERT INTO ${entries} (id, client_id, action, actor_kind, actor_id, request_id, at, changes, documents)
+         VALUES (gen_random_uuid(), $1, 'redact', 'compliance', 'officer-7', NULL, now(), '[]', '{}')`,
+      );
+      expect((await kit.audit.verify(compliance, client.id))._unsafeUnwrap()).toMatchObject({
+        verified: false,
+        firstBrokenLink: { sequence: 3, reason: 'UNSEALED' },
+      });
+    } finally {
+      await started.close();
+    }
+  });
+
   it('with sealing keys, entries the serving role INSERTs itself chain but do not verify, and seals cannot be changed', async () => {
     const started = await startAsServingRole({
       auditSealing: { keys: { '2026-11': randomBytes(32).toString('hex') }, sealWith: '2026-11' },

@@ -79,11 +79,16 @@ export const createAuditTrailService = ({ ports, hashing }: KitContext): AuditTr
         ? 'ANCHOR_MISMATCH'
         : null;
     };
+    // `erased`: the first entry whose salt is gone since the trail's last `redact` entry. Redaction
+    // appends that entry in the transaction that erases the salts, so a trail erased without one
+    // (the serving role marking a client redacted and sending redaction's UPDATE itself) does not
+    // verify; its forged `redact` entry is `UNSEALED` with sealing keys.
     const walk = (
       clientRedacted: boolean,
       previous: ChainedAuditEntry | null,
       afterPosition: string | undefined,
       checked: number,
+      erased: ChainedAuditEntry | null,
     ): ResultAsync<AuditVerification, DomainError> =>
       ports.audit
         .listForClient({
@@ -94,6 +99,7 @@ export const createAuditTrailService = ({ ports, hashing }: KitContext): AuditTr
         .andThen((page) => {
           let last = previous;
           let count = checked;
+          let erasedSince = erased;
           for (const current of page) {
             const linkBroken = checkAuditChainLink(hashing, last, current, clientRedacted);
             const reason = linkBroken?.reason ?? sealOrAnchorBreak(current);
@@ -103,10 +109,18 @@ export const createAuditTrailService = ({ ports, hashing }: KitContext): AuditTr
             }
             last = current;
             count += 1;
+            if (current.entry.action === 'redact') erasedSince = null;
+            else if (current.link.changesSalt === null) erasedSince ??= current;
           }
           const end = page.at(-1);
           if (page.length === VERIFICATION_PAGE && end !== undefined) {
-            return walk(clientRedacted, last, end.position, count);
+            return walk(clientRedacted, last, end.position, count, erasedSince);
+          }
+          if (erasedSince !== null) {
+            const { entry, link } = erasedSince;
+            return okAsync(
+              answer(count, last, { entryId: entry.id, sequence: link.sequence, reason: 'CHANGES_ALTERED' }),
+            );
           }
           return okAsync(
             anchor !== null && count < anchor.sequence
@@ -117,7 +131,7 @@ export const createAuditTrailService = ({ ports, hashing }: KitContext): AuditTr
     return ports.clients
       .findById(clientId)
       .andThen((client) => (client === null ? errAsync(clientNotFound(clientId)) : okAsync(client)))
-      .andThen((client) => walk(client.redactedAt !== null, null, undefined, 0));
+      .andThen((client) => walk(client.redactedAt !== null, null, undefined, 0, null));
   },
   list: (principal, clientId, query) => {
     const parsed = parseRequest(auditListQuerySchema, query, 'The query parameters are invalid');
