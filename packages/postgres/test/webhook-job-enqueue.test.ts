@@ -1,9 +1,12 @@
+import { exampleIndividualPayload } from '@onboarding-kit/core';
 import type { WebhookJob } from '@onboarding-kit/core/adapter';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresAdapters } from '../src/postgres-adapters.js';
 import { webhookQueue } from '../src/postgres-job-engine.js';
+import { kitOnPostgres } from './kit-on-postgres.js';
 import { type MigratedDatabase, openMigratedDatabase } from './postgres-test-database.js';
-import { webhookKitOnPostgres } from './webhook-kit-on-postgres.js';
+import { recordingWebhookTransport, webhookKitOnPostgres } from './webhook-kit-on-postgres.js';
 
 let database: MigratedDatabase;
 beforeAll(async () => {
@@ -55,6 +58,38 @@ describe('webhook jobs sent by commands on PostgreSQL', () => {
     await create();
     expect(await jobs()).toEqual(before);
     expect(sent).toEqual([]);
+  });
+
+  it('on a pool whose clients pipeline, a create still sends its job, in its transaction, with every row', async () => {
+    const pool = new pg.Pool({ connectionString: database.connectionString, max: 2, pipeline: true });
+    try {
+      const adapters = createPostgresAdapters({ pool, schema: database.schema });
+      const { kit, manager, upload } = kitOnPostgres(adapters, {
+        webhookTransport: recordingWebhookTransport().transport,
+      });
+      const { jobs } = await setup();
+      (
+        await kit.webhooks.createEndpoint(manager, { url: 'https://portal.example.com/hooks' })
+      )._unsafeUnwrap();
+      upload('pipelined.pdf');
+      const created = (
+        await kit.clients.createIndividual(
+          manager,
+          exampleIndividualPayload({ idDocuments: ['pipelined.pdf'] }),
+        )
+      )._unsafeUnwrap();
+      expect(await jobs()).toEqual([
+        { type: 'deliver-events', eventIds: [expect.any(String), expect.any(String)] },
+      ]);
+      expect((await database.adapters.clients.findById(created.id))._unsafeUnwrap()?.id).toBe(created.id);
+      const events = await database.pool.query<{ type: string }>(
+        `SELECT type FROM ${database.tables.events} WHERE client_id = $1 ORDER BY type`,
+        [created.id],
+      );
+      expect(events.rows.map(({ type }) => type)).toEqual(['client.created', 'documents.promoted']);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('refuses a job expiry pg-boss would not take: whole seconds, under a day', () => {
