@@ -33,8 +33,8 @@ export type PostgresAdaptersOptions = {
   /** Schema holding the kit's tables; the same one given to `migrate`. Default `onboarding_kit`. */
   readonly schema?: string;
   /**
-   * After this long active, a webhook job is taken for abandoned (its process died) and run again
-   * (default 60 s). Lower it only together with the kit's `webhookAttemptTimeoutMs`.
+   * After this long active (whole seconds, 1 to 86,399; default 60), a webhook job is taken for
+   * abandoned (its process died) and run again. Lower it only with the kit's `webhookAttemptTimeoutMs`.
    */
   readonly webhookJobExpirySeconds?: number;
 };

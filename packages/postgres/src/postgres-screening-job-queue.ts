@@ -19,11 +19,11 @@ export const createPostgresScreeningJobQueue = (
   jobs: TransactionJobs,
 ): ScreeningJobQueue => {
   const { boss, jobExpirySeconds } = jobs;
+  // pg-boss's insert, as webhook jobs (sendWebhookJob): the same row as its send, without send's checks.
   const send = (job: ScreeningJob) =>
     ResultAsync.fromPromise(
-      boss.send(screeningQueue, job, {
+      boss.insert([{ name: screeningQueue, data: job, expireInSeconds: jobExpirySeconds }], {
         db: preparedJobEngineDatabase(db),
-        expireInSeconds: jobExpirySeconds,
       }),
       unavailable,
     ).map(() => undefined);
