@@ -1,7 +1,7 @@
 import type { ScreeningTokenMatch } from '@onboarding-kit/core/adapter';
 import { distance } from 'fastest-levenshtein';
 import { isLegalForm } from './legal-forms.js';
-import { type WordForms, type WordSimilarity, wordSimilarity } from './word-similarity.js';
+import { type WordForms, type WordSimilarity, wordForms, wordSimilarity } from './word-similarity.js';
 
 /** A word of a name with its weight: how rare it is on the list (`name-index.ts`). */
 export type WeightedWord = {
@@ -102,14 +102,25 @@ type Pair = {
  * word whose first two letters begin a longer word of the other (`dmi tri` / `dmitri`).
  */
 const NO_SPANS: readonly Span[] = [];
-/** Whether a word of `other` is longer than `first` and starts with its first two letters. */
-const beginsLongerWord = (first: string, other: readonly WeightedWord[]): boolean => {
+/**
+ * Whether a word of `other` is longer than `first` and starts with its first two letters, or, a
+ * word written without vowels (`bdllh`), with its first two consonants (`abd`, `pt`).
+ */
+const beginsLongerWord = (first: WordForms, other: readonly WeightedWord[]): boolean => {
+  const letters = first.text;
   for (const word of other) {
     const text = word.forms.text;
     if (
-      text.length > first.length &&
-      text.charCodeAt(0) === first.charCodeAt(0) &&
-      (first.length < 2 || text.charCodeAt(1) === first.charCodeAt(1))
+      text.length > letters.length &&
+      text.charCodeAt(0) === letters.charCodeAt(0) &&
+      (letters.length < 2 || text.charCodeAt(1) === letters.charCodeAt(1))
+    )
+      return true;
+    if (
+      word.forms.vowelless &&
+      first.skeleton.length >= 2 &&
+      word.forms.skeleton.length > first.skeleton.length &&
+      word.forms.skeleton.startsWith(first.skeleton.slice(0, 2))
     )
       return true;
   }
@@ -119,8 +130,7 @@ const spansOf = (words: readonly WeightedWord[], other: readonly WeightedWord[])
   // Allocated only for a name that has spans: most candidates have none.
   let spans: Span[] | undefined;
   for (let from = 0; from < words.length; from += 1) {
-    const first = (words[from] as WeightedWord).forms.text;
-    if (!beginsLongerWord(first, other)) continue;
+    if (!beginsLongerWord((words[from] as WeightedWord).forms, other)) continue;
     let text = '';
     for (let to = from; to < Math.min(words.length, from + MAX_SPAN); to += 1) {
       const word = words[to]?.forms.text as string;
@@ -222,6 +232,19 @@ const joinedSimilarity = (a: string, b: string): WordSimilarity | null => {
 };
 
 /**
+ * A word of a script written without short vowels (`عبدالله`, `bdllh`) against words of the other
+ * name written apart (`Abd Allah`): joined, the same consonants, as `wordSimilarity` reads a single
+ * word against its romanization; `joinedSimilarity`'s spelling cannot, with no vowel to spell.
+ */
+const vowellessJoined = (vowelless: WordForms, span: string): WordSimilarity | null => {
+  if (!vowelless.vowelless || vowelless.text.length < 4) return null;
+  const similarity = wordSimilarity(vowelless, wordForms(span));
+  return similarity !== null && similarity.kind === 'PHONETIC' && similarity.similarity >= 0.95
+    ? { kind: 'JOINED', similarity: similarity.similarity }
+    : null;
+};
+
+/**
  * Scores a screened name against a listed one. Every word (and every run of up to three adjacent
  * words, joined: `dmi tri` / `dmitri`, `vladimir putin` / `vladimirputin`) of one name is compared
  * with every word of the other (`word-similarity.ts`), whatever their order; the pairs are then
@@ -281,7 +304,8 @@ const pairNames = (
   for (const span of subjectSpans) {
     for (let l = 0; l < listed.length; l += 1) {
       const listedWord = listed[l] as WeightedWord;
-      const similarity = joinedSimilarity(span.text, listedWord.forms.text);
+      const similarity =
+        joinedSimilarity(span.text, listedWord.forms.text) ?? vowellessJoined(listedWord.forms, span.text);
       if (similarity === null) continue;
       addPair({ subject: span.at, listed: single(l), similarity, weight: listedWord.weight });
     }
@@ -289,7 +313,8 @@ const pairNames = (
   for (const span of listedSpans) {
     for (let s = 0; s < subject.length; s += 1) {
       const subjectWord = subject[s] as WeightedWord;
-      const similarity = joinedSimilarity(subjectWord.forms.text, span.text);
+      const similarity =
+        joinedSimilarity(subjectWord.forms.text, span.text) ?? vowellessJoined(subjectWord.forms, span.text);
       if (similarity === null) continue;
       addPair({ subject: single(s), listed: span.at, similarity, weight: weightOf(listed, span.at) });
     }
