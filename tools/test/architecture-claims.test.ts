@@ -350,7 +350,7 @@ describe('the claims of docs/architecture.md and the README', () => {
   });
 
   it('the memory README names every testing helper, and only those', () => {
-    const helpers = /const testingHelpers = \([\s\S]*?\}\) => \(\{([\s\S]*?)\n\}\);/.exec(
+    const helpers = /const testingHelpers = \([\s\S]*?\) => \(\{([\s\S]*?)\n\}\);/.exec(
       read('packages/memory/src/memory-adapters.ts'),
     )?.[1];
     const names = [...(helpers ?? '').matchAll(/^ {2}(\w+)[:(]/gm)].map((match) => match[1] ?? '');

@@ -32,7 +32,6 @@ import {
   createMemoryDocumentStorage,
   type MemoryDocumentStorage,
   type MemoryDocumentStorageOptions,
-  type MemorySignedLinks,
 } from './memory-document-storage.js';
 import { createMemoryEventLog } from './memory-event-log.js';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
@@ -79,36 +78,26 @@ export type MemoryAdapters = OnboardingKitPorts & {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** The endpoint the express storage router serves `PUT /uploads/:token` and `GET /downloads/:token` over. */
-  readonly signedLinks: MemorySignedLinks;
-  readonly testing: MemoryTestingHelpers;
+  readonly signedLinks: MemoryDocumentStorage['signedLinks'];
+  /** What a host's unit tests read and plant directly, without HTTP: committed state only. */
+  readonly testing: ReturnType<typeof testingHelpers>;
 };
 
-/** What a host's unit tests read and plant directly, without HTTP: committed state only. */
-export type MemoryTestingHelpers = ReturnType<typeof testingHelpers>;
-
-/** How each store is made over a `TableAccess`: the committed tables, or a transaction's own. */
-const storeMakers = {
-  clients: createMemoryClientRepository,
-  documents: createMemoryDocumentIndex,
-  idempotency: createMemoryIdempotencyStore,
-  events: createMemoryEventLog,
-  audit: createMemoryAuditLog,
-  webhookEndpoints: createMemoryWebhookEndpointStore,
-  webhookDeliveries: createMemoryWebhookDeliveryStore,
-  webhookJobs: createMemoryWebhookJobQueue,
-  screeningJobs: createMemoryScreeningJobQueue,
-  screenedNames: createMemoryScreenedNameIndex,
-  apiKeys: createMemoryApiKeyStore,
-  presetFees: createMemoryPresetFeeRepository,
-} satisfies Record<string, (access: TableAccess, clock: Clock) => unknown>;
-type MemoryStores = { readonly [N in keyof typeof storeMakers]: ReturnType<(typeof storeMakers)[N]> };
-
-/** Every store over `access`. */
-const memoryStores = (access: TableAccess, clock: Clock): MemoryStores => {
-  const stores: Record<string, unknown> = {};
-  for (const [name, make] of Object.entries(storeMakers)) stores[name] = make(access, clock);
-  return stores as MemoryStores;
-};
+/** Every store over `access`: the committed tables, or a transaction's own. */
+const memoryStores = (access: TableAccess, clock: Clock) => ({
+  clients: createMemoryClientRepository(access),
+  documents: createMemoryDocumentIndex(access),
+  idempotency: createMemoryIdempotencyStore(access),
+  events: createMemoryEventLog(access),
+  audit: createMemoryAuditLog(access),
+  webhookEndpoints: createMemoryWebhookEndpointStore(access),
+  webhookDeliveries: createMemoryWebhookDeliveryStore(access),
+  webhookJobs: createMemoryWebhookJobQueue(access, clock),
+  screeningJobs: createMemoryScreeningJobQueue(access, clock),
+  screenedNames: createMemoryScreenedNameIndex(access),
+  apiKeys: createMemoryApiKeyStore(access),
+  presetFees: createMemoryPresetFeeRepository(access),
+});
 
 /** The longest delay a Node timer keeps (2^31 - 1 ms); a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -144,23 +133,18 @@ export const createMemoryAdapters = (options: MemoryAdaptersOptions = {}): Memor
     ids: options.ids ?? randomUuids,
     ...(options.screening === undefined ? {} : { screening: options.screening }),
     signedLinks: files.signedLinks,
-    testing: testingHelpers({ database, files, clock, transport }),
+    testing: testingHelpers(database, files, clock, transport),
   };
 };
 
 const copy = <T>(value: T | undefined): T | null => structuredClone(value ?? null);
 
-const testingHelpers = ({
-  database: { committed, committedAccess: access, dump },
-  files,
-  clock,
-  transport,
-}: {
-  readonly database: MemoryDatabase;
-  readonly files: MemoryDocumentStorage;
-  readonly clock: Clock;
-  readonly transport: RecordingWebhookTransport;
-}) => ({
+const testingHelpers = (
+  { committed, committedAccess: access, dump }: MemoryDatabase,
+  files: MemoryDocumentStorage,
+  clock: Clock,
+  transport: RecordingWebhookTransport,
+) => ({
   /** Puts a file in an owner's temporary area (owner = core's `principalKey`, e.g. `manager:<id>`). */
   putTemporaryFile: (owner: string, filename: string, bytes: Uint8Array): void =>
     files.putTemporary(owner, filename, bytes),

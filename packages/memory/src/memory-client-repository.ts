@@ -12,8 +12,7 @@ import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess, Tables } from './memory-database.js';
 
-const oldestFirst: typeof newestFirst = (a, b) => newestFirst(b, a);
-const queueOrder = (a: ReviewQueuePosition, b: ReviewQueuePosition) => a.turn - b.turn || oldestFirst(a, b);
+const queueOrder = (a: ReviewQueuePosition, b: ReviewQueuePosition) => a.turn - b.turn || newestFirst(b, a);
 
 /** The clients in `status` that pass `filter`, in queue order, each with its turn (`ReviewQueueRow`). */
 const waitingClients = (tables: Tables, status: StoredClient['status'], filter: ReviewQueueFilter) =>
@@ -32,7 +31,7 @@ const waitingClients = (tables: Tables, status: StoredClient['status'], filter: 
  * A client coming to wait in its status takes its turn there (`ReviewQueuePosition`): the queue
  * head's turn or one past its manager's last, whichever is later. Both are kept in
  * `reviewTurnMarks` (a create reads two rows, as PostgreSQL reads two index entries); a client
- * leaving the status drops its status's head and its manager's mark (`leaveTurn`), found again by
+ * leaving the status drops its status's head and its manager's mark (`update`), found again by
  * one pass over the clients at the next arrival.
  */
 const takeTurn = (tables: Tables, client: StoredClient) => {
@@ -57,12 +56,6 @@ const takeTurn = (tables: Tables, client: StoredClient) => {
   marks.set(ownKey, turn + 1);
 };
 
-/** `client` leaves its waiting status: the head's turn there, and its manager's last, may change. */
-const leaveTurn = (tables: Tables, client: StoredClient) => {
-  tables.reviewTurnMarks.delete(client.status);
-  tables.reviewTurnMarks.delete(`${client.status} ${client.managerId}`);
-};
-
 /** Writes `change` over the stored client; false when there is none (like an UPDATE of no row). */
 const updateClient = (tables: Tables, clientId: string, change: Partial<StoredClient>) => {
   const current = tables.clients.get(clientId);
@@ -70,7 +63,6 @@ const updateClient = (tables: Tables, clientId: string, change: Partial<StoredCl
   return ok(current !== undefined);
 };
 
-/** Clients and their history in the memory tables; `access` decides committed state or a transaction. */
 export const createMemoryClientRepository = (access: TableAccess): ClientRepository => ({
   findById: (clientId) => access.read((tables) => tables.clients.get(clientId) ?? null),
   // Transactions run one at a time in memory, so reading is already locking.
@@ -131,7 +123,8 @@ export const createMemoryClientRepository = (access: TableAccess): ClientReposit
         return err(stale);
       }
       if (client.status !== expectedStatus) {
-        leaveTurn(tables, current);
+        tables.reviewTurnMarks.delete(current.status);
+        tables.reviewTurnMarks.delete(`${current.status} ${current.managerId}`);
         takeTurn(tables, client);
       }
       // The assignment is written by updateAssignment only, as on PostgreSQL.

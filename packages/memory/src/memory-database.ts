@@ -113,7 +113,6 @@ export const nextNumber = (tables: Tables, sequence: 'events' | 'audit' | 'jobs'
   return next;
 };
 
-/** Adds `job` to `queue`, due at `runAt` (ms), after `attempts` failed runs. */
 export const enqueueJob = <Job>(
   tables: Tables,
   queue: Table<QueuedJob<Job>>,

@@ -2,13 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '@onboarding-kit/core';
 import {
   type DocumentStorage,
-  type SignedLinkRejected,
-  type StorageUnavailable,
   signedLinkRejected,
   temporaryFilesChanged,
   temporaryStorageFull,
 } from '@onboarding-kit/core/adapter';
-import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow';
+import { err, errAsync, ok, okAsync } from 'neverthrow';
 import { linkSeal, type SignedLinkPayload } from './signed-link-token.js';
 
 /** `version`: a new id per upload, as S3 gives each upload its ETag. */
@@ -16,21 +14,6 @@ type StoredTemporaryFile = {
   readonly bytes: Uint8Array;
   readonly uploadedAt: Date;
   readonly version: string;
-};
-
-/**
- * The links memory storage serves itself, in the shape `createSignedLinkRouter` of the Express
- * binding takes (`SignedLinkEndpoint`): checked before the body is read, then stored or served.
- */
-export type MemorySignedLinks = {
-  /** The link's owner and filename, when it may be uploaded to now. */
-  verifyUpload(token: string): Result<{ owner: string; filename: string }, SignedLinkRejected>;
-  acceptUpload(token: string, body: Uint8Array): ResultAsync<void, SignedLinkRejected | StorageUnavailable>;
-  openDownload(
-    token: string,
-  ): ResultAsync<{ body: Uint8Array; filename: string }, SignedLinkRejected | StorageUnavailable>;
-  /** Largest upload body accepted, in bytes. */
-  readonly maxUploadBytes: number;
 };
 
 /** The options of `createMemoryAdapters` that shape its document storage. */
@@ -70,14 +53,12 @@ export const createMemoryDocumentStorage = (clock: Clock, options: MemoryDocumen
   const temporary = new Map<string, Map<string, StoredTemporaryFile>>();
   const permanent = new Map<string, { readonly bytes: Uint8Array; readonly storedAt: Date }>();
 
-  /** Stores a temporary file as uploaded now, replacing one of the same name. */
   const putTemporary = (owner: string, filename: string, body: Uint8Array): void => {
     const files = temporary.get(owner) ?? new Map<string, StoredTemporaryFile>();
     // A copy: the caller's buffer (often a pooled Node Buffer) may be reused after this returns.
     files.set(filename, { bytes: new Uint8Array(body), uploadedAt: clock.now(), version: randomUUID() });
     temporary.set(owner, files);
   };
-  /** Removes the expired temporary files (of `owner` only, if given); answers how many. */
   const purgeExpired = (owner?: string): number => {
     let removed = 0;
     for (const name of owner === undefined ? [...temporary.keys()] : [owner]) {
@@ -192,15 +173,20 @@ export const createMemoryDocumentStorage = (clock: Clock, options: MemoryDocumen
       return ok(link);
     });
 
-  const signedLinks: MemorySignedLinks = {
+  /**
+   * The links memory storage serves itself, in the shape `createSignedLinkRouter` of the Express
+   * binding takes (`SignedLinkEndpoint`): checked before the body is read, then stored or served.
+   */
+  const signedLinks = {
     maxUploadBytes,
-    verifyUpload: (token) => uploadAllowed(token, 0).map(({ owner, filename }) => ({ owner, filename })),
-    acceptUpload: (token, body) => {
+    verifyUpload: (token: string) =>
+      uploadAllowed(token, 0).map(({ owner, filename }) => ({ owner, filename })),
+    acceptUpload: (token: string, body: Uint8Array) => {
       const link = uploadAllowed(token, body.byteLength);
       if (link.isOk()) putTemporary(link.value.owner, link.value.filename, body);
       return link.asyncMap(async () => undefined);
     },
-    openDownload: (token) => {
+    openDownload: (token: string) => {
       const link = verified(token, 'download');
       if (link.isErr()) return errAsync(link.error);
       const bytes = permanent.get(link.value.key)?.bytes;

@@ -30,7 +30,6 @@ const putRecord = (tables: Tables, id: string, record?: IdempotencyRecord): void
   else tables.idempotency.set(id, frozenClone(record));
 };
 
-/** Rewrites the record `ref` still holds, or answers `IdempotencyLockLost`. */
 const updateHeld = (access: TableAccess, ref: IdempotencyClaimRef, change: Partial<IdempotencyRecord>) =>
   access.write((tables) => {
     const id = idempotencyRecordId(ref.scope, ref.key);
@@ -95,7 +94,6 @@ export const createMemoryIdempotencyStore = (access: TableAccess): IdempotencySt
       if (record?.token === ref.token && record.outcome === null) putRecord(tables, id);
       return ok(undefined);
     }),
-  /** Redacts the records whose scope or outcome names `clientId` (redaction of the client); they stay. */
   rewriteForClient: (clientId, rewrite, documentNames = []) =>
     access.write((tables) => {
       const id = clientId.toLowerCase();

@@ -1,25 +1,19 @@
 import { createOnboardingKit, type OnboardingKit, type OnboardingKitOptions } from '@onboarding-kit/core';
-import {
-  createMemoryAdapters,
-  type MemoryAdapters,
-  type MemoryAdaptersOptions,
-  type MemoryTestingHelpers,
-} from './memory-adapters.js';
-import type { ScreeningRound, ScreeningRoundOptions } from './memory-screening-job-queue.js';
-import type { WebhookDeliveryRound } from './memory-webhook-job-queue.js';
+import { createMemoryAdapters, type MemoryAdapters, type MemoryAdaptersOptions } from './memory-adapters.js';
+import type { ScreeningRoundOptions } from './memory-screening-job-queue.js';
 
-/** The testing helpers of a memory kit, with delivery bound to that kit. */
-export type MemoryKitTesting = Omit<MemoryTestingHelpers, 'deliverDueWebhooks' | 'screenDueClients'> & {
-  /** Runs every webhook job due at the clock's now (no timer): advance the clock, call, assert. */
-  deliverDueWebhooks(): Promise<WebhookDeliveryRound>;
-  /** Runs every screening job due at the clock's now (no timer), fairly between managers. */
-  screenDueClients(options?: ScreeningRoundOptions): Promise<ScreeningRound>;
-};
+type Helpers = MemoryAdapters['testing'];
 
 /** A whole kit in memory, for a host's unit tests: the kit, its adapters and `testing`. */
 export type MemoryKit = OnboardingKit & {
   readonly adapters: MemoryAdapters;
-  readonly testing: MemoryKitTesting;
+  /** The adapters' testing helpers, with the jobs run through this kit. */
+  readonly testing: Omit<Helpers, 'deliverDueWebhooks' | 'screenDueClients'> & {
+    /** Runs every webhook job due at the clock's now (no timer): advance the clock, call, assert. */
+    deliverDueWebhooks(): ReturnType<Helpers['deliverDueWebhooks']>;
+    /** Runs every screening job due at the clock's now (no timer), fairly between managers. */
+    screenDueClients(options?: ScreeningRoundOptions): ReturnType<Helpers['screenDueClients']>;
+  };
 };
 
 /** `createOnboardingKit` over `createMemoryAdapters`, in one call. */

@@ -3,7 +3,6 @@ import { err, ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess } from './memory-database.js';
 
-/** Preset fees in the memory tables, each with the manager who owns it. */
 export const createMemoryPresetFeeRepository = (access: TableAccess): PresetFeeRepository => ({
   listByManager: (managerId) =>
     access.read((tables) =>

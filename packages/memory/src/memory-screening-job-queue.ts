@@ -26,11 +26,7 @@ export const createMemoryScreeningJobQueue = (access: TableAccess, clock: Clock)
     }),
 });
 
-/** The queued screening jobs, soonest due first. */
 export const queuedScreeningJobs = (tables: Tables) => [...tables.screeningJobs.values()].sort(dueOrder);
-
-/** What one round of screening did. */
-export type ScreeningRound = { readonly jobs: number; readonly failed: number };
 
 export type ScreeningRoundOptions = {
   /** Jobs run at once (default 1); a provider that waits on a remote service gains from more. */
@@ -50,7 +46,7 @@ export const runDueScreeningJobs = async (
   access: TableAccess,
   clock: Clock,
   { concurrency = 1 }: ScreeningRoundOptions = {},
-): Promise<ScreeningRound> => {
+) => {
   const isDue = ({ runAt }: { runAt: number }) => runAt <= clock.now().getTime();
   const due = await access.read((tables) => queuedScreeningJobs(tables).filter(isDue).length);
   let budget = due.isOk() ? due.value : 0;

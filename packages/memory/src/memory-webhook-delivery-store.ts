@@ -10,7 +10,6 @@ import type { TableAccess } from './memory-database.js';
 /** At most one delivery per event and endpoint. */
 const pairOf = ({ eventId, endpointId }: StoredWebhookDelivery) => JSON.stringify([eventId, endpointId]);
 
-/** Webhook deliveries in the memory tables. */
 export const createMemoryWebhookDeliveryStore = (access: TableAccess): WebhookDeliveryStore => ({
   insertMissing: (deliveries) =>
     access.write((tables) => {

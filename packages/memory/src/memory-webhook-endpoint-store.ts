@@ -7,7 +7,6 @@ import { ok } from 'neverthrow';
 import { frozenClone } from './frozen-clone.js';
 import type { TableAccess, Tables } from './memory-database.js';
 
-/** A manager's endpoints, oldest first. */
 export const endpointsOf = (tables: Tables, managerId: string): StoredWebhookEndpoint[] =>
   [...tables.webhookEndpoints.values()]
     .filter((endpoint) => endpoint.managerId === managerId)

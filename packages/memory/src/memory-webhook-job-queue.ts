@@ -1,9 +1,8 @@
-import type { Clock, OnboardingKit, WebhookJobReport } from '@onboarding-kit/core';
+import type { Clock, OnboardingKit } from '@onboarding-kit/core';
 import type { WebhookJob, WebhookJobQueue } from '@onboarding-kit/core/adapter';
 import { ok } from 'neverthrow';
 import { enqueueJob, type TableAccess } from './memory-database.js';
 
-/** Adds one job, due at `runAt`. */
 const enqueueWebhookJob = (access: TableAccess, job: WebhookJob, runAt: Date) =>
   access.write((tables) => ok(enqueueJob(tables, tables.webhookJobs, job, runAt.getTime())));
 
@@ -35,9 +34,6 @@ export const createMemoryWebhookJobQueue = (access: TableAccess, clock: Clock): 
     enqueueWebhookJob(access, { type: 'attempt-deliveries', deliveries }, runAt),
 });
 
-/** What one round of delivery did: the jobs run and the attempts they made. */
-export type WebhookDeliveryRound = WebhookJobReport & { readonly jobs: number };
-
 /** How a round runs its jobs. */
 export type WebhookRoundOptions = {
   /**
@@ -64,7 +60,7 @@ export const runDueWebhookJobs = async (
   access: TableAccess,
   clock: Clock,
   { concurrency = 1, signal }: WebhookRoundOptions = {},
-): Promise<WebhookDeliveryRound> => {
+) => {
   const total = { jobs: 0, attempted: 0, succeeded: 0, retrying: 0, failed: 0 };
   const run = async (job: WebhookJob) => {
     total.jobs += 1;

@@ -19,24 +19,6 @@ const TAG_BYTES = 16;
 export const linkSeal = (secret: string | Uint8Array) => {
   const key = Buffer.from(hkdfSync('sha256', secret, new Uint8Array(0), 'onboarding-kit signed link v2', 32));
 
-  const open = (token: string): SignedLinkPayload | null => {
-    const bytes = Buffer.from(token, 'base64url');
-    // Node's decoder skips characters outside the alphabet and ignores trailing bits, so
-    // `<token>!`, `<token>%20` or a changed last character would decode to the same bytes: only a
-    // token in its one canonical form is read.
-    if (bytes.toString('base64url') !== token || bytes.length <= IV_BYTES + TAG_BYTES) return null;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
-      decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-      const sealed = bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES);
-      // Authenticated: only `sign` made it, so it is a payload of ours.
-      return JSON.parse(Buffer.concat([decipher.update(sealed), decipher.final()]).toString('utf8'));
-    } catch {
-      // A tag that does not verify: altered, truncated, or sealed with another secret.
-      return null;
-    }
-  };
-
   return {
     sign: (payload: SignedLinkPayload): string => {
       const iv = randomBytes(IV_BYTES);
@@ -49,8 +31,23 @@ export const linkSeal = (secret: string | Uint8Array) => {
      * malformed is `invalid`: a caller learns nothing about why.
      */
     verify: (token: string, now: Date): Result<SignedLinkPayload, SignedLinkRejected> => {
-      const payload = open(token);
-      if (payload === null) return err(signedLinkRejected('invalid'));
+      const bytes = Buffer.from(token, 'base64url');
+      // Node's decoder skips characters outside the alphabet and ignores trailing bits, so
+      // `<token>!`, `<token>%20` or a changed last character would decode to the same bytes: only a
+      // token in its one canonical form is read.
+      if (bytes.toString('base64url') !== token || bytes.length <= IV_BYTES + TAG_BYTES)
+        return err(signedLinkRejected('invalid'));
+      let payload: SignedLinkPayload;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
+        decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+        const sealed = bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES);
+        // Authenticated: only `sign` made it, so it is a payload of ours.
+        payload = JSON.parse(Buffer.concat([decipher.update(sealed), decipher.final()]).toString('utf8'));
+      } catch {
+        // A tag that does not verify: altered, truncated, or sealed with another secret.
+        return err(signedLinkRejected('invalid'));
+      }
       if (now.getTime() > payload.exp) return err(signedLinkRejected('expired'));
       return ok(payload);
     },
