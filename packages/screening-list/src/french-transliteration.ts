@@ -9,10 +9,11 @@ import { romanizationKey } from './phonetic-keys.js';
  * Only a name of Russian form as French writes it (`frenchTransliterationReading`): a word ending
  * as a Russian family name or patronymic does (`RUSSIAN_FORM`: `-ine`, `-ov`, `-ev`, `-ski`,
  * `-itch`…), and a mark of French spelling in the name (`FRENCH_MARK`: `ou`, `tch`, `j`, or an
- * ending English does not write, `-ine`, `-ski`, `-itch`, `-off`): `Vladimir Jirinovski`, `Lénine`,
- * `Léonid Brejnev` are read; `Louise García`, `Mitchell Davis`, `Douglas Johnson` are not (their
- * `ou`, `tch` are their own: `Louise` read `luis` was `Luis GARCÍA` word for word). And only when
- * the reading changes a word's romanization key (`ou` alone does not: `Papadopoulos`, `Mahmoud` are
+ * ending English does not write, `-ski`, `-itch`, `-off`): `Vladimir Jirinovski`, `Léonid
+ * Brejnev` are read (`Lénine` alone is not: `-ine` ends French given names too, `Sabine`);
+ * `Louise García`, `Mitchell Davis`, `Douglas Johnson` are not (their `ou`, `tch` are their own:
+ * `Louise` read `luis` was `Luis GARCÍA` word for word). And only when the reading changes a
+ * word's romanization key (`ou` alone does not: `Papadopoulos`, `Mahmoud` are
  * read alike already). No package of the registry reads a French transliteration back (they
  * transliterate Cyrillic into one system or another).
  */
@@ -20,10 +21,11 @@ import { romanizationKey } from './phonetic-keys.js';
 /**
  * The marks of a French transliteration of Russian, tested on the name as given (a cheap first
  * test) and on its words: `ou` for u, `tch` for ch, `j` for zh, and the endings French writes and
- * English does not (`-ine` for -in, `-yne` for -yn, `-ski` for -sky, `-itch` for -ich, `-ief`,
- * `-off`, `-eff`).
+ * English does not (`-ski` for -sky, `-itch` for -ich, `-ief`, `-off`, `-eff`). Not `-ine` for -in
+ * (`Poutine`): French given names end so (`Sabine`, `Christine`), and `Sabine Ficher` was read
+ * `sabin fisher`; `-ine` is a Russian form, which a mark must come with.
  */
-export const FRENCH_MARK = /ou|tch|j|(?:ine|yne|ski|itch|ief|off|eff)\b/i;
+export const FRENCH_MARK = /ou|tch|j|(?:ski|itch|ief|off|eff)\b/i;
 /** A word of the form of a Russian family name or patronymic, in French or English spelling. */
 const RUSSIAN_FORM = /(?:ine|yne|ov|ev|ief|off|eff|ski|sky|itch|ovna|evna|enko|ouk)$/;
 

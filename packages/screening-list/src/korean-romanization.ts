@@ -141,15 +141,16 @@ const syllables = (word: string): number => {
 const REVISED_ROMANIZATION_VOWEL = /eo|eu/;
 
 /**
- * A given name's syllable as lists write it (`koreanWord`), its first `ch` read `j`:
- * McCune-Reischauer writes ㅈ `ch` (`Kim Chong-un`) where Revised Romanization and the lists write
- * `j` (`KIM Jong Un`), and its aspirated `ch'` loses its apostrophe in most writings, so a given
- * name's `ch` is either; read as `j` on both sides (the listed name's reading too), never in the
- * name as written, which keeps `Chol` and `Jol` apart.
+ * A given name's syllable as lists write it (`koreanWord`), its first `ch` read `j` when
+ * `chAsJ`: McCune-Reischauer writes ㅈ `ch` (`Kim Chong-un`) where Revised Romanization and the
+ * lists write `j` (`KIM Jong Un`; `ch` is their ㅊ: `PAK Myong Chol`). Read so only in a screened
+ * name written the McCune-Reischauer way, its given name hyphenated and without Revised
+ * Romanization's `eo` / `eu` (whose `ch` is ㅊ: `Pyeong-cheol`): a name written as lists write it
+ * (`Ri Myong Chol`) is read as written, and a listed name never.
  */
-const givenNameWord = (written: string): string => {
+const givenNameWord = (written: string, chAsJ: boolean): string => {
   const read = koreanWord(written);
-  return read.startsWith('ch') ? `j${read.slice(2)}` : read;
+  return chAsJ && read.startsWith('ch') ? `j${read.slice(2)}` : read;
 };
 
 /**
@@ -175,7 +176,7 @@ const oneWordName = (words: readonly string[]): readonly string[] => {
  * two words, or with `eo` or `eu`, or run into the family name with two syllables; else the family
  * name alone.
  */
-export const koreanNameWords = (written: readonly string[]): readonly string[] => {
+export const koreanNameWords = (written: readonly string[], chAsJ = false): readonly string[] => {
   const words = written.length === 1 ? oneWordName(written) : written;
   if (words.length < 2 || words.length > 4) return written;
   const first = words[0] as string;
@@ -193,17 +194,24 @@ export const koreanNameWords = (written: readonly string[]): readonly string[] =
     if (REVISED_ROMANIZATION_VOWEL.test(word) || (written.length === 1 && count === 2)) korean = true;
   }
   if (given > 3) return written;
+  // Revised Romanization writes ㅊ `ch` (`Pyeong-cheol`): only a name without its vowels reads `ch` as ㅈ.
+  const chIsJ = chAsJ && !words.some((word, at) => at !== familyAt && REVISED_ROMANIZATION_VOWEL.test(word));
   return words.map((word, at) =>
-    at === familyAt ? (FAMILY_NAMES.get(word) ?? koreanWord(word)) : korean ? givenNameWord(word) : word,
+    at === familyAt
+      ? (FAMILY_NAMES.get(word) ?? koreanWord(word))
+      : korean
+        ? givenNameWord(word, chIsJ)
+        : word,
   );
 };
 
 /**
  * The name's words (normalized) read as lists write Korean names (`koreanNameWords`), joined by a
- * space, when the name reads as Korean and the reading is other words; undefined otherwise.
+ * space, when the name reads as Korean and the reading is other words; undefined otherwise. With
+ * `chAsJ` (a screened name whose given name is hyphenated), a given name's first `ch` read `j`.
  */
-export const koreanReading = (words: readonly string[]): string | undefined => {
-  const read = koreanNameWords(words);
+export const koreanReading = (words: readonly string[], chAsJ = false): string | undefined => {
+  const read = koreanNameWords(words, chAsJ);
   return read === words || (read.length === words.length && read.every((word, at) => word === words[at]))
     ? undefined
     : read.join(' ');

@@ -230,6 +230,9 @@ const mayBeKoreanName = (name: string): boolean => {
   );
 };
 
+/** A word of two parts joined by a hyphen (`Chong-un`): how McCune-Reischauer writes a Korean given name. */
+const HYPHENATED = /\p{L}-\p{L}/u;
+
 /** `nameWords`, each with whether it was written in Latin letters. */
 export const writtenWords = (name: string): WrittenWord[] => {
   const words: WrittenWord[] = [];
@@ -330,7 +333,7 @@ export const otherReadings = (name: string, person = true): string[] => {
     person ? wadeGilesReading(name) : undefined,
     letterSpacedReading(name),
     oneForIReading(name),
-    person && mayBeKoreanName(name) ? koreanReading(nameWords(name)) : undefined,
+    person && mayBeKoreanName(name) ? koreanReading(nameWords(name), HYPHENATED.test(name)) : undefined,
   ].filter((reading) => reading !== undefined);
   // Most names have no other reading: they are not normalized once more here.
   if (readings.length === 0) return [];
