@@ -67,5 +67,7 @@ const ONE_IN_A_WORD = /(?<=\p{L})1|1(?=\p{L})/gu;
  * Unicode's confusables read it as an l (`lookAlikeWord`: `Be1ov`), which leaves a name whose every
  * word hides an i one slip from each listed word, too far in all. Undefined when it has none.
  */
-export const oneForIReading = (name: string): string | undefined =>
-  ONE_IN_A_WORD.test(name) ? name.replace(ONE_IN_A_WORD, (one) => (one === '1' ? 'i' : one)) : undefined;
+export const oneForIReading = (name: string): string | undefined => {
+  const reading = name.replace(ONE_IN_A_WORD, 'i');
+  return reading === name ? undefined : reading;
+};
