@@ -204,38 +204,35 @@ export const createClientService = (ctx: KitContext): ClientService => {
         // One async function rather than a chain of andThen: each link of a chain is a promise job
         // and an object more, a cost every create paid (docs/performance.md).
         const write = async (tx: CommandStores): Promise<Result<Client, DomainError>> => {
-          const writes = [
-            () => tx.clients.insert(client, historyEntry(null, client.status, owner, at)),
-            () => (documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined)),
-            () => (screens ? tx.screeningJobs.enqueueScreening(client.id) : okAsync(undefined)),
-            () =>
-              tx.events.append(
-                eventsOfCommand(
-                  'CREATE',
-                  client,
-                  documents.map((document) => document.key),
-                  stamp,
-                ),
-              ),
-            () =>
-              tx.audit.append([
-                {
-                  id: ports.ids.uuid(),
-                  clientId: client.id,
-                  action: 'create',
-                  actor: auditActorOf(principal),
-                  at,
-                  changes: auditChanges(null, client),
-                  documents: [],
-                },
-              ]),
-          ];
           // Asked for all at once, read in order: none needs another's answer, so an adapter whose
           // driver pipelines sends them together (one round trip on PostgreSQL), and the first
           // failure in this order is the one reported (those after it fail with its transaction).
-          const written = writes.map((next) => next());
-          for (const write of written) {
-            const outcome = await write;
+          const written = [
+            tx.clients.insert(client, historyEntry(null, client.status, owner, at)),
+            documents.length > 0 ? tx.documents.insertMany(documents) : okAsync(undefined),
+            screens ? tx.screeningJobs.enqueueScreening(client.id) : okAsync(undefined),
+            tx.events.append(
+              eventsOfCommand(
+                'CREATE',
+                client,
+                documents.map((document) => document.key),
+                stamp,
+              ),
+            ),
+            tx.audit.append([
+              {
+                id: ports.ids.uuid(),
+                clientId: client.id,
+                action: 'create',
+                actor: auditActorOf(principal),
+                at,
+                changes: auditChanges(null, client),
+                documents: [],
+              },
+            ]),
+          ];
+          for (const pending of written) {
+            const outcome = await pending;
             if (outcome.isErr()) return err(outcome.error);
           }
           return ok(response);
